@@ -1,0 +1,37 @@
+// The versioned JSON form of a plan document (docs/json-format.md).
+#ifndef LIR_EXPLAIN_JSON_H_
+#define LIR_EXPLAIN_JSON_H_
+
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "nlohmann/json.hpp"
+#include "src/lir/document.h"
+
+namespace lir::explain {
+
+/// The JSON format version written in every document's `"format"` field.
+inline constexpr std::string_view kJsonFormat = "lir-plan/1";
+
+/// Converts a document to JSON. Lossless: ReadJson(WriteJson(d)) prints the
+/// same text as d. Plans are stored as flat node lists, so output nesting
+/// does not grow with plan depth.
+nlohmann::json ToJson(const Document& doc);
+
+/// Reads a document from JSON, checking the format version and every field.
+/// Errors are InvalidArgument naming the JSON path (`/objects/0/plan/12/kind`)
+/// and what was expected there.
+absl::StatusOr<Document> FromJson(const nlohmann::json& json);
+
+/// Serializes ToJson(doc) with two-space indentation and a final newline.
+std::string WriteJson(const Document& doc);
+
+/// Parses JSON text and then FromJson. Syntax errors are reported as
+/// `file:line:column: ...`.
+absl::StatusOr<Document> ReadJson(std::string_view text,
+                                  std::string_view filename = "<input>");
+
+}  // namespace lir::explain
+
+#endif  // LIR_EXPLAIN_JSON_H_

@@ -1,0 +1,43 @@
+// Reading and writing Materialize's verbose physical-plan EXPLAIN text.
+#ifndef LIR_EXPLAIN_TEXT_H_
+#define LIR_EXPLAIN_TEXT_H_
+
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "src/lir/document.h"
+
+namespace lir::explain {
+
+/// Options for reading text.
+struct ParseOptions {
+  /// Used as the file part of `file:line:column` in error messages.
+  std::string filename = "<input>";
+};
+
+/// Parses a whole EXPLAIN document. Nodes without `// { node_id: ... }`
+/// annotations get post-order LirIds per object. Errors are
+/// InvalidArgument with the message `file:line:column: expected ...`.
+/// Iterative: plan depth is bounded only by memory.
+absl::StatusOr<Document> ParseText(std::string_view text,
+                                   const ParseOptions& options = {});
+
+/// Options for printing text.
+struct PrintOptions {
+  /// Print `// { node_id: LirId(n) }` on every node header. The document's
+  /// own `node_identifiers` flag also turns them on.
+  bool node_identifiers = false;
+};
+
+/// Prints a document exactly as Materialize would (ending in one newline).
+/// Iterative: plan depth is bounded only by memory.
+std::string PrintText(const Document& doc, const PrintOptions& options = {});
+
+/// Prints a single plan tree with its root at `level` (two spaces a level).
+std::string PrintPlan(const Node& root, int level = 0,
+                      const PrintOptions& options = {});
+
+}  // namespace lir::explain
+
+#endif  // LIR_EXPLAIN_TEXT_H_

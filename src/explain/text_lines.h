@@ -1,0 +1,117 @@
+// Line-level helpers shared by the text parser's files (internal).
+#ifndef LIR_EXPLAIN_TEXT_LINES_H_
+#define LIR_EXPLAIN_TEXT_LINES_H_
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "src/lir/mfp.h"
+#include "src/lir/node.h"
+
+namespace lir::explain::internal {
+
+/// One input line split into indentation level and content.
+struct TextLine {
+  absl::string_view content;  ///< without indentation and newline
+  int level = 0;             ///< indentation / 2
+  int number = 0;            ///< 1-based line number
+  bool blank = false;
+};
+
+/// Produces located `file:line:column: expected ...` errors.
+class ErrorSink {
+ public:
+  explicit ErrorSink(std::string filename) : filename_(std::move(filename)) {}
+
+  /// An error at byte `offset` of `line`'s content.
+  absl::Status At(const TextLine& line, size_t offset,
+                  absl::string_view message) const {
+    return absl::InvalidArgumentError(absl::StrCat(
+        filename_, ":", line.number, ":", 2 * line.level + offset + 1, ": ",
+        message));
+  }
+  /// `expected <what>` at byte `offset` of `line`'s content.
+  absl::Status Expected(const TextLine& line, size_t offset,
+                        absl::string_view what) const {
+    return At(line, offset, absl::StrCat("expected ", what));
+  }
+  /// An error at the very end of the input.
+  absl::Status AtEnd(int line_number, absl::string_view message) const {
+    return absl::InvalidArgumentError(
+        absl::StrCat(filename_, ":", line_number, ":1: ", message));
+  }
+  const std::string& filename() const { return filename_; }
+
+ private:
+  std::string filename_;
+};
+
+/// Runs a primitive parser `fn(text, &pos)` on `text`, which starts at byte
+/// `base` of `line`'s content, and locates its error.
+template <typename Fn>
+auto ParseAt(const ErrorSink& errors, const TextLine& line, size_t base,
+             absl::string_view text, Fn&& fn)
+    -> decltype(fn(std::string_view(), static_cast<size_t*>(nullptr))) {
+  size_t pos = 0;
+  auto result = fn(std::string_view(text.data(), text.size()), &pos);
+  if (!result.ok()) {
+    return errors.At(line, base + pos, result.status().message());
+  }
+  return result;
+}
+
+/// A cursor over the attribute lines of one node.
+class LineCursor {
+ public:
+  LineCursor(const std::vector<TextLine>& lines, size_t begin, size_t end)
+      : lines_(lines), pos_(begin), end_(end) {}
+
+  bool Done() const { return pos_ >= end_; }
+  const TextLine& Peek() const { return lines_[pos_]; }
+  const TextLine& Next() { return lines_[pos_++]; }
+  /// The next line exists, is at `level` and starts with `prefix`.
+  bool At(int level, absl::string_view prefix) const {
+    return !Done() && lines_[pos_].level == level &&
+           absl::StartsWith(lines_[pos_].content, prefix);
+  }
+  /// The next line exists, is at `level` and is exactly `text`.
+  bool AtExactly(int level, absl::string_view text) const {
+    return !Done() && lines_[pos_].level == level &&
+           lines_[pos_].content == text;
+  }
+  /// The last line number consumed or about to be, for end-of-block errors.
+  int LineNumberHint() const {
+    if (pos_ < end_) return lines_[pos_].number;
+    return pos_ > 0 ? lines_[pos_ - 1].number : 1;
+  }
+
+ private:
+  const std::vector<TextLine>& lines_;
+  size_t pos_;
+  size_t end_;
+};
+
+/// Reads the MFP-lines group (`project=`, `filter=`, `map=`, and when
+/// `allow_temporal` `TemporalFilter:`) at `level` into `mfp`.
+absl::Status ParseMfpLines(const ErrorSink& errors, LineCursor& cursor,
+                           int level, bool allow_temporal,
+                           MapFilterProject* mfp);
+
+/// Parses a node header (annotation already removed: `header_text`) and the
+/// node's attribute lines (`attrs`, all at levels deeper than the header)
+/// into a node without inputs. Not for `With` blocks.
+absl::StatusOr<NodePtr> ParseNodeHeader(const ErrorSink& errors,
+                                        const TextLine& header,
+                                        absl::string_view header_text,
+                                        LineCursor& attrs);
+
+}  // namespace lir::explain::internal
+
+#endif  // LIR_EXPLAIN_TEXT_LINES_H_

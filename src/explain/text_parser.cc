@@ -1,0 +1,610 @@
+// Parses Materialize's verbose EXPLAIN text into a Document.
+//
+// The document frame (objects, Source blocks, Used Indexes, ...) is read
+// line by line at level 0. Plans are built with an explicit stack of open
+// nodes, so nesting depth is bounded only by memory: a line at level L closes
+// every open node at level >= L, then becomes an attribute, a child, or part
+// of a `With` block of the node left on top.
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <string>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "re2/re2.h"
+#include "src/explain/text.h"
+#include "src/explain/text_lines.h"
+#include "src/explain/text_primitives.h"
+#include "src/lir/status_macros.h"
+
+namespace lir::explain {
+namespace {
+
+using internal::ErrorSink;
+using internal::LineCursor;
+using internal::ParseAt;
+using internal::TextLine;
+
+absl::StatusOr<std::vector<TextLine>> SplitLines(absl::string_view text,
+                                                 const ErrorSink& errors) {
+  std::vector<TextLine> lines;
+  int number = 0;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == absl::string_view::npos) end = text.size();
+    absl::string_view raw = text.substr(start, end - start);
+    start = end + 1;
+    TextLine line;
+    line.number = ++number;
+    size_t spaces = 0;
+    while (spaces < raw.size() && raw[spaces] == ' ') ++spaces;
+    line.content = raw.substr(spaces);
+    if (line.content.empty()) {
+      line.blank = true;
+      lines.push_back(line);
+      continue;
+    }
+    line.level = static_cast<int>(spaces / 2);
+    if (spaces % 2 != 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          errors.filename(), ":", number, ":", spaces + 1,
+          ": expected indentation by two spaces per level, found ", spaces,
+          " spaces"));
+    }
+    if (line.content[0] == '\t') {
+      return errors.Expected(line, 0, "spaces for indentation, found a tab");
+    }
+    if (line.content.back() == '\r') {
+      return errors.At(line, line.content.size() - 1,
+                       "unexpected carriage return (lines must end with \\n only)");
+    }
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+// Removes a trailing ` // { node_id: LirId(n), ... }` comment. Other fields
+// of the comment (analysis results) are recomputed, never trusted.
+absl::StatusOr<absl::string_view> StripAnnotation(const ErrorSink& errors,
+                                                 const TextLine& line,
+                                                 std::optional<LirId>* id) {
+  absl::string_view content = line.content;
+  size_t pos = content.rfind(" // { ");
+  if (pos == absl::string_view::npos) return content;
+  absl::string_view comment = content.substr(pos + 6);
+  if (!absl::EndsWith(comment, " }")) {
+    return errors.Expected(line, content.size(), "' }' closing the annotation");
+  }
+  static const LazyRE2 kNodeId = {R"(node_id: LirId\((\d+)\))"};
+  uint64_t value = 0;
+  if (RE2::PartialMatch(re2::StringPiece(comment.data(), comment.size()), *kNodeId, &value)) *id = value;
+  return content.substr(0, pos);
+}
+
+// True for lines that belong to the node above rather than starting a child.
+bool IsAttributeLine(absl::string_view content) {
+  char first = content[0];
+  return (first >= 'a' && first <= 'z') || absl::StartsWith(content, "- ") ||
+         absl::StartsWith(content, "TemporalFilter:");
+}
+
+// Number of inputs a node of this kind takes; -1 means "one or more".
+int ExpectedInputs(NodeKind kind) {
+  switch (kind) {
+    case NodeKind::kConstant:
+    case NodeKind::kGet:
+      return 0;
+    case NodeKind::kJoin:
+    case NodeKind::kUnion:
+      return -1;
+    case NodeKind::kSetDifference:
+      return 2;
+    default:
+      return 1;
+  }
+}
+
+// An open node, or an open `With` / `With Mutually Recursive` block.
+struct Frame {
+  int level = 0;
+  TextLine header;
+  NodePtr node;  // null for With blocks
+  bool recursive = false;
+  std::vector<uint64_t> ids;
+  std::vector<std::optional<LetRecLimit>> limits;
+  std::vector<NodePtr> values;
+  NodePtr body;
+  bool in_body = false;
+  std::optional<LirId> return_id;
+};
+
+class PlanBuilder {
+ public:
+  PlanBuilder(const ErrorSink& errors, const std::vector<TextLine>& lines)
+      : errors_(errors), lines_(lines) {}
+
+  // Builds the plan in lines [begin, end) whose root is at `base_level`.
+  absl::StatusOr<NodePtr> Build(size_t begin, size_t end, int base_level) {
+    for (size_t i = begin; i < end;) {
+      const TextLine& line = lines_[i];
+      const bool is_return = absl::StartsWith(line.content, "Return");
+      while (!stack_.empty() && stack_.back().level >= line.level) {
+        Frame& top = stack_.back();
+        if (is_return && top.node == nullptr && top.level == line.level &&
+            !top.in_body) {
+          break;
+        }
+        LIR_RETURN_IF_ERROR(Close());
+      }
+      if (stack_.empty()) {
+        if (root_ != nullptr) {
+          return errors_.Expected(line, 0, "end of plan (the plan has one root)");
+        }
+        if (line.level != base_level) {
+          return errors_.Expected(line, 0,
+                                  absl::StrCat("plan root at indentation level ",
+                                               base_level));
+        }
+        LIR_ASSIGN_OR_RETURN(i, OpenNode(i, end));
+        continue;
+      }
+      Frame& top = stack_.back();
+      if (top.node == nullptr) {
+        LIR_ASSIGN_OR_RETURN(i, WithLine(top, i, end, is_return));
+        continue;
+      }
+      if (line.level != top.level + 1) {
+        return errors_.Expected(line, 0,
+                                absl::StrCat("a child plan at indentation level ",
+                                             top.level + 1));
+      }
+      LIR_ASSIGN_OR_RETURN(i, OpenNode(i, end));
+    }
+    while (!stack_.empty()) LIR_RETURN_IF_ERROR(Close());
+    if (root_ == nullptr) {
+      int number = begin < lines_.size() ? lines_[begin].number
+                                         : (lines_.empty() ? 1 : lines_.back().number);
+      return errors_.AtEnd(number, "expected a plan");
+    }
+    return std::move(root_);
+  }
+
+  bool saw_node_ids() const { return saw_node_ids_; }
+
+ private:
+  // A line inside a With block at the top of the stack.
+  absl::StatusOr<size_t> WithLine(Frame& top, size_t i, size_t end,
+                                  bool is_return) {
+    const TextLine& line = lines_[i];
+    if (is_return && line.level == top.level) {
+      LIR_RETURN_IF_ERROR(CheckBindingsComplete(top, line));
+      std::optional<LirId> id;
+      LIR_ASSIGN_OR_RETURN(absl::string_view text, StripAnnotation(errors_, line, &id));
+      if (text != "Return") return errors_.Expected(line, 0, "'Return'");
+      if (id.has_value()) saw_node_ids_ = true;
+      top.return_id = id;
+      top.in_body = true;
+      return i + 1;
+    }
+    if (!top.in_body && line.level == top.level + 1) {
+      LIR_RETURN_IF_ERROR(CheckBindingsComplete(top, line));
+      LIR_RETURN_IF_ERROR(ParseCte(top, line));
+      return i + 1;
+    }
+    if (!top.in_body && line.level == top.level + 2 &&
+        top.values.size() < top.ids.size()) {
+      return OpenNode(i, end);
+    }
+    if (top.in_body && line.level == top.level + 1 && top.body == nullptr) {
+      return OpenNode(i, end);
+    }
+    if (top.in_body) {
+      return errors_.Expected(line, 0, "the end of the With block (one body)");
+    }
+    return errors_.Expected(line, 0,
+                            absl::StrCat("'cte l<n> =' at indentation level ",
+                                         top.level + 1, " or 'Return'"));
+  }
+
+  absl::Status CheckBindingsComplete(const Frame& top, const TextLine& line) {
+    if (top.values.size() < top.ids.size()) {
+      return errors_.Expected(line, 0,
+                              absl::StrCat("the plan bound to l", top.ids.back()));
+    }
+    return absl::OkStatus();
+  }
+
+  // `cte l<n> =`, or for recursive blocks `cte [recursion_limit=<n>[,
+  // return_at_limit]] l<n> =`.
+  absl::Status ParseCte(Frame& top, const TextLine& line) {
+    absl::string_view text = line.content;
+    if (!absl::ConsumePrefix(&text, "cte ") || !absl::ConsumeSuffix(&text, " =")) {
+      return errors_.Expected(line, 0, "'cte l<n> =' or 'Return'");
+    }
+    std::optional<LetRecLimit> limit;
+    if (absl::ConsumePrefix(&text, "[recursion_limit=")) {
+      if (!top.recursive) {
+        return errors_.Expected(line, 4, "a local id (limits need With Mutually Recursive)");
+      }
+      size_t close = text.find("] ");
+      if (close == absl::string_view::npos) {
+        return errors_.Expected(line, 4, "'] ' closing the recursion limit");
+      }
+      absl::string_view inner = text.substr(0, close);
+      LetRecLimit value;
+      value.return_at_limit = absl::ConsumeSuffix(&inner, ", return_at_limit");
+      if (!absl::SimpleAtoi(inner, &value.max_iters)) {
+        return errors_.Expected(line, 21, "a recursion limit number");
+      }
+      limit = value;
+      text = text.substr(close + 2);
+    }
+    uint64_t id = 0;
+    if (!absl::ConsumePrefix(&text, "l") || text.empty() ||
+        !std::isdigit(static_cast<unsigned char>(text[0])) ||
+        !absl::SimpleAtoi(text, &id)) {
+      return errors_.Expected(line, line.content.size() - text.size() - 2,
+                              "a local id 'l<n>'");
+    }
+    top.ids.push_back(id);
+    top.limits.push_back(limit);
+    return absl::OkStatus();
+  }
+
+  // Opens the node whose header is lines[i]; returns the next line index.
+  absl::StatusOr<size_t> OpenNode(size_t i, size_t end) {
+    const TextLine& line = lines_[i];
+    std::optional<LirId> id;
+    LIR_ASSIGN_OR_RETURN(absl::string_view text, StripAnnotation(errors_, line, &id));
+    if (text == "With" || text == "With Mutually Recursive") {
+      Frame frame;
+      frame.level = line.level;
+      frame.header = line;
+      frame.recursive = text != "With";
+      stack_.push_back(std::move(frame));
+      return i + 1;
+    }
+    if (IsAttributeLine(text) || text == "Return" || absl::StartsWith(text, "cte ")) {
+      return errors_.Expected(line, 0, "a child plan (a node header)");
+    }
+    size_t j = i + 1;
+    while (j < end && (lines_[j].level >= line.level + 2 ||
+                       (lines_[j].level == line.level + 1 &&
+                        IsAttributeLine(lines_[j].content)))) {
+      ++j;
+    }
+    LineCursor cursor(lines_, i + 1, j);
+    LIR_ASSIGN_OR_RETURN(NodePtr node,
+                         internal::ParseNodeHeader(errors_, line, text, cursor));
+    if (!cursor.Done()) {
+      const TextLine& extra = cursor.Peek();
+      return errors_.Expected(
+          extra, 0,
+          absl::StrCat(extra.level > line.level + 1 ? "less indentation: "
+                                                    : "",
+                       "an attribute of ", HeaderName(*node),
+                       " in the documented order, or a child plan"));
+    }
+    if (id.has_value()) {
+      node->id = *id;
+      saw_node_ids_ = true;
+    }
+    Frame frame;
+    frame.level = line.level;
+    frame.header = line;
+    frame.node = std::move(node);
+    stack_.push_back(std::move(frame));
+    return j;
+  }
+
+  // Completes the frame on top of the stack and hands it to its parent.
+  absl::Status Close() {
+    Frame frame = std::move(stack_.back());
+    stack_.pop_back();
+    NodePtr done;
+    if (frame.node != nullptr) {
+      const int want = ExpectedInputs(frame.node->kind());
+      const int have = static_cast<int>(frame.node->inputs.size());
+      if ((want >= 0 && have != want) || (want < 0 && have == 0)) {
+        return errors_.At(
+            frame.header, 0,
+            absl::StrCat("expected ", want < 0 ? "at least 1" : absl::StrCat(want),
+                         " child plan", want == 1 ? "" : "s", " under ",
+                         HeaderName(*frame.node), ", found ", have));
+      }
+      done = std::move(frame.node);
+    } else {
+      if (frame.ids.empty()) {
+        return errors_.At(frame.header, 0, "expected 'cte l<n> =' lines in With block");
+      }
+      if (frame.values.size() < frame.ids.size()) {
+        return errors_.At(frame.header, 0,
+                          absl::StrCat("expected the plan bound to l", frame.ids.back()));
+      }
+      if (frame.body == nullptr) {
+        return errors_.At(frame.header, 0, "expected 'Return' and a body plan");
+      }
+      if (frame.recursive) {
+        LetRecOp op;
+        op.ids = frame.ids;
+        op.limits = frame.limits;
+        std::vector<NodePtr> inputs = std::move(frame.values);
+        inputs.push_back(std::move(frame.body));
+        done = MakeNode(std::move(op), std::move(inputs));
+      } else {
+        done = std::move(frame.body);
+        for (size_t k = frame.ids.size(); k-- > 0;) {
+          std::vector<NodePtr> inputs;
+          inputs.push_back(std::move(frame.values[k]));
+          inputs.push_back(std::move(done));
+          done = MakeNode(LetOp{frame.ids[k]}, std::move(inputs));
+        }
+      }
+      if (frame.return_id.has_value()) done->id = *frame.return_id;
+    }
+    if (stack_.empty()) {
+      root_ = std::move(done);
+      return absl::OkStatus();
+    }
+    Frame& parent = stack_.back();
+    if (parent.node != nullptr) {
+      parent.node->inputs.push_back(std::move(done));
+    } else if (parent.in_body) {
+      parent.body = std::move(done);
+    } else {
+      parent.values.push_back(std::move(done));
+    }
+    return absl::OkStatus();
+  }
+
+  const ErrorSink& errors_;
+  const std::vector<TextLine>& lines_;
+  std::vector<Frame> stack_;
+  NodePtr root_;
+  bool saw_node_ids_ = false;
+};
+
+// Gives nodes without an annotated id fresh ids: post-order from 1 when
+// none was annotated, else after the largest annotated id.
+void FillMissingIds(Node& root, bool annotated) {
+  if (!annotated) {
+    AssignPostOrderIds(root);
+    return;
+  }
+  LirId max_id = 0;
+  ForEachPostOrder(root, [&](Node& n) { max_id = std::max(max_id, n.id); });
+  ForEachPostOrder(root, [&](Node& n) {
+    if (n.id == 0) n.id = ++max_id;
+  });
+}
+
+absl::StatusOr<Finish> ParseFinish(const ErrorSink& errors, const TextLine& line) {
+  Finish finish;
+  absl::string_view rest = line.content.substr(6);  // after "Finish"
+  auto offset = [&] { return line.content.size() - rest.size(); };
+  if (absl::ConsumePrefix(&rest, " order_by=[")) {
+    size_t close = rest.find(']');
+    if (close == absl::string_view::npos) return errors.Expected(line, offset(), "']'");
+    LIR_ASSIGN_OR_RETURN(finish.order_by,
+                         ParseAt(errors, line, offset(), rest.substr(0, close),
+                                 ParseOrderKeys));
+    rest.remove_prefix(close + 1);
+  }
+  for (auto [key, field] : {std::pair{" limit=", &finish.limit}}) {
+    if (!absl::ConsumePrefix(&rest, key)) continue;
+    size_t space = rest.find(' ');
+    int64_t value = 0;
+    if (!absl::SimpleAtoi(rest.substr(0, space), &value)) {
+      return errors.Expected(line, offset(), "a limit number");
+    }
+    *field = value;
+    rest.remove_prefix(space == absl::string_view::npos ? rest.size() : space);
+  }
+  if (absl::ConsumePrefix(&rest, " offset=")) {
+    size_t space = rest.find(' ');
+    if (!absl::SimpleAtoi(rest.substr(0, space), &finish.offset)) {
+      return errors.Expected(line, offset(), "an offset number");
+    }
+    rest.remove_prefix(space == absl::string_view::npos ? rest.size() : space);
+  }
+  if (!absl::ConsumePrefix(&rest, " output=[") || !absl::ConsumeSuffix(&rest, "]")) {
+    return errors.Expected(line, offset(), "' output=[...]' ending the Finish line");
+  }
+  LIR_ASSIGN_OR_RETURN(finish.output,
+                       ParseAt(errors, line, offset(), rest, ParseIndices));
+  return finish;
+}
+
+// Splits `u1, u2 (x), u3` at top-level `, `.
+std::vector<std::string> SplitUsages(absl::string_view text) {
+  std::vector<std::string> parts;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '(') ++depth;
+    if (text[i] == ')') --depth;
+    if (depth == 0 && text.substr(i, 2) == ", ") {
+      parts.emplace_back(text.substr(start, i - start));
+      start = i + 2;
+      ++i;
+    }
+  }
+  parts.emplace_back(text.substr(start));
+  return parts;
+}
+
+absl::StatusOr<UsedIndex> ParseUsedIndex(const ErrorSink& errors,
+                                         const TextLine& line) {
+  absl::string_view text = line.content;
+  if (!absl::ConsumePrefix(&text, "- ")) {
+    return errors.Expected(line, 0, "'- <index name> (<usage>, ...)'");
+  }
+  UsedIndex index;
+  // Index names contain no spaces, except the `[DELETED INDEX]` marker.
+  size_t name_end = absl::StartsWith(text, "[DELETED INDEX] (")
+                        ? 15
+                        : text.find(" (");
+  if (name_end == absl::string_view::npos || !absl::EndsWith(text, ")")) {
+    return errors.Expected(line, 2, "'<index name> (<usage>, ...)'");
+  }
+  index.name = std::string(text.substr(0, name_end));
+  index.usages = SplitUsages(text.substr(name_end + 2, text.size() - name_end - 3));
+  return index;
+}
+
+class DocumentParser {
+ public:
+  DocumentParser(const ErrorSink& errors, const std::vector<TextLine>& lines)
+      : errors_(errors), lines_(lines) {}
+
+  absl::StatusOr<Document> Parse() {
+    Document doc;
+    bool objects_done = false;
+    size_t i = 0;
+    while (i < lines_.size()) {
+      const TextLine& line = lines_[i];
+      if (line.blank) {
+        ++i;
+        continue;
+      }
+      if (line.level != 0) {
+        return errors_.Expected(line, 0, "a section at indentation level 0");
+      }
+      absl::string_view c = line.content;
+      size_t end = SectionEnd(i + 1);
+      if (absl::StartsWith(c, "Source ")) {
+        objects_done = true;
+        LIR_RETURN_IF_ERROR(ParseSource(i, end, &doc));
+      } else if (c == "Used Indexes:") {
+        objects_done = true;
+        std::vector<UsedIndex> indexes;
+        for (size_t k = i + 1; k < end; ++k) {
+          if (lines_[k].level != 1) return errors_.Expected(lines_[k], 0, "a used index at level 1");
+          LIR_ASSIGN_OR_RETURN(UsedIndex index, ParseUsedIndex(errors_, lines_[k]));
+          indexes.push_back(std::move(index));
+        }
+        doc.used_indexes = std::move(indexes);
+      } else if (absl::StartsWith(c, "Target cluster: ")) {
+        objects_done = true;
+        LIR_RETURN_IF_ERROR(NoBody(i, end));
+        doc.target_cluster = std::string(c.substr(16));
+      } else if (c == "Notices:") {
+        objects_done = true;
+        std::vector<std::string> notices;
+        for (size_t k = i + 1; k < end; ++k) {
+          notices.push_back(absl::StrCat(std::string(2 * lines_[k].level, ' '),
+                                         lines_[k].content));
+        }
+        doc.notices = std::move(notices);
+      } else if (absl::StartsWith(c, "Optimization time: ")) {
+        objects_done = true;
+        LIR_RETURN_IF_ERROR(NoBody(i, end));
+        doc.optimization_time = std::string(c.substr(19));
+      } else if (!objects_done && absl::EndsWith(c, ":")) {
+        LIR_ASSIGN_OR_RETURN(Object object, ParseObject(i, end, doc.objects.empty()));
+        doc.objects.push_back(std::move(object));
+      } else {
+        return errors_.Expected(
+            line, 0,
+            objects_done ? "'Source', 'Used Indexes:', 'Target cluster:', "
+                           "'Notices:' or 'Optimization time:'"
+                         : "an object header '<name>:' or a document section");
+      }
+      i = end;
+    }
+    doc.node_identifiers = saw_node_ids_;
+    return doc;
+  }
+
+ private:
+  // The end of the indented block following line `i - 1`.
+  size_t SectionEnd(size_t i) const {
+    while (i < lines_.size() && !lines_[i].blank && lines_[i].level >= 1) ++i;
+    return i;
+  }
+
+  absl::Status NoBody(size_t i, size_t end) const {
+    if (end > i + 1) return errors_.Expected(lines_[i + 1], 0, "a level-0 line");
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<Object> ParseObject(size_t i, size_t end, bool first) {
+    Object object;
+    absl::string_view name = lines_[i].content;
+    name.remove_suffix(1);
+    object.name = std::string(name);
+    size_t body = i + 1;
+    if (body >= end) return errors_.AtEnd(lines_[i].number + 1, "expected a plan under the object header");
+    int base_level = 1;
+    if (first && lines_[body].level == 1 &&
+        (lines_[body].content == "Finish" || absl::StartsWith(lines_[body].content, "Finish "))) {
+      LIR_ASSIGN_OR_RETURN(object.finish, ParseFinish(errors_, lines_[body]));
+      ++body;
+      base_level = 2;
+    }
+    if (absl::EndsWith(object.name, "(fast path)")) {
+      FastPath fast_path;
+      for (size_t k = body; k < end; ++k) {
+        if (lines_[k].level < base_level) {
+          return errors_.Expected(lines_[k], 0, "deeper indentation in the fast-path body");
+        }
+        fast_path.lines.push_back(absl::StrCat(
+            std::string(2 * (lines_[k].level - base_level), ' '), lines_[k].content));
+      }
+      object.fast_path = std::move(fast_path);
+      return object;
+    }
+    PlanBuilder builder(errors_, lines_);
+    LIR_ASSIGN_OR_RETURN(object.plan, builder.Build(body, end, base_level));
+    saw_node_ids_ |= builder.saw_node_ids();
+    FillMissingIds(*object.plan, builder.saw_node_ids());
+    return object;
+  }
+
+  absl::Status ParseSource(size_t i, size_t end, Document* doc) {
+    SourceBlock source;
+    source.name = std::string(lines_[i].content.substr(7));
+    LineCursor cursor(lines_, i + 1, end);
+    LIR_RETURN_IF_ERROR(internal::ParseMfpLines(errors_, cursor, 1,
+                                                /*allow_temporal=*/false,
+                                                &source.mfp));
+    if (cursor.At(1, "pushdown=(")) {
+      const TextLine& line = cursor.Next();
+      absl::string_view text = line.content.substr(10);
+      if (!absl::ConsumeSuffix(&text, ")")) {
+        return errors_.Expected(line, line.content.size(), "')'");
+      }
+      LIR_ASSIGN_OR_RETURN(source.pushdown,
+                           ParseAt(errors_, line, 10, text, ParsePredicates));
+    }
+    if (!cursor.Done()) {
+      return errors_.Expected(cursor.Peek(), 0,
+                              "'project=', 'filter=', 'map=' or 'pushdown=' in that order");
+    }
+    doc->sources.push_back(std::move(source));
+    return absl::OkStatus();
+  }
+
+  const ErrorSink& errors_;
+  const std::vector<TextLine>& lines_;
+  bool saw_node_ids_ = false;
+};
+
+}  // namespace
+
+absl::StatusOr<Document> ParseText(std::string_view text,
+                                   const ParseOptions& options) {
+  ErrorSink errors(options.filename);
+  LIR_ASSIGN_OR_RETURN(std::vector<TextLine> lines,
+                       SplitLines(absl::string_view(text.data(), text.size()), errors));
+  DocumentParser parser(errors, lines);
+  return parser.Parse();
+}
+
+}  // namespace lir::explain

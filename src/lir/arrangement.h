@@ -1,0 +1,55 @@
+// Arrangement layouts and the forms in which a collection is available.
+#ifndef LIR_LIR_ARRANGEMENT_H_
+#define LIR_LIR_ARRANGEMENT_H_
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "src/lir/scalar.h"
+
+namespace lir {
+
+/// One arrangement of a collection: its key expressions and the layout of
+/// stored rows (SEMANTICS.md section 1).
+struct ArrangementForm {
+  std::vector<ScalarExpr> key;
+  /// The non-identity entries `(column, position in key ++ value)` of the
+  /// permutation, ascending by column; empty means `id`.
+  std::vector<std::pair<int, int>> permutation;
+  /// Row columns that form the value (not plain key column references).
+  std::vector<int> thinning;
+
+  friend bool operator==(const ArrangementForm&,
+                         const ArrangementForm&) = default;
+};
+
+/// Builds the arrangement of an `arity`-column collection by `key`, with the
+/// permutation and thinning Materialize derives for it.
+ArrangementForm MakeArrangement(std::vector<ScalarExpr> key, int arity);
+
+/// The arrangement by plain columns `columns` of an `arity`-column collection.
+ArrangementForm MakeColumnArrangement(const std::vector<int>& columns,
+                                      int arity);
+
+/// In which forms a node's output exists.
+struct AvailableCollections {
+  bool raw = false;
+  std::vector<ArrangementForm> arranged;
+
+  /// The arranged form whose key equals `key` ignoring column names, or null.
+  const ArrangementForm* FindByKey(const std::vector<ScalarExpr>& key) const;
+
+  friend bool operator==(const AvailableCollections&,
+                         const AvailableCollections&) = default;
+};
+
+/// If every key expression is a plain column reference, their indexes.
+std::optional<std::vector<int>> KeyColumns(const std::vector<ScalarExpr>& key);
+
+/// Plain column references `#c` for every c in `columns`.
+std::vector<ScalarExpr> ColumnKey(const std::vector<int>& columns);
+
+}  // namespace lir
+
+#endif  // LIR_LIR_ARRANGEMENT_H_

@@ -1,0 +1,77 @@
+// The EXPLAIN document around one or more plans: objects, Finish, Source
+// blocks, Used Indexes, Target cluster, Notices.
+#ifndef LIR_LIR_DOCUMENT_H_
+#define LIR_LIR_DOCUMENT_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/lir/mfp.h"
+#include "src/lir/node.h"
+#include "src/lir/scalar.h"
+
+namespace lir {
+
+/// The `Finish` line of a peek: ordering, limit, offset and output columns
+/// applied to the result outside the dataflow.
+struct Finish {
+  std::vector<OrderKey> order_by;
+  std::optional<int64_t> limit;
+  int64_t offset = 0;
+  std::vector<int> output;
+  friend bool operator==(const Finish&, const Finish&) = default;
+};
+
+/// The body of a fast-path object (`Explained Query (fast path):`). It is
+/// not LIR; its lines are kept verbatim, without the object's indentation
+/// (nested lines keep their extra two spaces per level).
+struct FastPath {
+  std::vector<std::string> lines;
+  friend bool operator==(const FastPath&, const FastPath&) = default;
+};
+
+/// One explained object: a named dataflow export and its plan.
+struct Object {
+  std::string name;               ///< `Explained Query`, `materialize.public.mv`
+  std::optional<Finish> finish;   ///< only on the first object
+  NodePtr plan;                   ///< null for fast-path objects
+  std::optional<FastPath> fast_path;
+};
+
+/// A `Source <name>` block: the MFP pushed into a source, and the filter
+/// pushdown predicates when shown.
+struct SourceBlock {
+  std::string name;
+  MapFilterProject mfp;
+  std::optional<std::vector<ScalarExpr>> pushdown;
+};
+
+/// One line of `Used Indexes:`.
+struct UsedIndex {
+  std::string name;  ///< `materialize.public.t_a_idx` or `[DELETED INDEX]`
+  std::vector<std::string> usages;
+  friend bool operator==(const UsedIndex&, const UsedIndex&) = default;
+};
+
+/// A whole EXPLAIN PHYSICAL PLAN output.
+struct Document {
+  std::vector<Object> objects;
+  std::vector<SourceBlock> sources;
+  std::optional<std::vector<UsedIndex>> used_indexes;
+  std::optional<std::string> target_cluster;
+  /// Notice lines, verbatim, without their indentation.
+  std::optional<std::vector<std::string>> notices;
+  std::optional<std::string> optimization_time;
+  /// Whether the parsed text carried `// { node_id: LirId(n) }` annotations;
+  /// printers keep them unless told otherwise.
+  bool node_identifiers = false;
+};
+
+/// A deep copy of `doc`.
+Document Clone(const Document& doc);
+
+}  // namespace lir
+
+#endif  // LIR_LIR_DOCUMENT_H_
