@@ -1,0 +1,187 @@
+// Parsing and printing of optimizer features.
+#include "src/recognizer/features.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "nlohmann/json.hpp"
+#include "src/lir/status_macros.h"
+
+namespace lir {
+namespace {
+
+std::string KnownFeatures() {
+  std::vector<std::string> names;
+  for (const FeatureInfo& info : AllFeatures()) {
+    names.push_back(absl::StrCat(info.name, " (", info.type, ")"));
+  }
+  return absl::StrJoin(names, ", ");
+}
+
+// Line and column (both 1-based) of byte `offset` in `text`.
+std::pair<size_t, size_t> LineColumn(absl::string_view text, size_t offset) {
+  size_t line = 1;
+  size_t column = 1;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
+}  // namespace
+
+const std::vector<FeatureInfo>& AllFeatures() {
+  static const auto* const kFeatures = new std::vector<FeatureInfo>{
+#define LIR_FEATURE_INFO_(name, type, default_value, description) \
+  FeatureInfo{#name, #type, #default_value, description},
+      LIR_OPTIMIZER_FEATURES(LIR_FEATURE_INFO_)
+#undef LIR_FEATURE_INFO_
+  };
+  return *kFeatures;
+}
+
+absl::StatusOr<bool> ParseFeatureBool(absl::string_view text) {
+  std::string lower = absl::AsciiStrToLower(text);
+  for (absl::string_view yes : {"true", "t", "on", "1", "yes", "y"}) {
+    if (lower == yes) return true;
+  }
+  for (absl::string_view no : {"false", "f", "off", "0", "no", "n"}) {
+    if (lower == no) return false;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "invalid boolean '", text,
+      "': expected true/t/on/1/yes/y or false/f/off/0/no/n"));
+}
+
+absl::Status SetFeature(OptimizerFeatures& features, absl::string_view name,
+                        absl::string_view value) {
+#define LIR_FEATURE_SET_(feature, type, default_value, description)       \
+  if (name == #feature) {                                                 \
+    absl::StatusOr<bool> parsed = ParseFeatureBool(value);                \
+    if (!parsed.ok()) {                                                   \
+      return absl::InvalidArgumentError(                                  \
+          absl::StrCat("feature ", #feature, ": ", parsed.status().message())); \
+    }                                                                     \
+    features.feature = *parsed;                                           \
+    return absl::OkStatus();                                              \
+  }
+  LIR_OPTIMIZER_FEATURES(LIR_FEATURE_SET_)
+#undef LIR_FEATURE_SET_
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown feature '", name, "'; known features: ", KnownFeatures()));
+}
+
+absl::StatusOr<std::string> GetFeature(const OptimizerFeatures& features,
+                                       absl::string_view name) {
+#define LIR_FEATURE_GET_(feature, type, default_value, description) \
+  if (name == #feature) return std::string(features.feature ? "true" : "false");
+  LIR_OPTIMIZER_FEATURES(LIR_FEATURE_GET_)
+#undef LIR_FEATURE_GET_
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown feature '", name, "'; known features: ", KnownFeatures()));
+}
+
+absl::Status ApplyFeatureList(OptimizerFeatures& features,
+                              absl::string_view list) {
+  for (absl::string_view item : absl::StrSplit(list, ',', absl::SkipWhitespace())) {
+    item = absl::StripAsciiWhitespace(item);
+    std::pair<absl::string_view, absl::string_view> kv =
+        absl::StrSplit(item, absl::MaxSplits('=', 1));
+    if (!absl::StrContains(item, '=')) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--features: expected name=value, got '", item,
+          "'; known features: ", KnownFeatures()));
+    }
+    LIR_RETURN_IF_ERROR(SetFeature(features, absl::StripAsciiWhitespace(kv.first),
+                                   absl::StripAsciiWhitespace(kv.second)));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ApplyConfigText(OptimizerFeatures& features,
+                             absl::string_view text,
+                             absl::string_view filename) {
+  nlohmann::json json = nlohmann::json::parse(text.begin(), text.end(), nullptr,
+                                              /*allow_exceptions=*/false);
+  if (json.is_discarded()) {
+    // Re-parse with exceptions to learn where the syntax error is.
+    try {
+      (void)nlohmann::json::parse(text.begin(), text.end());
+    } catch (const nlohmann::json::parse_error& e) {
+      auto [line, column] = LineColumn(text, e.byte == 0 ? 0 : e.byte - 1);
+      std::string message = e.what();
+      size_t colon = message.find(": ", message.find("parse error"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          filename, ":", line, ":", column, ": invalid JSON config: ",
+          colon == std::string::npos ? message : message.substr(colon + 2)));
+    }
+    return absl::InvalidArgumentError(absl::StrCat(filename, ": invalid JSON config"));
+  }
+  if (!json.is_object()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        filename, ": expected a JSON object {\"features\": {...}}"));
+  }
+  for (const auto& [key, value] : json.items()) {
+    if (key != "features") {
+      return absl::InvalidArgumentError(absl::StrCat(
+          filename, ": unknown top-level key '", key, "'; expected \"features\""));
+    }
+  }
+  auto it = json.find("features");
+  if (it == json.end()) return absl::OkStatus();
+  if (!it->is_object()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(filename, ": \"features\" must be an object"));
+  }
+  for (const auto& [name, value] : it->items()) {
+    std::string text_value;
+    if (value.is_boolean()) {
+      text_value = value.get<bool>() ? "true" : "false";
+    } else if (value.is_string()) {
+      text_value = value.get<std::string>();
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(
+          filename, ": feature ", name, ": expected a boolean or a string, got ",
+          value.type_name()));
+    }
+    absl::Status status = SetFeature(features, name, text_value);
+    if (!status.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(filename, ": ", status.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ApplyConfigFile(OptimizerFeatures& features,
+                             const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": cannot read config file"));
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return ApplyConfigText(features, buffer.str(), path);
+}
+
+std::string FeaturesToString(const OptimizerFeatures& features) {
+  std::vector<std::string> parts;
+#define LIR_FEATURE_STR_(feature, type, default_value, description) \
+  parts.push_back(absl::StrCat(#feature, "=", features.feature ? "true" : "false"));
+  LIR_OPTIMIZER_FEATURES(LIR_FEATURE_STR_)
+#undef LIR_FEATURE_STR_
+  return absl::StrJoin(parts, ",");
+}
+
+}  // namespace lir

@@ -1,0 +1,80 @@
+// Optimizer features: the one place where rewrite switches are declared.
+//
+// Like Materialize's `optimizer_feature_flags!`, every feature is one row of
+// LIR_OPTIMIZER_FEATURES; the struct fields, the CLI flags, config-file keys,
+// golden-test arguments and the rewrite report are all derived from it.
+#ifndef LIR_RECOGNIZER_FEATURES_H_
+#define LIR_RECOGNIZER_FEATURES_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace lir {
+
+// X(name, type, default, description). Types: bool.
+#define LIR_OPTIMIZER_FEATURES(X)                                            \
+  X(enable_fused_set_difference, bool, false,                                \
+    "Rewrite co-arranged anti-side Threshold(ArrangeBy(Union(B, Negate(A)))) " \
+    "into one SetDifference node, dropping the Threshold's input "           \
+    "arrangement (trace T).")
+
+/// The value of every optimizer feature.
+struct OptimizerFeatures {
+#define LIR_FEATURE_FIELD_(name, type, default_value, description) \
+  type name = default_value;
+  LIR_OPTIMIZER_FEATURES(LIR_FEATURE_FIELD_)
+#undef LIR_FEATURE_FIELD_
+
+  friend bool operator==(const OptimizerFeatures&,
+                         const OptimizerFeatures&) = default;
+};
+
+/// Static description of one feature.
+struct FeatureInfo {
+  absl::string_view name;
+  absl::string_view type;           ///< "bool"
+  absl::string_view default_value;  ///< as text: "false"
+  absl::string_view description;
+};
+
+/// Every feature, in declaration order.
+const std::vector<FeatureInfo>& AllFeatures();
+
+/// Parses a boolean in any of Materialize's spellings, ignoring case:
+/// true/t/on/1/yes/y and false/f/off/0/no/n.
+absl::StatusOr<bool> ParseFeatureBool(absl::string_view text);
+
+/// Sets feature `name` from its textual `value`. Unknown names and bad
+/// values are InvalidArgument errors that list the known features.
+absl::Status SetFeature(OptimizerFeatures& features, absl::string_view name,
+                        absl::string_view value);
+
+/// The textual value of feature `name` ("true"/"false"), or an error.
+absl::StatusOr<std::string> GetFeature(const OptimizerFeatures& features,
+                                       absl::string_view name);
+
+/// Applies `name=value,name=value,...` (the `--features` syntax).
+absl::Status ApplyFeatureList(OptimizerFeatures& features,
+                              absl::string_view list);
+
+/// Applies a JSON config document `{"features": {"name": value, ...}}`;
+/// values are JSON booleans or strings in ParseFeatureBool's spellings.
+/// Syntax errors are reported as `filename:line:column: ...`.
+absl::Status ApplyConfigText(OptimizerFeatures& features,
+                             absl::string_view text,
+                             absl::string_view filename);
+
+/// Reads the file at `path` and applies it with ApplyConfigText.
+absl::Status ApplyConfigFile(OptimizerFeatures& features,
+                             const std::string& path);
+
+/// `name=value` for every feature, comma-separated (canonical form).
+std::string FeaturesToString(const OptimizerFeatures& features);
+
+}  // namespace lir
+
+#endif  // LIR_RECOGNIZER_FEATURES_H_

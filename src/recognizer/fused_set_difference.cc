@@ -1,0 +1,325 @@
+// The fused set-difference recognizer and rewrite.
+#include "src/recognizer/fused_set_difference.h"
+
+#include <optional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "src/explain/text_primitives.h"
+
+namespace lir {
+namespace {
+
+FusionDecision Decline(absl::string_view code, std::string message,
+                       absl::string_view arm = "") {
+  FusionDecision d;
+  d.code = std::string(code);
+  d.arm = std::string(arm);
+  d.message = arm.empty() ? std::move(message)
+                          : absl::StrCat(arm, " arm: ", message);
+  return d;
+}
+
+std::string KeyText(const std::vector<int>& key) {
+  return absl::StrCat("[", explain::PrintIndices(key), "]");
+}
+
+// `Get::Collection materialize.public.t`, `ArrangeBy`, `Reduce::Distinct`.
+std::string Describe(const Node& node) {
+  if (node.Is<GetOp>()) {
+    return absl::StrCat(HeaderName(node), " ", node.As<GetOp>().id.ToString());
+  }
+  return HeaderName(node);
+}
+
+// `key` mapped through a projection-only MFP; nullopt when the projection
+// does not reach a key column.
+std::optional<std::vector<int>> Through(const MapFilterProject& mfp,
+                                        const std::vector<int>& key) {
+  std::vector<int> out;
+  out.reserve(key.size());
+  for (int c : key) {
+    int projected = mfp.ProjectedColumn(c);
+    if (projected < 0) return std::nullopt;
+    out.push_back(projected);
+  }
+  return out;
+}
+
+bool HasKey(const AvailableCollections& forms, const std::vector<int>& key) {
+  for (const ArrangementForm& form : forms.arranged) {
+    std::optional<std::vector<int>> columns = KeyColumns(form.key);
+    if (columns.has_value() && *columns == key) return true;
+  }
+  return false;
+}
+
+// The verdict on one Union arm: either a decline or the key the fused
+// operator reads, in the arm's underlying columns.
+struct ArmVerdict {
+  std::optional<FusionDecision> decline;
+  std::vector<int> key;
+};
+
+ArmVerdict CheckGetArm(const GetOp& get, const Node& node,
+                       const std::vector<int>& key,
+                       const std::vector<int>& wrapper_key,
+                       const std::string& arm) {
+  const std::string what = Describe(node);
+  std::vector<int> arm_key = wrapper_key;
+  if (get.kind != GetKind::kPassArrangements) {
+    if (get.seek.has_value()) {
+      return {Decline(kDeclineNonProjectionMfp,
+                      absl::StrCat(what, " reads a single value (val=) of its "
+                                         "arrangement"),
+                      arm)};
+    }
+    if (!get.mfp.IsProjectionOnly()) {
+      return {Decline(kDeclineNonProjectionMfp,
+                      absl::StrCat(what, " applies a map, filter or temporal "
+                                         "filter, not only a projection"),
+                      arm)};
+    }
+    std::optional<std::vector<int>> through = Through(get.mfp, wrapper_key);
+    if (!through.has_value()) {
+      return {Decline(kDeclineNotCoArranged,
+                      absl::StrCat(what, " projects away a key column of ",
+                                   KeyText(wrapper_key)),
+                      arm)};
+    }
+    arm_key = *through;
+  }
+  if (HasKey(get.keys, arm_key)) return {std::nullopt, arm_key};
+  if (arm_key != key && HasKey(get.keys, key)) {
+    return {Decline(kDeclineKeyRemapped,
+                    absl::StrCat(what, " is arranged on ", KeyText(key),
+                                 " but the arm's projection reads the key as ",
+                                 KeyText(arm_key)),
+                    arm)};
+  }
+  return {Decline(kDeclineNotCoArranged,
+                  absl::StrCat(what, " has no arrangement on ", KeyText(arm_key)),
+                  arm)};
+}
+
+ArmVerdict CheckArrangeByArm(const ArrangeByOp& arrange,
+                             const std::vector<int>& key,
+                             const std::vector<int>& wrapper_key,
+                             const std::string& arm) {
+  if (!arrange.input_mfp.IsProjectionOnly()) {
+    return {Decline(kDeclineNonProjectionMfp,
+                    "ArrangeBy applies a map, filter or temporal filter before "
+                    "arranging, not only a projection",
+                    arm)};
+  }
+  // Forms are keyed by the ArrangeBy's output columns, input_key by its
+  // input columns (before input_mfp).
+  std::optional<std::vector<int>> input_key;
+  if (arrange.input_key.has_value()) input_key = KeyColumns(*arrange.input_key);
+  auto reads = [&](const std::vector<int>& output_key)
+      -> std::optional<std::vector<int>> {
+    if (HasKey(arrange.forms, output_key)) return output_key;
+    std::optional<std::vector<int>> input_side =
+        Through(arrange.input_mfp, output_key);
+    if (input_key.has_value() && input_side.has_value() &&
+        *input_key == *input_side) {
+      return input_side;
+    }
+    return std::nullopt;
+  };
+  if (std::optional<std::vector<int>> found = reads(wrapper_key)) {
+    return {std::nullopt, *found};
+  }
+  if (wrapper_key != key && reads(key).has_value()) {
+    return {Decline(kDeclineKeyRemapped,
+                    absl::StrCat("ArrangeBy is arranged on ", KeyText(key),
+                                 " but the arm's projection reads the key as ",
+                                 KeyText(wrapper_key)),
+                    arm)};
+  }
+  return {Decline(kDeclineNotCoArranged,
+                  absl::StrCat("ArrangeBy has no arrangement on ",
+                               KeyText(wrapper_key)),
+                  arm)};
+}
+
+// Checks 6-10 of SEMANTICS.md 4.2 for one arm.
+ArmVerdict CheckArm(const Node& arm_root, const std::vector<int>& key,
+                    const std::string& arm) {
+  const Node* node = &arm_root;
+  std::vector<int> wrapper_key = key;
+  if (node->Is<MfpOp>()) {
+    const MfpOp& mfp = node->As<MfpOp>();
+    if (!mfp.mfp.IsProjectionOnly()) {
+      return {Decline(kDeclineNonProjectionMfp,
+                      "Mfp applies a map, filter or temporal filter, not only "
+                      "a projection",
+                      arm)};
+    }
+    if (mfp.input_val.has_value()) {
+      return {Decline(kDeclineNonProjectionMfp,
+                      "Mfp reads a single value (input_val=) of its input "
+                      "arrangement",
+                      arm)};
+    }
+    std::optional<std::vector<int>> through = Through(mfp.mfp, key);
+    if (!through.has_value()) {
+      return {Decline(kDeclineNotCoArranged,
+                      absl::StrCat("Mfp projects away a key column of ",
+                                   KeyText(key)),
+                      arm)};
+    }
+    wrapper_key = *through;
+    node = node->inputs[0].get();
+  }
+  if (node->Is<GetOp>()) {
+    return CheckGetArm(node->As<GetOp>(), *node, key, wrapper_key, arm);
+  }
+  if (node->Is<ArrangeByOp>()) {
+    return CheckArrangeByArm(node->As<ArrangeByOp>(), key, wrapper_key, arm);
+  }
+  return {Decline(kDeclineArmNotGetOrArrangeBy,
+                  absl::StrCat(Describe(*node), " is not a Get or an ArrangeBy"),
+                  arm)};
+}
+
+}  // namespace
+
+FusionDecision CanFuseSetDifference(const Node& threshold, bool inside_let_rec) {
+  const ArrangementForm& ensure =
+      threshold.As<ThresholdOp>().ensure_arrangement;
+  if (inside_let_rec) {
+    return Decline(kDeclineInsideLetRec,
+                   "Threshold is inside the values of a With Mutually Recursive "
+                   "block");
+  }
+  const Node& input = *threshold.inputs[0];
+  if (!input.Is<ArrangeByOp>()) {
+    return Decline(kDeclineInputNotArranged,
+                   absl::StrCat("input is ", Describe(input), ", not an ArrangeBy"));
+  }
+  const ArrangeByOp& arrange = input.As<ArrangeByOp>();
+  std::optional<std::vector<int>> key = KeyColumns(ensure.key);
+  // Fusing sums diffs per key, so the key must be the whole row.
+  if (!key.has_value() || !ensure.thinning.empty()) {
+    return Decline(kDeclineInputNotArranged,
+                   "the threshold key is not the whole row of plain columns");
+  }
+  if (arrange.forms.raw) {
+    return Decline(kDeclineInputNotArranged,
+                   "input ArrangeBy also keeps the raw form (raw=true)");
+  }
+  if (!HasKey(arrange.forms, *key)) {
+    return Decline(kDeclineInputNotArranged,
+                   absl::StrCat("input ArrangeBy has no arrangement on the "
+                                "threshold key ",
+                                KeyText(*key)));
+  }
+  if (!arrange.input_mfp.IsIdentity()) {
+    return Decline(kDeclineInputNotArranged,
+                   "input ArrangeBy transforms its input (input_mfp)");
+  }
+  const Node& union_node = *input.inputs[0];
+  if (!union_node.Is<UnionOp>()) {
+    return Decline(kDeclineNotTwoArmUnion,
+                   absl::StrCat("ArrangeBy input is ", Describe(union_node),
+                                ", not a Union"));
+  }
+  if (union_node.inputs.size() != 2) {
+    return Decline(kDeclineNotTwoArmUnion,
+                   absl::StrCat("Union has ", union_node.inputs.size(), " arms"));
+  }
+  const bool negated0 = union_node.inputs[0]->Is<NegateOp>();
+  const bool negated1 = union_node.inputs[1]->Is<NegateOp>();
+  if (negated0 == negated1) {
+    return Decline(kDeclineNotOneNegatedArm,
+                   negated0 ? "both Union arms are Negate"
+                            : "no Union arm is a Negate");
+  }
+  const UnionOp& union_op = union_node.As<UnionOp>();
+  for (size_t i = 0; i < union_op.strategies.size(); ++i) {
+    if (union_op.strategies[i] == UnionStrategy::kTemporalBucketing) {
+      return Decline(kDeclineTemporalBucketing,
+                     absl::StrCat("Union arm ", i, " uses TemporalBucketing"));
+    }
+  }
+  if (arrange.temporal_bucketing) {
+    return Decline(kDeclineTemporalBucketing,
+                   "ArrangeBy uses strategy=TemporalBucketing");
+  }
+  const size_t negated = negated0 ? 0 : 1;
+  const Node& base = *union_node.inputs[1 - negated];
+  const Node& subtract = *union_node.inputs[negated]->inputs[0];
+  ArmVerdict base_verdict = CheckArm(base, *key, "base");
+  if (base_verdict.decline.has_value()) return *base_verdict.decline;
+  ArmVerdict subtract_verdict = CheckArm(subtract, *key, "subtract");
+  if (subtract_verdict.decline.has_value()) return *subtract_verdict.decline;
+
+  FusionDecision fire;
+  fire.fires = true;
+  fire.negated_arm = negated;
+  fire.base_key = std::move(base_verdict.key);
+  fire.subtract_key = std::move(subtract_verdict.key);
+  return fire;
+}
+
+void FuseSetDifference(Node& threshold, const FusionDecision& decision) {
+  NodePtr arrange = std::move(threshold.inputs[0]);
+  NodePtr union_node = std::move(arrange->inputs[0]);
+  NodePtr negate = std::move(union_node->inputs[decision.negated_arm]);
+  NodePtr base = std::move(union_node->inputs[1 - decision.negated_arm]);
+  NodePtr subtract = std::move(negate->inputs[0]);
+  SetDifferenceOp fused;
+  fused.ensure_arrangement = threshold.As<ThresholdOp>().ensure_arrangement;
+  fused.base_key = decision.base_key;
+  fused.subtract_key = decision.subtract_key;
+  threshold.op = std::move(fused);
+  threshold.inputs.clear();
+  threshold.inputs.push_back(std::move(base));
+  threshold.inputs.push_back(std::move(subtract));
+}
+
+absl::Status FusedSetDifferencePass(Document& doc, PassContext& ctx) {
+  for (Object& object : doc.objects) {
+    if (object.plan == nullptr) continue;
+    // Pre-order, so candidates are reported top-down as EXPLAIN shows them;
+    // the flag says whether a node lies inside the values of a LetRec.
+    std::vector<std::pair<Node*, bool>> stack;
+    stack.push_back({object.plan.get(), false});
+    while (!stack.empty()) {
+      auto [node, in_recursive_values] = stack.back();
+      stack.pop_back();
+      if (node->Is<ThresholdOp>()) {
+        FusionDecision decision = CanFuseSetDifference(*node, in_recursive_values);
+        Candidate candidate;
+        candidate.pass = ctx.pass_name;
+        candidate.object = object.name;
+        candidate.lir_id = node->id;
+        candidate.reason = decision.code;
+        candidate.arm = decision.arm;
+        candidate.message = decision.message;
+        candidate.base_key = decision.base_key;
+        candidate.subtract_key = decision.subtract_key;
+        if (!ctx.apply) {
+          candidate.outcome = CandidateOutcome::kDisabled;
+          candidate.would_fire = decision.fires;
+        } else if (decision.fires) {
+          candidate.outcome = CandidateOutcome::kFired;
+          FuseSetDifference(*node, decision);
+        } else {
+          candidate.outcome = CandidateOutcome::kDeclined;
+        }
+        ctx.report->candidates.push_back(std::move(candidate));
+      }
+      const bool is_let_rec = node->Is<LetRecOp>();
+      for (size_t i = node->inputs.size(); i-- > 0;) {
+        const bool value_of_let_rec = is_let_rec && i + 1 < node->inputs.size();
+        stack.push_back({node->inputs[i].get(),
+                         in_recursive_values || value_of_let_rec});
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace lir

@@ -1,0 +1,119 @@
+// The pass registry, the pipeline and the rendering of its report.
+#include "src/recognizer/pass.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "src/lir/status_macros.h"
+#include "src/recognizer/fused_set_difference.h"
+
+namespace lir {
+
+const std::vector<PassEntry>& AllPasses() {
+  // Adding a rewrite: one file with its pass function, plus one row here.
+  static const auto* const kPasses = new std::vector<PassEntry>{
+      {"fused_set_difference", "enable_fused_set_difference",
+       &OptimizerFeatures::enable_fused_set_difference, &FusedSetDifferencePass},
+  };
+  return *kPasses;
+}
+
+absl::StatusOr<OptimizeResult> Optimize(Document doc,
+                                        const OptimizerFeatures& features) {
+  OptimizeResult result;
+  for (const PassEntry& entry : AllPasses()) {
+    PassContext ctx;
+    ctx.apply = features.*(entry.enabled);
+    ctx.pass_name = std::string(entry.name);
+    ctx.report = &result.report;
+    result.report.passes.push_back(
+        {std::string(entry.name), std::string(entry.feature), ctx.apply});
+    LIR_RETURN_IF_ERROR(entry.function(doc, ctx));
+  }
+  result.document = std::move(doc);
+  return result;
+}
+
+absl::string_view OutcomeName(CandidateOutcome outcome) {
+  switch (outcome) {
+    case CandidateOutcome::kFired:
+      return "fired";
+    case CandidateOutcome::kDeclined:
+      return "declined";
+    case CandidateOutcome::kDisabled:
+      return "disabled";
+  }
+  return "?";
+}
+
+namespace {
+
+// `declined not_co_arranged (subtract arm: ...)` without the outcome word.
+std::string DeclineText(const Candidate& c) {
+  return absl::StrCat(c.reason, " (", c.message, ")");
+}
+
+}  // namespace
+
+std::string PrintCandidates(const RewriteReport& report) {
+  std::string out = "Rewrite candidates:\n";
+  if (report.candidates.empty()) {
+    absl::StrAppend(&out, "  (none)\n");
+    return out;
+  }
+  std::string object;
+  for (const Candidate& c : report.candidates) {
+    if (c.object != object || &c == &report.candidates.front()) {
+      object = c.object;
+      absl::StrAppend(&out, "  ", object, ":\n");
+    }
+    std::string line = absl::StrCat("    ", c.pass, " LirId(", c.lir_id, "): ");
+    switch (c.outcome) {
+      case CandidateOutcome::kFired:
+        absl::StrAppend(&line, "fired");
+        break;
+      case CandidateOutcome::kDeclined:
+        absl::StrAppend(&line, "declined ", DeclineText(c));
+        break;
+      case CandidateOutcome::kDisabled:
+        absl::StrAppend(&line, "disabled, would ",
+                        c.would_fire ? "fire" : "decline ",
+                        c.would_fire ? "" : DeclineText(c));
+        break;
+    }
+    absl::StrAppend(&out, line, "\n");
+  }
+  return out;
+}
+
+nlohmann::json ReportToJson(const RewriteReport& report) {
+  nlohmann::json passes = nlohmann::json::array();
+  for (const PassRun& run : report.passes) {
+    passes.push_back({{"name", run.name},
+                      {"feature", run.feature},
+                      {"enabled", run.enabled}});
+  }
+  nlohmann::json candidates = nlohmann::json::array();
+  for (const Candidate& c : report.candidates) {
+    nlohmann::json j = {{"pass", c.pass},
+                        {"object", c.object},
+                        {"lir_id", c.lir_id},
+                        {"outcome", std::string(OutcomeName(c.outcome))}};
+    bool fires = c.outcome == CandidateOutcome::kFired ||
+                 (c.outcome == CandidateOutcome::kDisabled && c.would_fire);
+    if (c.outcome == CandidateOutcome::kDisabled) {
+      j["if_enabled"] = c.would_fire ? "fired" : "declined";
+    }
+    if (fires) {
+      j["base_key"] = c.base_key;
+      j["subtract_key"] = c.subtract_key;
+    } else {
+      j["reason"] = c.reason;
+      if (!c.arm.empty()) j["arm"] = c.arm;
+      j["message"] = c.message;
+    }
+    candidates.push_back(std::move(j));
+  }
+  return {{"passes", passes}, {"candidates", candidates}};
+}
+
+}  // namespace lir
