@@ -39,13 +39,13 @@ enum class PlanShape {
 /// SetDifference (SEMANTICS.md section 4); each variant fails exactly one
 /// recognizer check, or none.
 enum class ExceptVariant {
-  kFires,                  ///< both arms co-arranged on the threshold key
-  kNotCoArranged,          ///< one arm reads a collection raw
-  kNonProjectionMfp,       ///< one arm is an Mfp with a filter
-  kKeyRemappedByProjection,///< an arm's projection moves the key columns
-  kArmNotGetOrArrangeBy,   ///< one arm is a Reduce (neither Get nor ArrangeBy)
-  kNotTwoArmUnion,         ///< the Union has three arms
-  kNotOneNegatedArm,       ///< no arm is negated
+  kFires,                    ///< both arms co-arranged on the threshold key
+  kNotCoArranged,            ///< one arm reads a collection raw
+  kNonProjectionMfp,         ///< one arm is an Mfp with a filter
+  kKeyRemappedByProjection,  ///< an arm's projection moves the key columns
+  kArmNotGetOrArrangeBy,  ///< one arm is a Reduce (neither Get nor ArrangeBy)
+  kNotTwoArmUnion,        ///< the Union has three arms
+  kNotOneNegatedArm,      ///< no arm is negated
 };
 
 /// The decline code SEMANTICS.md 4.2 assigns to `variant` ("" for kFires).

@@ -110,7 +110,9 @@ struct JoinDraft {
 class Parts {
  public:
   Parts(Rng& rng, const Catalog& catalog, double column_name_probability)
-      : rng_(rng), catalog_(catalog), name_probability_(column_name_probability) {}
+      : rng_(rng),
+        catalog_(catalog),
+        name_probability_(column_name_probability) {}
 
   /// `#c`, sometimes with a name.
   ScalarExpr Col(int c);

@@ -1,0 +1,258 @@
+// Throughput of the text and JSON forms: text parse, validate, text print,
+// JSON write (ToJson + dump), JSON read (ReadJson), and, as the reference on
+// the same JSON text, plain nlohmann::json::parse and dump.
+//
+// Workloads: the whole corpus (every file a separate document; skipped with
+// a message when LIR_SHARED_DIR has no corpus) and generated kMixed plans of
+// 10^3 .. 10^6 nodes. Each reports bytes/s (text bytes for the text
+// operations and Validate, JSON bytes for the JSON ones) and `ns_per_node`
+// (CPU time per plan node).
+//
+// Every benchmark runs its operation once untimed before measuring (see
+// Run). Benchmarks are registered size-major and only the current workload is
+// kept, so the 10^6 case (about 1 GB of documents and strings) is built
+// once and freed before the next size.
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "benchmark/benchmark.h"
+#include "nlohmann/json.hpp"
+#include "src/explain/json.h"
+#include "src/explain/text.h"
+#include "src/lir/document.h"
+#include "src/lir/node.h"
+#include "src/lir/plan_generator.h"
+#include "src/lir/validate.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Size 0 stands for the corpus.
+constexpr int64_t kCorpus = 0;
+
+/// The documents of one workload in every form the benchmarks read.
+struct Workload {
+  int64_t size = -1;
+  std::string error;  ///< set when the workload cannot be built
+  std::vector<std::string> texts;
+  std::vector<lir::Document> docs;
+  std::vector<std::string> jsons;
+  std::vector<nlohmann::json> json_values;
+  lir::ValidateOptions validate_options;
+  int64_t text_bytes = 0;
+  int64_t json_bytes = 0;
+  int64_t nodes = 0;
+};
+
+void LoadCorpus(Workload& w) {
+  const fs::path dir = fs::path(LIR_SHARED_DIR) / "corpus" / "materialize";
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.path().extension() == ".plan") files.push_back(entry.path());
+  }
+  if (files.empty()) {
+    w.error = absl::StrCat("corpus absent: no .plan files in ", dir.string());
+    return;
+  }
+  std::sort(files.begin(), files.end());
+  for (const fs::path& file : files) {
+    std::ifstream in(file, std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    w.texts.push_back(buffer.str());
+    lir::explain::ParseOptions options;
+    options.filename = file.filename().string();
+    absl::StatusOr<lir::Document> doc =
+        lir::explain::ParseText(w.texts.back(), options);
+    if (!doc.ok()) {
+      w.error =
+          absl::StrCat("corpus file does not parse: ", doc.status().ToString());
+      return;
+    }
+    w.docs.push_back(std::move(*doc));
+  }
+}
+
+void Generate(Workload& w, int64_t nodes) {
+  lir::PlanGeneratorOptions options;
+  options.node_count = static_cast<size_t>(nodes);
+  lir::GeneratedPlan plan = lir::GeneratePlan(options);
+  w.validate_options = plan.validate_options;
+  w.docs.push_back(lir::WrapInDocument(std::move(plan.plan)));
+  w.texts.push_back(lir::explain::PrintText(w.docs.back()));
+}
+
+/// The workload for `size`, building it (and dropping the previous one) on
+/// first use.
+const Workload& GetWorkload(int64_t size) {
+  static std::unique_ptr<Workload> current;
+  if (current != nullptr && current->size == size) return *current;
+  current.reset();  // free the previous size first
+  auto w = std::make_unique<Workload>();
+  w->size = size;
+  if (size == kCorpus) {
+    LoadCorpus(*w);
+  } else {
+    Generate(*w, size);
+  }
+  if (w->error.empty()) {
+    for (size_t i = 0; i < w->docs.size(); ++i) {
+      w->text_bytes += static_cast<int64_t>(w->texts[i].size());
+      w->jsons.push_back(lir::explain::ToJson(w->docs[i]).dump(2));
+      w->json_bytes += static_cast<int64_t>(w->jsons.back().size());
+      w->json_values.push_back(nlohmann::json::parse(w->jsons.back()));
+      if (absl::Status s = lir::Validate(w->docs[i], w->validate_options);
+          !s.ok()) {
+        std::cerr << "warning: document " << i << " does not validate: " << s
+                  << "\n";
+      }
+      for (const lir::Object& object : w->docs[i].objects) {
+        if (object.plan != nullptr) {
+          w->nodes += static_cast<int64_t>(lir::CountNodes(*object.plan));
+        }
+      }
+    }
+  }
+  current = std::move(w);
+  return *current;
+}
+
+/// Runs `op(workload)` per iteration and reports bytes/s over `bytes` and
+/// CPU ns per node.
+template <typename Op>
+void Run(benchmark::State& state, int64_t size, bool json_bytes, Op op) {
+  const Workload& w = GetWorkload(size);
+  if (!w.error.empty()) {
+    state.SkipWithError(w.error.c_str());
+    for (auto _ : state) {
+    }
+    return;
+  }
+  // One untimed run first: the first touch of fresh heap pages costs more
+  // than the work itself on some VMs, and only the first run pays it.
+  op(w);
+  for (auto _ : state) op(w);
+  const int64_t bytes = json_bytes ? w.json_bytes : w.text_bytes;
+  state.SetBytesProcessed(state.iterations() * bytes);
+  state.counters["nodes"] = static_cast<double>(w.nodes);
+  state.counters["bytes"] = static_cast<double>(bytes);
+  // Seconds of CPU per node; reported with an SI prefix (n = ns).
+  state.counters["ns_per_node"] =
+      benchmark::Counter(static_cast<double>(w.nodes),
+                         benchmark::Counter::kIsIterationInvariantRate |
+                             benchmark::Counter::kInvert);
+  state.SetLabel(size == kCorpus ? "corpus" : absl::StrCat("mixed ", size));
+}
+
+void TextParse(benchmark::State& state, int64_t size) {
+  Run(state, size, false, [](const Workload& w) {
+    for (const std::string& text : w.texts) {
+      absl::StatusOr<lir::Document> doc = lir::explain::ParseText(text);
+      if (!doc.ok()) std::abort();
+      benchmark::DoNotOptimize(doc);
+    }
+  });
+}
+
+void Validate(benchmark::State& state, int64_t size) {
+  Run(state, size, false, [](const Workload& w) {
+    for (const lir::Document& doc : w.docs) {
+      absl::Status status = lir::Validate(doc, w.validate_options);
+      benchmark::DoNotOptimize(status);
+    }
+  });
+}
+
+void TextPrint(benchmark::State& state, int64_t size) {
+  Run(state, size, false, [](const Workload& w) {
+    for (const lir::Document& doc : w.docs) {
+      std::string text = lir::explain::PrintText(doc);
+      benchmark::DoNotOptimize(text);
+    }
+  });
+}
+
+void JsonWrite(benchmark::State& state, int64_t size) {
+  Run(state, size, true, [](const Workload& w) {
+    for (const lir::Document& doc : w.docs) {
+      std::string json = lir::explain::ToJson(doc).dump(2);
+      benchmark::DoNotOptimize(json);
+    }
+  });
+}
+
+void JsonRead(benchmark::State& state, int64_t size) {
+  Run(state, size, true, [](const Workload& w) {
+    for (const std::string& json : w.jsons) {
+      absl::StatusOr<lir::Document> doc = lir::explain::ReadJson(json);
+      if (!doc.ok()) std::abort();
+      benchmark::DoNotOptimize(doc);
+    }
+  });
+}
+
+void NlohmannParse(benchmark::State& state, int64_t size) {
+  Run(state, size, true, [](const Workload& w) {
+    for (const std::string& json : w.jsons) {
+      nlohmann::json value = nlohmann::json::parse(json);
+      benchmark::DoNotOptimize(value);
+    }
+  });
+}
+
+void NlohmannDump(benchmark::State& state, int64_t size) {
+  Run(state, size, true, [](const Workload& w) {
+    for (const nlohmann::json& value : w.json_values) {
+      std::string json = value.dump(2);
+      benchmark::DoNotOptimize(json);
+    }
+  });
+}
+
+void RegisterAll() {
+  struct Operation {
+    const char* name;
+    void (*fn)(benchmark::State&, int64_t);
+  };
+  const Operation operations[] = {
+      {"TextParse", TextParse},       {"Validate", Validate},
+      {"TextPrint", TextPrint},       {"JsonWrite", JsonWrite},
+      {"JsonRead", JsonRead},         {"NlohmannParse", NlohmannParse},
+      {"NlohmannDump", NlohmannDump},
+  };
+  for (int64_t size : {kCorpus, int64_t{1'000}, int64_t{10'000},
+                       int64_t{100'000}, int64_t{1'000'000}}) {
+    for (const Operation& op : operations) {
+      std::string name = absl::StrCat(
+          op.name, "/", size == kCorpus ? "corpus" : absl::StrCat(size));
+      auto fn = op.fn;
+      benchmark::RegisterBenchmark(
+          name.c_str(),
+          [fn, size](benchmark::State& state) { fn(state, size); })
+          ->Unit(size >= 100'000 ? benchmark::kMillisecond
+                                 : benchmark::kMicrosecond);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  RegisterAll();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian packages lir needs to build and test. Runs as root.
+# Does nothing (and never touches the network) when everything is present.
+set -euo pipefail
+
+packages=(
+  cmake
+  ninja-build
+  g++
+  pkg-config
+  libabsl-dev
+  libre2-dev
+  nlohmann-json3-dev
+  libgtest-dev
+  libbenchmark-dev
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  status="$(dpkg-query -W -f='${Status}' "${package}" 2>/dev/null || true)"
+  if [[ "${status}" != "install ok installed" ]]; then
+    missing+=("${package}")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  exit 0
+fi
+
+echo "setup.sh: installing missing packages: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+apt-get install -y --no-install-recommends "${missing[@]}"

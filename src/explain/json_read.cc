@@ -1,0 +1,621 @@
+// Reads plan documents from the JSON form of docs/json-format.md: checks the
+// format version, every field's type and every node's inputs, and rebuilds
+// the node trees from their flat post-order arrays without recursion.
+#include <cstddef>
+#include <cstdint>
+#include <algorithm>
+#include <exception>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "src/explain/json.h"
+#include "src/explain/json_names.h"
+#include "src/explain/json_reader.h"
+#include "src/lir/status_macros.h"
+
+namespace lir::explain {
+namespace {
+
+using nlohmann::json;
+using namespace internal;  // NOLINT: the reader building blocks
+
+// ---- Node payloads ----------------------------------------------------------
+
+absl::Status ReadConstantEntry(const json& value, const JsonPath& path,
+                               ConstantOp::Entry& out) {
+  LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
+  LIR_RETURN_IF_ERROR(Required(fields, "row", out.row, ReadRow));
+  LIR_RETURN_IF_ERROR(Optional(fields, "diff", out.diff, ReadInt64));
+  return fields.Finish("a constant row");
+}
+
+absl::Status ReadConstant(Fields& fields, ConstantOp& op) {
+  LIR_RETURN_IF_ERROR(Optional(
+      fields, "rows", op.rows,
+      [](const json& v, const JsonPath& p,
+         std::vector<ConstantOp::Entry>& rows) {
+        return ReadList(v, p, rows, ReadConstantEntry);
+      }));
+  LIR_RETURN_IF_ERROR(OptionalValue(fields, "error", op.error, ReadString));
+  LIR_RETURN_IF_ERROR(
+      Optional(fields, "error_redacted", op.error_redacted, ReadBool));
+  return OptionalValue(fields, "elided_total_rows", op.elided_total_rows,
+                       ReadCount);
+}
+
+absl::Status ReadCollectionId(const json& value, const JsonPath& path,
+                              CollectionId& out) {
+  LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
+  const json* local = fields.Find("local");
+  const json* global = fields.Find("global");
+  if ((local == nullptr) == (global == nullptr)) {
+    return JsonError(path, "expected exactly one of \"local\" and \"global\"");
+  }
+  if (local != nullptr) {
+    out.is_local = true;
+    LIR_RETURN_IF_ERROR(ReadUint64(*local, fields.PathOf("local"), out.local));
+  } else {
+    out.is_local = false;
+    LIR_RETURN_IF_ERROR(ReadString(*global, fields.PathOf("global"), out.global));
+  }
+  return fields.Finish("a collection id");
+}
+
+absl::Status ReadGet(Fields& fields, GetOp& op) {
+  LIR_RETURN_IF_ERROR(Required(fields, "collection", op.id, ReadCollectionId));
+  LIR_RETURN_IF_ERROR(Required(
+      fields, "get_kind", op.kind,
+      [](const json& v, const JsonPath& p, GetKind& k) {
+        return ReadEnum(v, p, kGetKindNames, k);
+      }));
+  LIR_RETURN_IF_ERROR(Optional(fields, "keys", op.keys, ReadCollections));
+  LIR_RETURN_IF_ERROR(Optional(fields, "key", op.key, ReadExprs));
+  LIR_RETURN_IF_ERROR(OptionalValue(fields, "seek", op.seek, ReadRow));
+  return Optional(fields, "mfp", op.mfp, ReadMfp);
+}
+
+absl::Status ReadLet(Fields& fields, LetOp& op) {
+  return Required(fields, "local_id", op.id, ReadUint64);
+}
+
+absl::Status ReadLetRecLimit(const json& value, const JsonPath& path,
+                             std::optional<LetRecLimit>& out) {
+  if (value.is_null()) {
+    out.reset();
+    return absl::OkStatus();
+  }
+  LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
+  LetRecLimit limit;
+  LIR_RETURN_IF_ERROR(Required(fields, "max_iters", limit.max_iters, ReadUint64));
+  LIR_RETURN_IF_ERROR(
+      Optional(fields, "return_at_limit", limit.return_at_limit, ReadBool));
+  out = limit;
+  return fields.Finish("a recursion limit");
+}
+
+absl::Status ReadLetRec(Fields& fields, LetRecOp& op) {
+  LIR_RETURN_IF_ERROR(Required(
+      fields, "local_ids", op.ids,
+      [](const json& v, const JsonPath& p, std::vector<uint64_t>& ids) {
+        return ReadList(v, p, ids, ReadUint64);
+      }));
+  LIR_RETURN_IF_ERROR(Optional(
+      fields, "limits", op.limits,
+      [](const json& v, const JsonPath& p,
+         std::vector<std::optional<LetRecLimit>>& limits) {
+        return ReadList(v, p, limits, ReadLetRecLimit);
+      }));
+  if (!op.limits.empty() && op.limits.size() != op.ids.size()) {
+    return JsonError(fields.PathOf("limits"),
+                     absl::StrCat("expected one entry per local id (",
+                                  op.ids.size(), "), got ", op.limits.size()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadMfpNode(Fields& fields, MfpOp& op) {
+  LIR_RETURN_IF_ERROR(Optional(fields, "mfp", op.mfp, ReadMfp));
+  LIR_RETURN_IF_ERROR(OptionalValue(fields, "input_key", op.input_key, ReadExprs));
+  return OptionalValue(fields, "input_val", op.input_val, ReadRow);
+}
+
+absl::Status ReadFlatMap(Fields& fields, FlatMapOp& op) {
+  LIR_RETURN_IF_ERROR(Required(fields, "func", op.func, ReadString));
+  LIR_RETURN_IF_ERROR(Optional(fields, "exprs", op.exprs, ReadExprs));
+  LIR_RETURN_IF_ERROR(OptionalValue(fields, "input_key", op.input_key, ReadExprs));
+  return Optional(fields, "mfp_after", op.mfp_after, ReadMfp);
+}
+
+absl::Status ReadEquivalences(const json& value, const JsonPath& path,
+                              std::vector<std::vector<ScalarExpr>>& out) {
+  return ReadList(value, path, out, ReadExprs);
+}
+
+absl::Status ReadClosure(const json& value, const JsonPath& path,
+                         JoinClosure& out) {
+  LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
+  LIR_RETURN_IF_ERROR(Optional(fields, "mfp", out.mfp, ReadMfp));
+  LIR_RETURN_IF_ERROR(Optional(fields, "ready_equivalences",
+                               out.ready_equivalences, ReadEquivalences));
+  return fields.Finish("a join closure");
+}
+
+absl::Status ReadStage(const json& value, const JsonPath& path,
+                       JoinStage& out) {
+  LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
+  LIR_RETURN_IF_ERROR(OptionalValue(fields, "closure", out.closure, ReadClosure));
+  LIR_RETURN_IF_ERROR(
+      Required(fields, "lookup_relation", out.lookup_relation, ReadPosition));
+  LIR_RETURN_IF_ERROR(Optional(fields, "lookup_key", out.lookup_key, ReadExprs));
+  LIR_RETURN_IF_ERROR(Optional(fields, "stream_key", out.stream_key, ReadExprs));
+  LIR_RETURN_IF_ERROR(
+      Optional(fields, "stream_thinning", out.stream_thinning, ReadPositions));
+  return fields.Finish("a join stage");
+}
+
+absl::Status ReadPath(const json& value, const JsonPath& path,
+                      JoinPath& out) {
+  LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
+  LIR_RETURN_IF_ERROR(
+      Required(fields, "source_relation", out.source_relation, ReadPosition));
+  LIR_RETURN_IF_ERROR(OptionalValue(fields, "source_key", out.source_key, ReadExprs));
+  LIR_RETURN_IF_ERROR(
+      OptionalValue(fields, "initial_closure", out.initial_closure, ReadClosure));
+  LIR_RETURN_IF_ERROR(Optional(
+      fields, "stages", out.stages,
+      [](const json& v, const JsonPath& p, std::vector<JoinStage>& stages) {
+        return ReadList(v, p, stages, ReadStage);
+      }));
+  LIR_RETURN_IF_ERROR(
+      OptionalValue(fields, "final_closure", out.final_closure, ReadClosure));
+  return fields.Finish("a join path");
+}
+
+absl::Status ReadJoin(Fields& fields, JoinOp& op) {
+  static constexpr std::array<std::string_view, 2> kJoinKinds = {"Linear",
+                                                                 "Delta"};
+  int join_kind = 0;
+  LIR_RETURN_IF_ERROR(Required(
+      fields, "join_kind", join_kind,
+      [](const json& v, const JsonPath& p, int& k) {
+        return ReadEnum(v, p, kJoinKinds, k);
+      }));
+  op.delta = join_kind == 1;
+  LIR_RETURN_IF_ERROR(Required(
+      fields, "paths", op.paths,
+      [](const json& v, const JsonPath& p, std::vector<JoinPath>& paths) {
+        return ReadList(v, p, paths, ReadPath);
+      }));
+  if (!op.delta && op.paths.size() != 1) {
+    return JsonError(fields.PathOf("paths"),
+                     absl::StrCat("expected exactly 1 path for a Linear join, got ",
+                                  op.paths.size()));
+  }
+  if (op.delta && op.paths.empty()) {
+    return JsonError(fields.PathOf("paths"),
+                     "expected at least 1 path for a Delta join");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadAggregate(const json& value, const JsonPath& path,
+                           AggregateExpr& out) {
+  LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
+  LIR_RETURN_IF_ERROR(Required(fields, "func", out.func, ReadString));
+  LIR_RETURN_IF_ERROR(OptionalValue(fields, "params", out.params, ReadString));
+  LIR_RETURN_IF_ERROR(Optional(fields, "distinct", out.distinct, ReadBool));
+  LIR_RETURN_IF_ERROR(Required(fields, "expr", out.expr, ReadExpr));
+  return fields.Finish("an aggregate");
+}
+
+absl::Status ReadPositionedAggregate(const json& value, const JsonPath& path,
+                                     std::pair<int, AggregateExpr>& out) {
+  LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
+  LIR_RETURN_IF_ERROR(Required(fields, "position", out.first, ReadPosition));
+  LIR_RETURN_IF_ERROR(Required(fields, "aggregate", out.second, ReadAggregate));
+  return fields.Finish("a positioned aggregate");
+}
+
+absl::Status ReadPositionedAggregates(
+    const json& value, const JsonPath& path,
+    std::vector<std::pair<int, AggregateExpr>>& out) {
+  return ReadList(value, path, out, ReadPositionedAggregate);
+}
+
+absl::Status ReadReduce(Fields& fields, ReduceOp& op) {
+  LIR_RETURN_IF_ERROR(Required(
+      fields, "reduce_kind", op.kind,
+      [](const json& v, const JsonPath& p, ReduceKind& k) {
+        return ReadEnum(v, p, kReduceKindNames, k);
+      }));
+  LIR_RETURN_IF_ERROR(Optional(fields, "simple_aggrs", op.simple_aggrs,
+                               ReadPositionedAggregates));
+  LIR_RETURN_IF_ERROR(Optional(fields, "distinct_aggrs", op.distinct_aggrs,
+                               ReadPositionedAggregates));
+  LIR_RETURN_IF_ERROR(Optional(fields, "aggr_funcs", op.aggr_funcs, ReadStrings));
+  LIR_RETURN_IF_ERROR(
+      Optional(fields, "must_consolidate", op.must_consolidate, ReadBool));
+  LIR_RETURN_IF_ERROR(Optional(
+      fields, "buckets", op.buckets,
+      [](const json& v, const JsonPath& p, std::vector<uint64_t>& buckets) {
+        return ReadList(v, p, buckets, ReadUint64);
+      }));
+  LIR_RETURN_IF_ERROR(Optional(
+      fields, "aggrs", op.aggrs,
+      [](const json& v, const JsonPath& p, std::vector<AggregateExpr>& a) {
+        return ReadList(v, p, a, ReadAggregate);
+      }));
+  LIR_RETURN_IF_ERROR(
+      Optional(fields, "fused_unnest_list", op.fused_unnest_list, ReadBool));
+  LIR_RETURN_IF_ERROR(OptionalValue(fields, "input_key", op.input_key, ReadExprs));
+  LIR_RETURN_IF_ERROR(
+      Optional(fields, "temporal_bucketing", op.temporal_bucketing, ReadBool));
+  LIR_RETURN_IF_ERROR(Optional(fields, "key_plan", op.key_plan, ReadMfp));
+  LIR_RETURN_IF_ERROR(Optional(fields, "val_plan", op.val_plan, ReadMfp));
+  LIR_RETURN_IF_ERROR(Optional(fields, "mfp_after", op.mfp_after, ReadMfp));
+  if (op.kind == ReduceKind::kBasicSingle && op.aggrs.size() != 1) {
+    return JsonError(fields.PathOf("aggrs"),
+                     absl::StrCat("expected exactly 1 aggregate for a "
+                                  "BasicSingle reduction, got ",
+                                  op.aggrs.size()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadTopK(Fields& fields, TopKOp& op) {
+  LIR_RETURN_IF_ERROR(Required(
+      fields, "topk_kind", op.kind,
+      [](const json& v, const JsonPath& p, TopKKind& k) {
+        return ReadEnum(v, p, kTopKKindNames, k);
+      }));
+  LIR_RETURN_IF_ERROR(Optional(fields, "group_by", op.group_by, ReadPositions));
+  LIR_RETURN_IF_ERROR(Optional(fields, "order_by", op.order_by, ReadOrderKeys));
+  LIR_RETURN_IF_ERROR(OptionalValue(fields, "limit", op.limit, ReadExpr));
+  LIR_RETURN_IF_ERROR(Optional(fields, "offset", op.offset, ReadCount));
+  LIR_RETURN_IF_ERROR(
+      Optional(fields, "must_consolidate", op.must_consolidate, ReadBool));
+  return Optional(fields, "temporal_bucketing", op.temporal_bucketing, ReadBool);
+}
+
+absl::Status ReadThreshold(Fields& fields, ThresholdOp& op) {
+  return Required(fields, "ensure_arrangement", op.ensure_arrangement,
+                  ReadArrangement);
+}
+
+absl::Status ReadUnion(Fields& fields, UnionOp& op) {
+  LIR_RETURN_IF_ERROR(
+      Optional(fields, "consolidate_output", op.consolidate_output, ReadBool));
+  return Optional(
+      fields, "strategies", op.strategies,
+      [](const json& v, const JsonPath& p, std::vector<UnionStrategy>& s) {
+        return ReadList(v, p, s,
+                        [](const json& e, const JsonPath& ep,
+                           UnionStrategy& out) {
+                          return ReadEnum(e, ep, kUnionStrategyNames, out);
+                        });
+      });
+}
+
+absl::Status ReadArrangeBy(Fields& fields, ArrangeByOp& op) {
+  LIR_RETURN_IF_ERROR(OptionalValue(fields, "input_key", op.input_key, ReadExprs));
+  LIR_RETURN_IF_ERROR(
+      Optional(fields, "temporal_bucketing", op.temporal_bucketing, ReadBool));
+  LIR_RETURN_IF_ERROR(Optional(fields, "input_mfp", op.input_mfp, ReadMfp));
+  return Optional(fields, "forms", op.forms, ReadCollections);
+}
+
+absl::Status ReadSetDifference(Fields& fields, SetDifferenceOp& op) {
+  LIR_RETURN_IF_ERROR(Required(fields, "ensure_arrangement",
+                               op.ensure_arrangement, ReadArrangement));
+  LIR_RETURN_IF_ERROR(Optional(fields, "base_key", op.base_key, ReadPositions));
+  return Optional(fields, "subtract_key", op.subtract_key, ReadPositions);
+}
+
+// Reads the payload of a `kind` node from its fields.
+template <typename Op>
+absl::StatusOr<NodeOp> ReadOpAs(Fields& fields,
+                                absl::Status (*read)(Fields&, Op&)) {
+  Op op;
+  LIR_RETURN_IF_ERROR(read(fields, op));
+  return NodeOp(std::move(op));
+}
+
+absl::StatusOr<NodeOp> ReadOp(NodeKind kind, Fields& fields) {
+  switch (kind) {
+    case NodeKind::kConstant: return ReadOpAs(fields, ReadConstant);
+    case NodeKind::kGet: return ReadOpAs(fields, ReadGet);
+    case NodeKind::kLet: return ReadOpAs(fields, ReadLet);
+    case NodeKind::kLetRec: return ReadOpAs(fields, ReadLetRec);
+    case NodeKind::kMfp: return ReadOpAs(fields, ReadMfpNode);
+    case NodeKind::kFlatMap: return ReadOpAs(fields, ReadFlatMap);
+    case NodeKind::kJoin: return ReadOpAs(fields, ReadJoin);
+    case NodeKind::kReduce: return ReadOpAs(fields, ReadReduce);
+    case NodeKind::kTopK: return ReadOpAs(fields, ReadTopK);
+    case NodeKind::kNegate: return NodeOp(NegateOp{});
+    case NodeKind::kThreshold: return ReadOpAs(fields, ReadThreshold);
+    case NodeKind::kUnion: return ReadOpAs(fields, ReadUnion);
+    case NodeKind::kArrangeBy: return ReadOpAs(fields, ReadArrangeBy);
+    case NodeKind::kSetDifference: return ReadOpAs(fields, ReadSetDifference);
+  }
+  return absl::InternalError("unknown node kind");
+}
+
+// Checks the number of inputs a node of this payload takes (node.h).
+absl::Status CheckInputCount(const NodeOp& op, size_t count,
+                             const JsonPath& inputs_path) {
+  const NodeKind kind = static_cast<NodeKind>(op.index());
+  size_t min = 1;
+  size_t max = 1;
+  switch (kind) {
+    case NodeKind::kConstant:
+    case NodeKind::kGet:
+      min = max = 0;
+      break;
+    case NodeKind::kLet:
+    case NodeKind::kSetDifference:
+      min = max = 2;
+      break;
+    case NodeKind::kLetRec:
+      min = max = std::get<LetRecOp>(op).ids.size() + 1;
+      break;
+    case NodeKind::kJoin:
+    case NodeKind::kUnion:
+      max = std::numeric_limits<size_t>::max();
+      break;
+    default:
+      break;
+  }
+  if (count < min || count > max) {
+    std::string expected =
+        min == max ? absl::StrCat("exactly ", min)
+                   : absl::StrCat("at least ", min);
+    return JsonError(inputs_path,
+                     absl::StrCat("expected ", expected, " input(s) for a ",
+                                  ToAbsl(EnumName(kNodeKindNames, kind)),
+                                  " node, got ", count));
+  }
+  if (kind == NodeKind::kUnion) {
+    const auto& strategies = std::get<UnionOp>(op).strategies;
+    if (!strategies.empty() && strategies.size() != count) {
+      return JsonError(inputs_path,
+                       absl::StrCat("expected one input per strategy (",
+                                    strategies.size(), "), got ", count));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// No parent recorded yet for a node.
+constexpr size_t kUnused = std::numeric_limits<size_t>::max();
+
+// Reads the input indexes of node `self`, checking that each names an
+// earlier node not yet used; records `self` as their parent.
+absl::Status ReadInputs(const json& value, const JsonPath& path,
+                        size_t self, std::vector<size_t>& parent_of,
+                        std::vector<size_t>& out) {
+  if (!value.is_array()) return JsonExpected(path, "an array", value);
+  for (size_t i = 0; i < value.size(); ++i) {
+    const JsonPath input_path = path.Index(i);
+    uint64_t index = 0;
+    if (!ReadUint64(value[i], input_path, index).ok() || index >= self) {
+      return JsonExpected(
+          input_path,
+          absl::StrCat("the index of an earlier node (0 to ",
+                       self == 0 ? std::string("none") : absl::StrCat(self - 1),
+                       ")"),
+          value[i]);
+    }
+    if (parent_of[index] != kUnused) {
+      return JsonError(input_path,
+                       absl::StrCat("node ", index, " is already an input of node ",
+                                    parent_of[index],
+                                    "; every node is the input of one node"));
+    }
+    parent_of[index] = self;
+    out.push_back(static_cast<size_t>(index));
+  }
+  return absl::OkStatus();
+}
+
+// Rebuilds a plan from its post-order node array. Each node's inputs were
+// built before it, so one forward pass suffices and nothing recurses.
+absl::Status ReadPlan(const json& value, const JsonPath& path, NodePtr& out) {
+  if (!value.is_array()) return JsonExpected(path, "an array of nodes", value);
+  if (value.empty()) return JsonError(path, "expected at least one node");
+  const size_t n = value.size();
+  std::vector<NodePtr> nodes(n);
+  std::vector<size_t> parent_of(n, kUnused);
+  for (size_t i = 0; i < n; ++i) {
+    LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value[i], path.Index(i)));
+    auto node = std::make_unique<Node>();
+    LIR_RETURN_IF_ERROR(Required(fields, "id", node->id, ReadUint64));
+    NodeKind kind = NodeKind::kConstant;
+    LIR_RETURN_IF_ERROR(Required(
+        fields, "kind", kind, [](const json& v, const JsonPath& p, NodeKind& k) {
+          return ReadEnum(v, p, kNodeKindNames, k);
+        }));
+    std::vector<size_t> inputs;
+    const json* inputs_json = fields.Find("inputs");
+    if (inputs_json == nullptr) {
+      return JsonError(fields.PathOf("inputs"), "missing required field");
+    }
+    LIR_RETURN_IF_ERROR(ReadInputs(*inputs_json, fields.PathOf("inputs"), i,
+                                   parent_of, inputs));
+    LIR_ASSIGN_OR_RETURN(node->op, ReadOp(kind, fields));
+    LIR_RETURN_IF_ERROR(
+        CheckInputCount(node->op, inputs.size(), fields.PathOf("inputs")));
+    LIR_RETURN_IF_ERROR(fields.Finish(
+        absl::StrCat("a ", ToAbsl(EnumName(kNodeKindNames, kind)), " node")));
+    node->inputs.reserve(inputs.size());
+    for (size_t input : inputs) node->inputs.push_back(std::move(nodes[input]));
+    nodes[i] = std::move(node);
+  }
+  for (size_t i = 0; i + 1 < n; ++i) {
+    if (parent_of[i] == kUnused) {
+      return JsonError(path.Index(i),
+                       "node is not the input of any later node; only the "
+                       "last node (the root) may be unused");
+    }
+  }
+  out = std::move(nodes.back());
+  return absl::OkStatus();
+}
+
+// ---- Document ---------------------------------------------------------------
+
+absl::Status ReadFinish(const json& value, const JsonPath& path,
+                        Finish& out) {
+  LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
+  LIR_RETURN_IF_ERROR(Optional(fields, "order_by", out.order_by, ReadOrderKeys));
+  LIR_RETURN_IF_ERROR(OptionalValue(fields, "limit", out.limit, ReadCount));
+  LIR_RETURN_IF_ERROR(Optional(fields, "offset", out.offset, ReadCount));
+  LIR_RETURN_IF_ERROR(Optional(fields, "output", out.output, ReadPositions));
+  return fields.Finish("a finish");
+}
+
+absl::Status ReadFastPath(const json& value, const JsonPath& path,
+                          FastPath& out) {
+  return ReadStrings(value, path, out.lines);
+}
+
+absl::Status ReadObject(const json& value, const JsonPath& path,
+                        Object& out) {
+  LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
+  LIR_RETURN_IF_ERROR(Required(fields, "name", out.name, ReadString));
+  LIR_RETURN_IF_ERROR(OptionalValue(fields, "finish", out.finish, ReadFinish));
+  LIR_RETURN_IF_ERROR(Optional(fields, "plan", out.plan, ReadPlan));
+  LIR_RETURN_IF_ERROR(
+      OptionalValue(fields, "fast_path", out.fast_path, ReadFastPath));
+  if ((out.plan == nullptr) == !out.fast_path.has_value()) {
+    return JsonError(path, "expected exactly one of \"plan\" and \"fast_path\"");
+  }
+  return fields.Finish("an object");
+}
+
+absl::Status ReadSource(const json& value, const JsonPath& path,
+                        SourceBlock& out) {
+  LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
+  LIR_RETURN_IF_ERROR(Required(fields, "name", out.name, ReadString));
+  LIR_RETURN_IF_ERROR(Optional(fields, "mfp", out.mfp, ReadMfp));
+  LIR_RETURN_IF_ERROR(OptionalValue(fields, "pushdown", out.pushdown, ReadExprs));
+  return fields.Finish("a source");
+}
+
+absl::Status ReadUsedIndex(const json& value, const JsonPath& path,
+                           UsedIndex& out) {
+  LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
+  LIR_RETURN_IF_ERROR(Required(fields, "name", out.name, ReadString));
+  LIR_RETURN_IF_ERROR(Optional(fields, "usages", out.usages, ReadStrings));
+  return fields.Finish("a used index");
+}
+
+absl::Status ReadDocument(const json& value, Document& doc) {
+  LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, JsonPath()));
+  // The version comes first: a document of another version may not even
+  // have the fields this one expects.
+  std::string format;
+  LIR_RETURN_IF_ERROR(Required(fields, "format", format, ReadString));
+  if (format != kJsonFormat) {
+    return JsonError(fields.PathOf("format"),
+                     absl::StrCat("unsupported format \"", format,
+                                  "\"; this reader supports \"", ToAbsl(kJsonFormat),
+                                  "\""));
+  }
+  LIR_RETURN_IF_ERROR(Required(
+      fields, "objects", doc.objects,
+      [](const json& v, const JsonPath& p, std::vector<Object>& objects) {
+        return ReadList(v, p, objects, ReadObject);
+      }));
+  LIR_RETURN_IF_ERROR(Optional(
+      fields, "sources", doc.sources,
+      [](const json& v, const JsonPath& p, std::vector<SourceBlock>& s) {
+        return ReadList(v, p, s, ReadSource);
+      }));
+  LIR_RETURN_IF_ERROR(OptionalValue(
+      fields, "used_indexes", doc.used_indexes,
+      [](const json& v, const JsonPath& p, std::vector<UsedIndex>& u) {
+        return ReadList(v, p, u, ReadUsedIndex);
+      }));
+  LIR_RETURN_IF_ERROR(
+      OptionalValue(fields, "target_cluster", doc.target_cluster, ReadString));
+  LIR_RETURN_IF_ERROR(OptionalValue(fields, "notices", doc.notices, ReadStrings));
+  LIR_RETURN_IF_ERROR(OptionalValue(fields, "optimization_time",
+                                    doc.optimization_time, ReadString));
+  LIR_RETURN_IF_ERROR(
+      Optional(fields, "node_identifiers", doc.node_identifiers, ReadBool));
+  return fields.Finish("a document");
+}
+
+// 1-based line and column of byte `offset` of `text`.
+std::pair<size_t, size_t> LineColumn(std::string_view text, size_t offset) {
+  offset = std::min(offset, text.size());
+  size_t line = 1;
+  size_t line_start = 0;
+  for (size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return {line, offset - line_start + 1};
+}
+
+// nlohmann's message without its `[json.exception...] parse error at line
+// L, column C: ` prefix (the position is reported our way instead).
+std::string ParseErrorDetail(absl::string_view what) {
+  if (absl::StartsWith(what, "[json.exception.")) {
+    size_t end = what.find("] ");
+    if (end != std::string_view::npos) what.remove_prefix(end + 2);
+  }
+  if (absl::StartsWith(what, "parse error")) {
+    size_t colon = what.find(": ");
+    if (colon != std::string_view::npos) what.remove_prefix(colon + 2);
+  }
+  return std::string(what);
+}
+
+}  // namespace
+
+absl::StatusOr<Document> FromJson(const nlohmann::json& json) {
+  Document doc;
+  // Every value is type-checked before use, so nlohmann should never throw
+  // here; the catch keeps that promise if a check was missed.
+  try {
+    LIR_RETURN_IF_ERROR(ReadDocument(json, doc));
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("malformed plan document: ", e.what()));
+  }
+  return doc;
+}
+
+absl::StatusOr<Document> ReadJson(std::string_view text,
+                                  std::string_view filename) {
+  nlohmann::json value;
+  try {
+    value = nlohmann::json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.byte counts the bytes read, including the offending one.
+    auto [line, column] = LineColumn(text, e.byte == 0 ? 0 : e.byte - 1);
+    return absl::InvalidArgumentError(absl::StrCat(
+        ToAbsl(filename), ":", line, ":", column, ": ",
+        ParseErrorDetail(e.what())));
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(ToAbsl(filename), ": ", e.what()));
+  }
+  absl::StatusOr<Document> doc = FromJson(value);
+  if (!doc.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(ToAbsl(filename), ": ", doc.status().message()));
+  }
+  return doc;
+}
+
+}  // namespace lir::explain

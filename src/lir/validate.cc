@@ -1,0 +1,507 @@
+// Validate / InferArities: one iterative post-order walk that infers each
+// node's arity from its inputs and checks the node against it.
+#include "src/lir/validate.h"
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "src/lir/status_macros.h"
+#include "src/lir/validate_internal.h"
+
+namespace lir {
+namespace {
+
+using validate_internal::Arity;
+using validate_internal::CheckArrangementForm;
+using validate_internal::CheckColumnList;
+using validate_internal::CheckColumns;
+using validate_internal::CheckJoin;
+using validate_internal::CheckMfp;
+using validate_internal::CheckPositions;
+using validate_internal::CheckReduce;
+using validate_internal::Invalid;
+
+/// Output columns of table functions whose result shape is fixed; other
+/// functions (e.g. `regexp_extract`, one column per capture group) are not
+/// guessed.
+Arity TableFunctionArity(std::string_view func) {
+  std::string_view name = func.substr(0, func.find_first_of("([ "));
+  static constexpr std::pair<std::string_view, int> kKnown[] = {
+      {"generate_series", 1},          {"unnest_array", 1},
+      {"unnest_list", 1},              {"unnest_map", 2},
+      {"jsonb_array_elements", 1},     {"jsonb_array_elements_text", 1},
+      {"jsonb_object_keys", 1},        {"jsonb_each", 2},
+      {"jsonb_each_text", 2},          {"regexp_split_to_table", 1},
+  };
+  for (const auto& [known, arity] : kKnown) {
+    if (name == known) return arity;
+  }
+  return std::nullopt;
+}
+
+/// The number of inputs each kind requires, or -1 when it varies.
+int RequiredInputs(const Node& node) {
+  switch (node.kind()) {
+    case NodeKind::kConstant:
+    case NodeKind::kGet:
+      return 0;
+    case NodeKind::kLet:
+    case NodeKind::kSetDifference:
+      return 2;
+    case NodeKind::kLetRec:
+      return static_cast<int>(node.As<LetRecOp>().ids.size()) + 1;
+    case NodeKind::kJoin:
+    case NodeKind::kUnion:
+      return -1;
+    default:
+      return 1;
+  }
+}
+
+/// Checks an `ensure_arrangement` on the full row: key `#0..#n-1`, identity
+/// permutation, empty thinning. Returns n.
+absl::StatusOr<int> CheckFullRowArrangement(const ArrangementForm& form,
+                                            Arity input) {
+  for (size_t i = 0; i < form.key.size(); ++i) {
+    if (!form.key[i].IsColumn() || form.key[i].column != static_cast<int>(i)) {
+      return Invalid(absl::StrCat("ensure_arrangement key entry ", i,
+                                  " must be #", i, " (the key is the full row)"));
+    }
+  }
+  LIR_ASSIGN_OR_RETURN(int arity,
+                       CheckArrangementForm(form, input, "ensure_arrangement"));
+  if (!form.thinning.empty()) {
+    return Invalid(absl::StrCat("ensure_arrangement key must name every column, "
+                                "but the thinning is ",
+                                validate_internal::PositionsText(form.thinning)));
+  }
+  return arity;
+}
+
+/// Calls `fn(node)` for every node reachable from `root`, parents first and
+/// inputs in order (the order the plan prints in), skipping null inputs (which the main walk reports). Iterative.
+template <typename Fn>
+void ForEachPresentNode(const Node& root, Fn&& fn) {
+  std::vector<const Node*> pending = {&root};
+  while (!pending.empty()) {
+    const Node* node = pending.back();
+    pending.pop_back();
+    fn(*node);
+    // Reversed, so that inputs are visited in order.
+    for (size_t i = node->inputs.size(); i-- > 0;) {
+      if (node->inputs[i] != nullptr) pending.push_back(node->inputs[i].get());
+    }
+  }
+}
+
+/// One local binding in scope: its arity, once known. A binding whose value
+/// has unknown arity (or a LetRec binding read before its value is checked)
+/// learns it from the first read that advertises an arrangement.
+struct Binding {
+  Arity arity;
+};
+
+class PlanValidator {
+ public:
+  PlanValidator(const ValidateOptions& options,
+                std::map<LirId, std::optional<int>>* arities)
+      : options_(options), arities_(arities) {}
+
+  absl::StatusOr<Arity> Run(const Node& root) {
+    LearnGlobalArities(root);
+    struct Frame {
+      const Node* node;
+      size_t next = 0;
+      std::vector<Arity> inputs;
+    };
+    std::vector<Frame> stack;
+    LIR_RETURN_IF_ERROR(Named(root, Enter(root)));
+    stack.push_back(Frame{&root, 0, {}});
+    while (true) {
+      Frame& top = stack.back();
+      const Node& node = *top.node;
+      if (top.next < node.inputs.size()) {
+        const size_t index = top.next++;
+        LIR_RETURN_IF_ERROR(Named(node, BeforeInput(node, index, top.inputs)));
+        const Node* input = node.inputs[index].get();
+        if (input == nullptr) {
+          return Named(node, Invalid(absl::StrCat("input ", index, " is null")));
+        }
+        LIR_RETURN_IF_ERROR(Named(*input, Enter(*input)));
+        stack.push_back(Frame{input, 0, {}});  // invalidates `top`
+        continue;
+      }
+      absl::StatusOr<Arity> arity = Leave(node, top.inputs);
+      if (!arity.ok()) return Named(node, arity.status());
+      if (arities_ != nullptr) (*arities_)[node.id] = *arity;
+      stack.pop_back();
+      if (stack.empty()) return *arity;
+      Frame& parent = stack.back();
+      parent.inputs.push_back(*arity);
+      LIR_RETURN_IF_ERROR(
+          Named(*parent.node, AfterInput(*parent.node, parent.inputs)));
+    }
+  }
+
+ private:
+  /// Global arities from the options, completed by the first arrangement
+  /// any Get of the plan advertises for the collection (so a raw read before
+  /// an arranged one is checked too). Disagreements are reported by the main
+  /// walk.
+  void LearnGlobalArities(const Node& root) {
+    global_arity_ = options_.global_arity;
+    ForEachPresentNode(root, [&](const Node& node) {
+      if (!node.Is<GetOp>()) return;
+      const GetOp& get = node.As<GetOp>();
+      if (get.id.is_local || get.keys.arranged.empty() ||
+          global_arity_.count(get.id.global) > 0) {
+        return;
+      }
+      absl::StatusOr<int> described =
+          CheckArrangementForm(get.keys.arranged[0], std::nullopt, "");
+      if (described.ok()) global_arity_[get.id.global] = *described;
+    });
+  }
+
+  /// Prefixes an error with the node it concerns.
+  static absl::Status Named(const Node& node, absl::Status status) {
+    if (status.ok()) return status;
+    return absl::Status(status.code(),
+                        absl::StrCat("LirId(", node.id, ") ", HeaderName(node),
+                                     ": ", status.message()));
+  }
+
+  absl::Status Bind(uint64_t id, Binding binding) {
+    if (!scope_.emplace(id, binding).second) {
+      return Invalid(absl::StrCat("l", id,
+                                  " is already bound by an enclosing binding"));
+    }
+    return absl::OkStatus();
+  }
+
+  /// Checks the input count (so later steps may index inputs) and opens
+  /// LetRec scopes, which cover the values too.
+  absl::Status Enter(const Node& node) {
+    const int required = RequiredInputs(node);
+    const size_t count = node.inputs.size();
+    if (required >= 0 && count != static_cast<size_t>(required)) {
+      return Invalid(absl::StrCat("has ", count, " inputs, expected ", required));
+    }
+    if (required < 0 && count == 0) return Invalid("has no inputs");
+    if (node.Is<LetOp>()) {
+      const uint64_t id = node.As<LetOp>().id;
+      if (scope_.count(id) > 0) {
+        return Invalid(absl::StrCat("l", id,
+                                    " is already bound by an enclosing binding"));
+      }
+    }
+    if (node.Is<LetRecOp>()) {
+      const LetRecOp& op = node.As<LetRecOp>();
+      if (op.limits.size() != op.ids.size()) {
+        return Invalid(absl::StrCat(op.ids.size(), " bindings but ",
+                                    op.limits.size(), " recursion limits"));
+      }
+      std::set<uint64_t> distinct(op.ids.begin(), op.ids.end());
+      if (distinct.size() != op.ids.size()) {
+        return Invalid("binds the same id twice");
+      }
+      for (uint64_t id : op.ids) {
+        LIR_RETURN_IF_ERROR(Bind(id, Binding{std::nullopt}));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  /// A Let's id becomes visible to its body, with the value's arity.
+  absl::Status BeforeInput(const Node& node, size_t index,
+                           const std::vector<Arity>& done) {
+    if (node.Is<LetOp>() && index == 1) {
+      return Bind(node.As<LetOp>().id, Binding{done[0]});
+    }
+    return absl::OkStatus();
+  }
+
+  /// A LetRec value's arity becomes its binding's arity (and must agree with
+  /// what reads before it revealed).
+  absl::Status AfterInput(const Node& node, const std::vector<Arity>& done) {
+    if (!node.Is<LetRecOp>()) return absl::OkStatus();
+    const LetRecOp& op = node.As<LetRecOp>();
+    const size_t index = done.size() - 1;
+    if (index >= op.ids.size()) return absl::OkStatus();
+    Binding& binding = scope_[op.ids[index]];
+    const Arity value = done[index];
+    if (value.has_value() && binding.arity.has_value() &&
+        *value != *binding.arity) {
+      return Invalid(absl::StrCat("l", op.ids[index], " has arity ", *value,
+                                  ", but is read with arity ", *binding.arity));
+    }
+    if (value.has_value()) binding.arity = value;
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<Arity> Leave(const Node& node,
+                              const std::vector<Arity>& inputs) {
+    switch (node.kind()) {
+      case NodeKind::kConstant:
+        return LeaveConstant(node.As<ConstantOp>());
+      case NodeKind::kGet:
+        return LeaveGet(node.As<GetOp>());
+      case NodeKind::kLet:
+        scope_.erase(node.As<LetOp>().id);
+        return inputs[1];
+      case NodeKind::kLetRec:
+        for (uint64_t id : node.As<LetRecOp>().ids) scope_.erase(id);
+        return inputs.back();
+      case NodeKind::kMfp:
+        return LeaveMfp(node.As<MfpOp>(), inputs[0]);
+      case NodeKind::kFlatMap:
+        return LeaveFlatMap(node.As<FlatMapOp>(), inputs[0]);
+      case NodeKind::kJoin:
+        return CheckJoin(node.As<JoinOp>(), inputs);
+      case NodeKind::kReduce:
+        return CheckReduce(node.As<ReduceOp>(), inputs[0]);
+      case NodeKind::kTopK:
+        return LeaveTopK(node.As<TopKOp>(), inputs[0]);
+      case NodeKind::kNegate:
+        return inputs[0];
+      case NodeKind::kThreshold: {
+        LIR_ASSIGN_OR_RETURN(
+            int arity, CheckFullRowArrangement(
+                           node.As<ThresholdOp>().ensure_arrangement, inputs[0]));
+        return arity;
+      }
+      case NodeKind::kUnion:
+        return LeaveUnion(node.As<UnionOp>(), inputs);
+      case NodeKind::kArrangeBy:
+        return LeaveArrangeBy(node.As<ArrangeByOp>(), inputs[0]);
+      case NodeKind::kSetDifference:
+        return LeaveSetDifference(node.As<SetDifferenceOp>(), inputs);
+    }
+    return Invalid("unknown node kind");
+  }
+
+  absl::StatusOr<Arity> LeaveConstant(const ConstantOp& op) {
+    if (op.error.has_value() && !op.rows.empty()) {
+      return Invalid("an error constant has no rows");
+    }
+    if (op.elided_total_rows.has_value() && *op.elided_total_rows < 0) {
+      return Invalid("total_rows is negative");
+    }
+    if (op.rows.empty()) return Arity();
+    const size_t width = op.rows[0].row.size();
+    for (size_t i = 1; i < op.rows.size(); ++i) {
+      if (op.rows[i].row.size() != width) {
+        return Invalid(absl::StrCat("row ", i, " has ", op.rows[i].row.size(),
+                                    " columns, but row 0 has ", width));
+      }
+    }
+    return static_cast<int>(width);
+  }
+
+  absl::StatusOr<Arity> LeaveGet(const GetOp& op) {
+    Arity arity;
+    Binding* binding = nullptr;
+    if (op.id.is_local) {
+      auto it = scope_.find(op.id.local);
+      if (it == scope_.end()) {
+        return Invalid(absl::StrCat("l", op.id.local, " is not bound here"));
+      }
+      binding = &it->second;
+      arity = binding->arity;
+    } else {
+      auto it = global_arity_.find(op.id.global);
+      if (it != global_arity_.end()) arity = it->second;
+    }
+    // Every advertised arrangement spells out the collection's arity.
+    for (size_t i = 0; i < op.keys.arranged.size(); ++i) {
+      LIR_ASSIGN_OR_RETURN(
+          int described,
+          CheckArrangementForm(op.keys.arranged[i], arity,
+                               absl::StrCat("arrangements[", i, "]")));
+      arity = described;
+    }
+    // A binding of unknown arity learns it here; a LetRec value checked
+    // later must then agree.
+    if (binding != nullptr && !binding->arity.has_value()) {
+      binding->arity = arity;
+    }
+    if (op.kind != GetKind::kArrangement) {
+      if (!op.key.empty()) return Invalid("only Get::Arrangement has a key");
+      if (op.seek.has_value()) return Invalid("only Get::Arrangement seeks a value");
+    }
+    switch (op.kind) {
+      case GetKind::kPassArrangements:
+        if (!op.mfp.IsIdentity()) {
+          return Invalid("Get::PassArrangements cannot apply an MFP");
+        }
+        return arity;
+      case GetKind::kArrangement:
+        LIR_RETURN_IF_ERROR(CheckColumnList(op.key, arity, "key"));
+        if (op.keys.FindByKey(op.key) == nullptr) {
+          return Invalid("reads an arrangement that is not among the "
+                         "collection's arrangements");
+        }
+        if (op.seek.has_value() && op.seek->size() != op.key.size()) {
+          return Invalid(absl::StrCat("seek value has ", op.seek->size(),
+                                      " datums for a key of ", op.key.size()));
+        }
+        return CheckMfp(op.mfp, arity, "");
+      case GetKind::kCollection:
+        return CheckMfp(op.mfp, arity, "");
+    }
+    return arity;
+  }
+
+  absl::StatusOr<Arity> LeaveMfp(const MfpOp& op, Arity input) {
+    if (op.input_key.has_value()) {
+      LIR_RETURN_IF_ERROR(CheckColumnList(*op.input_key, input, "input key"));
+    }
+    if (op.input_val.has_value()) {
+      if (!op.input_key.has_value()) {
+        return Invalid("input_val needs an input_key");
+      }
+      if (op.input_val->size() != op.input_key->size()) {
+        return Invalid(absl::StrCat("input_val has ", op.input_val->size(),
+                                    " datums for a key of ",
+                                    op.input_key->size()));
+      }
+    }
+    return CheckMfp(op.mfp, input, "");
+  }
+
+  absl::StatusOr<Arity> LeaveFlatMap(const FlatMapOp& op, Arity input) {
+    LIR_RETURN_IF_ERROR(CheckColumnList(op.exprs, input, "table function argument"));
+    if (op.input_key.has_value()) {
+      LIR_RETURN_IF_ERROR(CheckColumnList(*op.input_key, input, "input key"));
+    }
+    Arity produced = TableFunctionArity(op.func);
+    Arity widened;
+    if (input.has_value() && produced.has_value()) widened = *input + *produced;
+    return CheckMfp(op.mfp_after, widened, "mfp_after: ");
+  }
+
+  absl::StatusOr<Arity> LeaveTopK(const TopKOp& op, Arity input) {
+    LIR_RETURN_IF_ERROR(CheckPositions(op.group_by, input, "group_by"));
+    for (const OrderKey& key : op.order_by) {
+      LIR_RETURN_IF_ERROR(CheckPositions({key.column}, input, "order_by"));
+    }
+    if (op.limit.has_value()) {
+      if (op.kind == TopKKind::kMonotonicTop1) {
+        return Invalid("TopK::MonotonicTop1 has no limit");
+      }
+      LIR_RETURN_IF_ERROR(CheckColumns(*op.limit, input, "limit"));
+    }
+    if (op.offset < 0) return Invalid("offset is negative");
+    if (op.offset != 0 && op.kind != TopKKind::kBasic) {
+      return Invalid("only TopK::Basic has an offset");
+    }
+    return input;
+  }
+
+  absl::StatusOr<Arity> LeaveUnion(const UnionOp& op,
+                                   const std::vector<Arity>& inputs) {
+    if (!op.strategies.empty() && op.strategies.size() != inputs.size()) {
+      return Invalid(absl::StrCat(op.strategies.size(),
+                                  " temporal bucketing strategies for ",
+                                  inputs.size(), " inputs"));
+    }
+    Arity arity;
+    size_t first_known = 0;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (!inputs[i].has_value()) continue;
+      if (!arity.has_value()) {
+        arity = inputs[i];
+        first_known = i;
+      } else if (*inputs[i] != *arity) {
+        return Invalid(absl::StrCat("input ", i, " has arity ", *inputs[i],
+                                    ", but input ", first_known,
+                                    " has arity ", *arity));
+      }
+    }
+    return arity;
+  }
+
+  absl::StatusOr<Arity> LeaveArrangeBy(const ArrangeByOp& op, Arity input) {
+    if (op.input_key.has_value()) {
+      LIR_RETURN_IF_ERROR(CheckColumnList(*op.input_key, input, "input key"));
+    }
+    LIR_ASSIGN_OR_RETURN(Arity arity, CheckMfp(op.input_mfp, input, ""));
+    for (size_t i = 0; i < op.forms.arranged.size(); ++i) {
+      LIR_ASSIGN_OR_RETURN(
+          int described,
+          CheckArrangementForm(op.forms.arranged[i], arity,
+                               absl::StrCat("arrangements[", i, "]")));
+      arity = described;
+    }
+    return arity;
+  }
+
+  absl::StatusOr<Arity> LeaveSetDifference(const SetDifferenceOp& op,
+                                           const std::vector<Arity>& inputs) {
+    if (inputs[0].has_value() && inputs[1].has_value() &&
+        *inputs[0] != *inputs[1]) {
+      return Invalid(absl::StrCat("base has arity ", *inputs[0],
+                                  ", but subtract has arity ", *inputs[1]));
+    }
+    Arity input = inputs[0].has_value() ? inputs[0] : inputs[1];
+    LIR_ASSIGN_OR_RETURN(int arity,
+                         CheckFullRowArrangement(op.ensure_arrangement, input));
+    const size_t key_size = op.ensure_arrangement.key.size();
+    if (op.base_key.size() != key_size || op.subtract_key.size() != key_size) {
+      return Invalid(absl::StrCat("base_key and subtract_key must have ",
+                                  key_size, " columns like the arrangement"));
+    }
+    // The arm keys name columns of the arms' underlying collections, whose
+    // arity is not tracked here; only their sign can be checked.
+    LIR_RETURN_IF_ERROR(CheckPositions(op.base_key, std::nullopt, "base_key"));
+    LIR_RETURN_IF_ERROR(
+        CheckPositions(op.subtract_key, std::nullopt, "subtract_key"));
+    return arity;
+  }
+
+  const ValidateOptions& options_;
+  std::map<LirId, std::optional<int>>* arities_;
+  std::map<std::string, int> global_arity_;
+  std::map<uint64_t, Binding> scope_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::map<LirId, std::optional<int>>> InferArities(
+    const Node& plan, const ValidateOptions& options) {
+  std::map<LirId, std::optional<int>> arities;
+  PlanValidator validator(options, &arities);
+  LIR_RETURN_IF_ERROR(validator.Run(plan).status());
+  return arities;
+}
+
+absl::Status Validate(const Node& plan, const ValidateOptions& options) {
+  PlanValidator validator(options, nullptr);
+  return validator.Run(plan).status();
+}
+
+absl::Status Validate(const Document& doc, const ValidateOptions& options) {
+  for (const Object& object : doc.objects) {
+    if (object.plan == nullptr) continue;
+    std::set<LirId> seen;
+    absl::Status status;
+    ForEachPresentNode(*object.plan, [&](const Node& node) {
+      if (status.ok() && !seen.insert(node.id).second) {
+        status = Invalid(absl::StrCat("LirId(", node.id,
+                                      ") is used by more than one node"));
+      }
+    });
+    if (status.ok()) status = Validate(*object.plan, options);
+    if (!status.ok()) {
+      return absl::Status(status.code(),
+                          absl::StrCat(object.name, ": ", status.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace lir

@@ -1,0 +1,283 @@
+// End-to-end tests of the lir-opt binary: exit codes, stdout/stderr, flags.
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "gtest/gtest.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// What one run of lir-opt produced.
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+void WriteFile(const fs::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+/// Single-quotes `arg` for /bin/sh.
+std::string ShellQuote(const std::string& arg) {
+  std::string quoted = "'";
+  for (char c : arg) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "'";
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (std::string(LIR_OPT_PATH).empty()) {
+      GTEST_SKIP() << "lir-opt is not built (LIR_BUILD_TOOLS=OFF)";
+    }
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::path(::testing::TempDir()) /
+           absl::StrCat("lir_cli_test_", info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+
+  /// Runs `lir-opt <args...>` in the test's directory with `stdin_text` as
+  /// standard input.
+  RunResult Run(std::initializer_list<std::string> args,
+                const std::string& stdin_text = "") {
+    WriteFile(dir_ / "stdin", stdin_text);
+    std::string command = absl::StrCat("cd ", ShellQuote(dir_.string()), " && ",
+                                       ShellQuote(LIR_OPT_PATH));
+    for (const std::string& arg : args) {
+      absl::StrAppend(&command, " ", ShellQuote(arg));
+    }
+    absl::StrAppend(&command, " <", ShellQuote((dir_ / "stdin").string()), " >",
+                    ShellQuote((dir_ / "stdout").string()), " 2>",
+                    ShellQuote((dir_ / "stderr").string()));
+    int status = std::system(command.c_str());
+    RunResult result;
+    if (status != -1 && WIFEXITED(status)) {
+      result.exit_code = WEXITSTATUS(status);
+    }
+    result.out = ReadFile(dir_ / "stdout");
+    result.err = ReadFile(dir_ / "stderr");
+    return result;
+  }
+
+  /// Writes `text` to a file in the test's directory; returns its path.
+  std::string Temp(const std::string& name, const std::string& text) {
+    WriteFile(dir_ / name, text);
+    return (dir_ / name).string();
+  }
+
+  static std::string Example() {
+    return (fs::path(LIR_SOURCE_DIR) / "examples" / "except.plan").string();
+  }
+
+  fs::path dir_;
+};
+
+constexpr char kSmallPlan[] =
+    "Explained Query:\n"
+    "  Negate\n"
+    "    Constant\n"
+    "      - (1)\n";
+
+TEST_F(CliTest, ExplainPrintsTheExampleBackUnchanged) {
+  RunResult r = Run({"explain", Example()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, ReadFile(Example()));
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(CliTest, DashReadsStandardInput) {
+  RunResult r = Run({"explain", "-"}, ReadFile(Example()));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, ReadFile(Example()));
+}
+
+TEST_F(CliTest, JsonOutputReadsBackToTheSameText) {
+  RunResult json = Run({"explain", "--format=json", Example()});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_TRUE(absl::StartsWith(json.out, "{")) << json.out;
+  EXPECT_TRUE(absl::StrContains(json.out, "\"lir-plan/1\"")) << json.out;
+
+  // auto detects JSON from the leading '{' (after whitespace).
+  RunResult back = Run({"explain", "-"}, "\n  " + json.out);
+  EXPECT_EQ(back.exit_code, 0) << back.err;
+  EXPECT_EQ(back.out, ReadFile(Example()));
+
+  // Flags may also follow the operand, with a separate value.
+  std::string path = Temp("plan.json", json.out);
+  RunResult explicit_json = Run({"explain", path, "--input_format", "json"});
+  EXPECT_EQ(explicit_json.exit_code, 0) << explicit_json.err;
+  EXPECT_EQ(explicit_json.out, ReadFile(Example()));
+}
+
+TEST_F(CliTest, ForcedTextFormatRejectsJson) {
+  RunResult json = Run({"explain", "--format=json", Example()});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  std::string path = Temp("plan.json", json.out);
+  RunResult r = Run({"explain", "--input_format=text", path});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(absl::StartsWith(r.err, path + ":1:")) << r.err;
+}
+
+TEST_F(CliTest, NodeIdentifiersAnnotateEveryNode) {
+  RunResult r = Run({"explain", "--node_identifiers", "-"}, kSmallPlan);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "Explained Query:\n"
+            "  Negate // { node_id: LirId(2) }\n"
+            "    Constant // { node_id: LirId(1) }\n"
+            "      - (1)\n");
+  RunResult off = Run({"explain", "--nonode_identifiers", "-"}, kSmallPlan);
+  EXPECT_EQ(off.out, kSmallPlan);
+}
+
+TEST_F(CliTest, SyntaxErrorExitsOneWithFileLineColumn) {
+  std::string path = Temp("bad.plan",
+                          "Explained Query:\n"
+                          "  Negate\n"
+                          "    Frobnicate\n");
+  RunResult r = Run({"explain", path});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(absl::StartsWith(r.err, path + ":3:")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "expected")) << r.err;
+}
+
+TEST_F(CliTest, StdinErrorsAreNamedStdin) {
+  RunResult r = Run({"explain", "-"}, "Explained Query:\n  Negate\n");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(absl::StartsWith(r.err, "<stdin>:")) << r.err;
+}
+
+TEST_F(CliTest, ValidationErrorsExitOneUnlessValidationIsOff) {
+  std::string path = Temp("unbound.plan",
+                          "Explained Query:\n"
+                          "  Get::PassArrangements l7\n"
+                          "    raw=true\n");
+  RunResult r = Run({"explain", path});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(absl::StartsWith(r.err, path + ": ")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "l7")) << r.err;
+
+  RunResult unchecked = Run({"explain", "--validate=false", path});
+  EXPECT_EQ(unchecked.exit_code, 0) << unchecked.err;
+  EXPECT_EQ(unchecked.out, ReadFile(path));
+  RunResult unchecked2 = Run({"explain", "--novalidate", path});
+  EXPECT_EQ(unchecked2.exit_code, 0) << unchecked2.err;
+}
+
+TEST_F(CliTest, UnreadableFilesExitOneNamingTheFile) {
+  std::string missing = (dir_ / "no-such.plan").string();
+  RunResult r = Run({"explain", missing});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(absl::StartsWith(r.err, missing + ": cannot read")) << r.err;
+
+  RunResult dir = Run({"explain", dir_.string()});
+  EXPECT_EQ(dir.exit_code, 1);
+  EXPECT_TRUE(absl::StrContains(dir.err, dir_.string())) << dir.err;
+}
+
+TEST_F(CliTest, UsageErrorsExitTwo) {
+  const std::initializer_list<std::string> cases[] = {
+      {},                                      // no command
+      {"frobnicate", Example()},               // unknown command
+      {"explain"},                             // missing FILE
+      {"explain", Example(), Example()},       // extra FILE
+      {"explain", "--format=xml", Example()},  // bad choice
+      {"explain", "--input_format=yaml", Example()},
+      {"explain", "--validate=maybe", Example()},   // bad bool
+      {"explain", "--no_such_flag", Example()},     // unknown flag
+      {"explain", "--format"},                      // flag without value
+      {"explain", "--only_check_args", Example()},  // absl-only flag
+  };
+  for (const auto& args : cases) {
+    RunResult r = Run(args);
+    std::string shown = absl::StrJoin(args, " ");
+    EXPECT_EQ(r.exit_code, 2) << shown << "\n" << r.err;
+    EXPECT_EQ(r.out, "") << shown;
+    EXPECT_FALSE(r.err.empty()) << shown;
+  }
+}
+
+TEST_F(CliTest, BadChoiceMessageListsTheChoices) {
+  RunResult r = Run({"explain", "--format=xml", Example()});
+  EXPECT_TRUE(absl::StrContains(r.err, "format")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "text|json")) << r.err;
+  RunResult unknown = Run({"frobnicate"});
+  EXPECT_TRUE(absl::StrContains(unknown.err, "frobnicate")) << unknown.err;
+}
+
+TEST_F(CliTest, HelpExplainsCommandsFlagsAndExitCodes) {
+  RunResult help = Run({"--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_EQ(help.err, "");
+  for (const char* needle :
+       {"explain", "FILE|-", "--format=text|json",
+        "--input_format=auto|text|json", "--[no]node_identifiers",
+        "--[no]validate", "(default: true)", "Exit codes:", "  0  ", "  1  ",
+        "  2  "}) {
+    EXPECT_TRUE(absl::StrContains(help.out, needle))
+        << "--help lacks '" << needle << "':\n"
+        << help.out;
+  }
+  // Every choice is explained in words, not only listed.
+  for (const char* needle : {"auto:", "text:", "json:"}) {
+    EXPECT_TRUE(absl::StrContains(help.out, needle)) << needle;
+  }
+  EXPECT_EQ(Run({"help"}).out, help.out);
+  EXPECT_EQ(Run({"-h"}).out, help.out);
+  RunResult after_command = Run({"explain", "--help"});
+  EXPECT_EQ(after_command.exit_code, 0);
+  EXPECT_EQ(after_command.out, help.out);
+}
+
+TEST_F(CliTest, HelpTextStaysNarrow) {
+  RunResult help = Run({"--help"});
+  for (absl::string_view line : absl::StrSplit(help.out, '\n')) {
+    EXPECT_LE(line.size(), 80u) << line;
+  }
+}
+
+TEST_F(CliTest, VersionExitsZero) {
+  RunResult r = Run({"--version"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(absl::StartsWith(r.out, "lir-opt ")) << r.out;
+}
+
+TEST_F(CliTest, DoubleDashEndsFlags) {
+  Temp("--format=json", kSmallPlan);
+  RunResult r = Run({"explain", "--", "--format=json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, kSmallPlan);
+  // Without `--` the same word is a flag, and FILE is missing.
+  EXPECT_EQ(Run({"explain", "--format=json"}).exit_code, 2);
+}
+
+}  // namespace

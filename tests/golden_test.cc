@@ -1,0 +1,525 @@
+// Data-driven golden tests over testdata/**/*.txt, in the style of
+// CockroachDB's datadriven package.
+//
+// A file is a sequence of cases separated by blank lines; lines starting
+// with `#` between cases are comments. A case is
+//
+//   <command> [key=value ...]
+//   <input lines, may be empty or contain blank lines>
+//   ----
+//   <expected output, up to the next blank line>
+//
+// When the expected output itself contains blank lines, it is wrapped in
+// doubled separators: `----` `----` <output> `----` `----`.
+//
+// Commands are rows of kCommands below. Running with REWRITE=1 in the
+// environment replaces every expected output with the actual one, keeping
+// directives, inputs, comments and blank lines as they are.
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "gtest/gtest.h"
+#include "src/explain/json.h"
+#include "src/explain/text.h"
+#include "src/lir/document.h"
+#include "src/lir/validate.h"
+#include "tests/line_diff.h"
+
+namespace lir {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr char kSeparator[] = "----";
+
+// ---- Cases -----------------------------------------------------------------
+
+/// The `key=value` arguments of a directive. Handlers read them through
+/// Get(), which records which keys were used, so that a misspelt argument
+/// fails the case instead of being ignored.
+class CaseArgs {
+ public:
+  void Set(std::string key, std::string value) {
+    values_[std::move(key)] = std::move(value);
+  }
+  /// The value of `key`, or `fallback` when absent.
+  std::string Get(const std::string& key, const std::string& fallback = "") {
+    used_.insert(key);
+    auto it = values_.find(key);
+    return it == values_.end() ? fallback : it->second;
+  }
+  bool Has(const std::string& key) const { return values_.count(key) > 0; }
+  /// Keys given in the directive that no handler asked for.
+  std::vector<std::string> Unused() const {
+    std::vector<std::string> unused;
+    for (const auto& [key, value] : values_) {
+      if (!used_.count(key)) unused.push_back(key);
+    }
+    return unused;
+  }
+
+ private:
+  std::map<std::string, std::string> values_;
+  std::set<std::string> used_;
+};
+
+/// One case of a golden file.
+struct TestCase {
+  int directive_line = 0;  ///< 1-based, for messages
+  std::string command;
+  CaseArgs args;
+  std::string input;     ///< input lines, each ending in `\n`
+  std::string expected;  ///< expected lines, each ending in `\n`
+  /// Lines [output_begin, output_end) of the file hold the expected block
+  /// (including doubled separators); REWRITE replaces exactly them.
+  size_t output_begin = 0;
+  size_t output_end = 0;
+};
+
+/// A golden file split into lines and cases.
+struct GoldenFile {
+  std::vector<std::string> lines;
+  std::vector<TestCase> cases;
+};
+
+std::string JoinLines(const std::vector<std::string>& lines, size_t begin,
+                      size_t end) {
+  std::string out;
+  for (size_t i = begin; i < end; ++i) absl::StrAppend(&out, lines[i], "\n");
+  return out;
+}
+
+bool IsBlank(const std::string& line) {
+  return line.find_first_not_of(' ') == std::string::npos;
+}
+
+absl::StatusOr<GoldenFile> ParseGoldenFile(const std::string& content,
+                                           const std::string& name) {
+  GoldenFile file;
+  file.lines = absl::StrSplit(content, '\n');
+  if (!file.lines.empty() && file.lines.back().empty()) file.lines.pop_back();
+  const std::vector<std::string>& lines = file.lines;
+  size_t i = 0;
+  while (i < lines.size()) {
+    if (IsBlank(lines[i]) || lines[i][0] == '#') {
+      ++i;
+      continue;
+    }
+    TestCase test;
+    test.directive_line = static_cast<int>(i) + 1;
+    std::vector<std::string> words =
+        absl::StrSplit(lines[i], ' ', absl::SkipEmpty());
+    test.command = words[0];
+    for (size_t w = 1; w < words.size(); ++w) {
+      std::pair<std::string, std::string> kv =
+          absl::StrSplit(words[w], absl::MaxSplits('=', 1));
+      if (words[w].find('=') == std::string::npos) kv.second = "true";
+      test.args.Set(kv.first, kv.second);
+    }
+    size_t input_begin = ++i;
+    while (i < lines.size() && lines[i] != kSeparator) ++i;
+    if (i == lines.size()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, ":", test.directive_line,
+                       ": case has no '----' line after its input"));
+    }
+    test.input = JoinLines(lines, input_begin, i);
+    ++i;
+    test.output_begin = i;
+    if (i < lines.size() && lines[i] == kSeparator) {
+      size_t body_begin = ++i;
+      while (i + 1 < lines.size() &&
+             !(lines[i] == kSeparator && lines[i + 1] == kSeparator)) {
+        ++i;
+      }
+      if (i + 1 >= lines.size()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(name, ":", test.directive_line,
+                         ": expected output opened with '----' '----' is "
+                         "never closed by '----' '----'"));
+      }
+      test.expected = JoinLines(lines, body_begin, i);
+      i += 2;
+    } else {
+      size_t body_begin = i;
+      while (i < lines.size() && !IsBlank(lines[i])) ++i;
+      test.expected = JoinLines(lines, body_begin, i);
+    }
+    test.output_end = i;
+    file.cases.push_back(std::move(test));
+  }
+  return file;
+}
+
+/// The lines that represent `output` in a golden file.
+std::vector<std::string> FormatExpected(const std::string& output) {
+  std::vector<std::string> out_lines;
+  if (output.empty()) return out_lines;
+  std::vector<std::string> body = absl::StrSplit(output, '\n');
+  body.pop_back();  // output ends in '\n'
+  bool needs_double =
+      std::any_of(body.begin(), body.end(),
+                  [](const std::string& l) { return IsBlank(l); }) ||
+      body.front() == kSeparator;
+  if (needs_double) out_lines = {kSeparator};
+  out_lines.insert(out_lines.end(), body.begin(), body.end());
+  if (needs_double) {
+    out_lines.push_back(kSeparator);
+    out_lines.push_back(kSeparator);
+  }
+  return out_lines;
+}
+
+// ---- Input generators ------------------------------------------------------
+//
+// `gen=<name> n=<count>` replaces a case's (empty) input with a generated
+// plan, so that testdata/deep/ holds no hand-written megabyte files.
+
+std::string Indent(int level) { return std::string(2 * level, ' '); }
+
+/// A With of `n` bindings: l0 a constant, each l<i> an Mfp over l<i-1>; the
+/// body reads the last one.
+std::string GenerateWithChain(int n) {
+  std::string out = "Explained Query:\n  With\n";
+  for (int i = 0; i < n; ++i) {
+    absl::StrAppend(&out, "    cte l", i, " =\n");
+    if (i == 0) {
+      absl::StrAppend(&out, "      Constant\n        - (0)\n");
+    } else {
+      absl::StrAppend(&out, "      Mfp\n        project=(#1)\n",
+                      "        map=((#0 + 1))\n",
+                      "        Get::PassArrangements l", i - 1, "\n",
+                      "          raw=true\n");
+    }
+  }
+  absl::StrAppend(&out, "  Return\n    Get::PassArrangements l", n - 1,
+                  "\n      raw=true\n");
+  return out;
+}
+
+/// A Union of `n` one-row constants.
+std::string GenerateWideUnion(int n) {
+  std::string out = "Explained Query:\n  Union\n";
+  for (int i = 0; i < n; ++i) {
+    absl::StrAppend(&out, "    Constant\n      - (", i, ")\n");
+  }
+  return out;
+}
+
+/// `n` nested Negates over a constant.
+std::string GenerateNegateChain(int n) {
+  std::string out = "Explained Query:\n";
+  for (int i = 0; i < n; ++i) absl::StrAppend(&out, Indent(i + 1), "Negate\n");
+  absl::StrAppend(&out, Indent(n + 1), "Constant\n", Indent(n + 2),
+                  "- (1, \"deep\")\n");
+  return out;
+}
+
+using Generator = std::string (*)(int n);
+const std::map<std::string, Generator>& Generators() {
+  static const auto* generators = new std::map<std::string, Generator>{
+      {"with_chain", &GenerateWithChain},
+      {"wide_union", &GenerateWideUnion},
+      {"negate_chain", &GenerateNegateChain},
+  };
+  return *generators;
+}
+
+/// The case's input, generated if `gen=` is given. Errors are returned as
+/// text and become the case's output.
+absl::StatusOr<std::string> CaseInput(TestCase& test) {
+  if (!test.args.Has("gen")) return test.input;
+  std::string name = test.args.Get("gen");
+  auto it = Generators().find(name);
+  int n = 0;
+  if (it == Generators().end() ||
+      !absl::SimpleAtoi(test.args.Get("n", "1"), &n) || n < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bad generator gen=", name, " n=", test.args.Get("n")));
+  }
+  if (!test.input.empty()) {
+    return absl::InvalidArgumentError("gen= cases take no input lines");
+  }
+  return it->second(n);
+}
+
+// ---- Commands ---------------------------------------------------------------
+
+std::string ErrorOutput(const absl::Status& status) {
+  return absl::StrCat("error: ", status.message(), "\n");
+}
+
+/// Parses text input and validates it unless `validate=false`.
+absl::StatusOr<Document> ParseAndValidate(TestCase& test) {
+  absl::StatusOr<std::string> input = CaseInput(test);
+  if (!input.ok()) return input.status();
+  absl::StatusOr<Document> doc = explain::ParseText(*input);
+  if (!doc.ok()) return doc.status();
+  if (test.args.Get("validate", "true") == "true") {
+    absl::Status valid = Validate(*doc);
+    if (!valid.ok()) return valid;
+  }
+  return doc;
+}
+
+/// `explain [format=text|json] [node_identifiers=true] [validate=false]`:
+/// parse the input as text, validate, print.
+std::string RunExplain(TestCase& test) {
+  absl::StatusOr<Document> doc = ParseAndValidate(test);
+  if (!doc.ok()) return ErrorOutput(doc.status());
+  std::string format = test.args.Get("format", "text");
+  if (format == "json") return explain::WriteJson(*doc);
+  if (format != "text") return "error: format must be text or json\n";
+  explain::PrintOptions options;
+  options.node_identifiers = test.args.Get("node_identifiers") == "true";
+  std::string out = explain::PrintText(*doc, options);
+  if (out.empty() || out.back() != '\n' ||
+      (out.size() >= 2 && out[out.size() - 2] == '\n')) {
+    absl::StrAppend(&out,
+                    "\n<printed text does not end in exactly one "
+                    "newline>\n");
+  }
+  return out;
+}
+
+/// `roundtrip [via=json] [validate=false]`: parse, (convert to JSON and
+/// back,) print; the text must equal the input byte for byte.
+std::string RunRoundtrip(TestCase& test) {
+  absl::StatusOr<std::string> input = CaseInput(test);
+  if (!input.ok()) return ErrorOutput(input.status());
+  absl::StatusOr<Document> doc = ParseAndValidate(test);
+  if (!doc.ok()) return ErrorOutput(doc.status());
+  std::string via = test.args.Get("via", "text");
+  if (via == "json") {
+    doc = explain::ReadJson(explain::WriteJson(*doc));
+    if (!doc.ok()) return ErrorOutput(doc.status());
+  } else if (via != "text") {
+    return "error: via must be text or json\n";
+  }
+  std::string printed = explain::PrintText(*doc);
+  if (printed == *input) return "ok\n";
+  return absl::StrCat("roundtrip mismatch (- input, + printed):\n",
+                      testing_util::UnifiedDiff(*input, printed));
+}
+
+/// `error [format=json]`: the input (text, or JSON) must fail to parse or
+/// validate; the output is the error message.
+std::string RunError(TestCase& test) {
+  absl::StatusOr<Document> doc;
+  std::string format = test.args.Get("format", "text");
+  if (format == "json") {
+    doc = explain::ReadJson(test.input);
+    if (doc.ok()) {
+      absl::Status valid = Validate(*doc);
+      if (!valid.ok()) doc = valid;
+    }
+  } else {
+    doc = ParseAndValidate(test);
+  }
+  if (doc.ok()) return "no error\n";
+  return absl::StrCat(doc.status().message(), "\n");
+}
+
+using CommandFn = std::string (*)(TestCase& test);
+
+/// Command name -> handler. A handler returns the case's actual output.
+const std::map<std::string, CommandFn>& Commands() {
+  static const auto* commands = new std::map<std::string, CommandFn>{
+      {"explain", &RunExplain},
+      {"roundtrip", &RunRoundtrip},
+      {"error", &RunError},
+  };
+  return *commands;
+}
+
+// ---- Runner -----------------------------------------------------------------
+
+fs::path TestdataDir() { return fs::path(LIR_SOURCE_DIR) / "testdata"; }
+
+std::vector<std::string> GoldenFiles() {
+  std::vector<std::string> files;
+  std::error_code ec;
+  if (!fs::is_directory(TestdataDir(), ec)) return files;
+  for (const auto& entry : fs::recursive_directory_iterator(TestdataDir())) {
+    if (entry.is_regular_file() && entry.path().extension() == ".txt") {
+      files.push_back(
+          fs::relative(entry.path(), TestdataDir()).generic_string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+bool RewriteRequested() {
+  const char* rewrite = std::getenv("REWRITE");
+  return rewrite != nullptr && *rewrite != '\0' && std::string(rewrite) != "0";
+}
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+class GoldenTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GoldenTest, Matches) {
+  const fs::path path = TestdataDir() / GetParam();
+  const std::string display = (fs::path("testdata") / GetParam()).string();
+  absl::StatusOr<GoldenFile> file = ParseGoldenFile(ReadFile(path), display);
+  ASSERT_TRUE(file.ok()) << file.status();
+  ASSERT_FALSE(file->cases.empty()) << display << ": no cases";
+
+  std::vector<std::string> actual_outputs;
+  for (TestCase& test : file->cases) {
+    auto command = Commands().find(test.command);
+    std::string actual;
+    if (command == Commands().end()) {
+      ADD_FAILURE() << display << ":" << test.directive_line
+                    << ": unknown command '" << test.command << "'";
+      actual = test.expected;
+    } else {
+      actual = command->second(test);
+      for (const std::string& key : test.args.Unused()) {
+        ADD_FAILURE() << display << ":" << test.directive_line
+                      << ": unknown argument '" << key << "' for "
+                      << test.command;
+      }
+    }
+    if (!actual.empty() && actual.back() != '\n') actual += '\n';
+    if (!RewriteRequested() && actual != test.expected) {
+      ADD_FAILURE() << display << ":" << test.directive_line << ": "
+                    << test.command << " output differs (- expected, + actual;"
+                    << " REWRITE=1 accepts it):\n"
+                    << testing_util::UnifiedDiff(test.expected, actual);
+    }
+    actual_outputs.push_back(std::move(actual));
+  }
+
+  if (RewriteRequested()) {
+    std::vector<std::string> out;
+    size_t next = 0;
+    for (size_t c = 0; c < file->cases.size(); ++c) {
+      const TestCase& test = file->cases[c];
+      out.insert(out.end(), file->lines.begin() + next,
+                 file->lines.begin() + test.output_begin);
+      std::vector<std::string> block = FormatExpected(actual_outputs[c]);
+      out.insert(out.end(), block.begin(), block.end());
+      next = test.output_end;
+    }
+    out.insert(out.end(), file->lines.begin() + next, file->lines.end());
+    std::ofstream(path, std::ios::binary) << JoinLines(out, 0, out.size());
+  }
+}
+
+std::string ParamName(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name = info.param.substr(0, info.param.size() - 4);  // .txt
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Testdata, GoldenTest,
+                         ::testing::ValuesIn(GoldenFiles()), ParamName);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GoldenTest);
+
+// ---- Tests of the runner itself --------------------------------------------
+
+TEST(GoldenFileFormat, ParsesSingleAndDoubleSeparators) {
+  absl::StatusOr<GoldenFile> file = ParseGoldenFile(
+      "# comment\n"
+      "explain format=json node_identifiers\n"
+      "in 1\n"
+      "\n"
+      "in 2\n"
+      "----\n"
+      "out 1\n"
+      "\n"
+      "error\n"
+      "----\n"
+      "----\n"
+      "a\n"
+      "\n"
+      "b\n"
+      "----\n"
+      "----\n",
+      "t.txt");
+  ASSERT_TRUE(file.ok()) << file.status();
+  ASSERT_EQ(file->cases.size(), 2u);
+  TestCase& first = file->cases[0];
+  EXPECT_EQ(first.directive_line, 2);
+  EXPECT_EQ(first.command, "explain");
+  EXPECT_EQ(first.args.Get("format"), "json");
+  EXPECT_EQ(first.args.Get("node_identifiers"), "true");
+  EXPECT_EQ(first.input, "in 1\n\nin 2\n");
+  EXPECT_EQ(first.expected, "out 1\n");
+  EXPECT_EQ(first.output_begin, 6u);
+  EXPECT_EQ(first.output_end, 7u);
+  EXPECT_EQ(file->cases[1].expected, "a\n\nb\n");
+  EXPECT_EQ(file->cases[1].output_end, 16u);
+}
+
+TEST(GoldenFileFormat, RejectsUnterminatedCases) {
+  EXPECT_FALSE(ParseGoldenFile("explain\ninput\n", "t.txt").ok());
+  EXPECT_FALSE(ParseGoldenFile("explain\n----\n----\na\n", "t.txt").ok());
+}
+
+TEST(GoldenFileFormat, FormatsBlankLinesWithDoubleSeparators) {
+  EXPECT_EQ(FormatExpected("a\nb\n"), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(FormatExpected("a\n\nb\n"),
+            (std::vector<std::string>{"----", "a", "", "b", "----", "----"}));
+  EXPECT_TRUE(FormatExpected("").empty());
+}
+
+TEST(LineDiff, ShowsChangesWithContextAndLineNumbers) {
+  EXPECT_EQ(testing_util::UnifiedDiff("a\nb\n", "a\nb\n"), "");
+  EXPECT_EQ(testing_util::UnifiedDiff("1\n2\n3\n4\n5\n6\n7\n8\n",
+                                      "1\n2\n3\n4\nfive\n6\n7\n8\n"),
+            "@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n");
+  EXPECT_EQ(testing_util::UnifiedDiff("a\n", "a\nb\n"),
+            "@@ -1,1 +1,2 @@\n a\n+b\n");
+  EXPECT_EQ(testing_util::UnifiedDiff("", "x\n"), "@@ -0,0 +1,1 @@\n+x\n");
+  EXPECT_EQ(testing_util::UnifiedDiff("x\n", "x"),
+            "@@ -1,1 +1,2 @@\n x\n+\\ No newline at end of text\n");
+}
+
+TEST(LineDiff, SplitsDistantChangesIntoHunks) {
+  std::string a, b;
+  for (int i = 1; i <= 20; ++i) {
+    absl::StrAppend(&a, i, "\n");
+    absl::StrAppend(&b, i == 2 || i == 18 ? "x" : absl::StrCat(i), "\n");
+  }
+  EXPECT_EQ(testing_util::UnifiedDiff(a, b),
+            "@@ -1,5 +1,5 @@\n 1\n-2\n+x\n 3\n 4\n 5\n"
+            "@@ -15,6 +15,6 @@\n 15\n 16\n 17\n-18\n+x\n 19\n 20\n");
+}
+
+TEST(GoldenGenerators, ProduceTheRequestedShape) {
+  EXPECT_EQ(GenerateNegateChain(2),
+            "Explained Query:\n  Negate\n    Negate\n      Constant\n"
+            "        - (1, \"deep\")\n");
+  std::string with = GenerateWithChain(3);
+  EXPECT_NE(with.find("cte l2 =\n"), std::string::npos);
+  EXPECT_NE(with.find("Get::PassArrangements l1\n"), std::string::npos);
+  EXPECT_NE(with.find("  Return\n    Get::PassArrangements l2\n"),
+            std::string::npos);
+  std::string wide = GenerateWideUnion(5);
+  EXPECT_EQ(std::count(wide.begin(), wide.end(), '\n'), 2 + 2 * 5);
+}
+
+}  // namespace
+}  // namespace lir

@@ -1,0 +1,88 @@
+#include "tools/lir-opt/flags.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/reflection.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+
+ABSL_FLAG(lir::cli::InputFormat, input_format, lir::cli::InputFormat::kAuto,
+          "How FILE is read. auto: JSON when its first non-space byte is '{', "
+          "verbose EXPLAIN text otherwise; text: verbose EXPLAIN text; json: "
+          "the lir-plan/1 JSON form.");
+ABSL_FLAG(lir::cli::OutputFormat, format, lir::cli::OutputFormat::kText,
+          "How the plan is printed. text: verbose EXPLAIN text, as Materialize "
+          "prints it; json: the lir-plan/1 JSON form.");
+ABSL_FLAG(bool, node_identifiers, false,
+          "Print a '// { node_id: LirId(n) }' annotation on every node header "
+          "(text output). Annotations present in the input are kept anyway.");
+ABSL_FLAG(bool, validate, true,
+          "Check the plan's structure (arities, local ids, keys, inputs per "
+          "node) before printing; a broken plan is invalid input (exit 1). "
+          "--novalidate prints what was parsed without checking it.");
+
+namespace lir::cli {
+namespace {
+
+// Usage text layout: the help of a flag is wrapped to this width, indented
+// below the flag's syntax line.
+constexpr size_t kUsageWidth = 78;
+constexpr absl::string_view kHelpIndent = "      ";
+
+// Whether `flag` belongs to lir-opt rather than to absl or a library.
+bool IsLirOptFlag(const absl::CommandLineFlag& flag) {
+  return absl::StrContains(flag.Filename(), "lir-opt/");
+}
+
+}  // namespace
+
+std::string WrapText(absl::string_view text, absl::string_view indent) {
+  std::string out;
+  std::string line(indent);
+  for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
+    if (line.size() > indent.size() &&
+        line.size() + 1 + word.size() > kUsageWidth) {
+      absl::StrAppend(&out, line, "\n");
+      line = std::string(indent);
+    }
+    if (line.size() > indent.size()) line += ' ';
+    absl::StrAppend(&line, word);
+  }
+  if (line.size() > indent.size()) absl::StrAppend(&out, line, "\n");
+  return out;
+}
+
+std::string FlagValueSyntax(const absl::CommandLineFlag& flag) {
+  if (flag.IsOfType<bool>()) return absl::StrCat("--[no]", flag.Name());
+  std::string values = "VALUE";
+  if (flag.IsOfType<InputFormat>()) {
+    values = ChoiceSyntax<InputFormat>(kInputFormatChoices);
+  } else if (flag.IsOfType<OutputFormat>()) {
+    values = ChoiceSyntax<OutputFormat>(kOutputFormatChoices);
+  }
+  return absl::StrCat("--", flag.Name(), "=", values);
+}
+
+std::string FlagsUsage() {
+  std::vector<const absl::CommandLineFlag*> flags;
+  for (const auto& [name, flag] : absl::GetAllFlags()) {
+    if (IsLirOptFlag(*flag)) flags.push_back(flag);
+  }
+  std::sort(flags.begin(), flags.end(),
+            [](const absl::CommandLineFlag* a, const absl::CommandLineFlag* b) {
+              return a->Name() < b->Name();
+            });
+  std::string out;
+  for (const absl::CommandLineFlag* flag : flags) {
+    absl::StrAppend(&out, "  ", FlagValueSyntax(*flag),
+                    "  (default: ", flag->DefaultValue(), ")\n",
+                    WrapText(flag->Help(), kHelpIndent));
+  }
+  return out;
+}
+
+}  // namespace lir::cli

@@ -1,0 +1,111 @@
+// Command-line flags of lir-opt and the value types behind them.
+//
+// To add a flag: define it with ABSL_FLAG in any .cc file of tools/lir-opt/
+// (the usage text lists every flag defined in this directory, with its help
+// string). A flag with a fixed set of values gets an enum, a Choice table and
+// the two AbslParseFlag/AbslUnparseFlag one-liners below, plus one line in
+// FlagValueSyntax (flags.cc).
+#ifndef LIR_TOOLS_LIR_OPT_FLAGS_H_
+#define LIR_TOOLS_LIR_OPT_FLAGS_H_
+
+#include <span>
+#include <string>
+
+#include "absl/flags/commandlineflag.h"
+#include "absl/flags/declare.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
+
+namespace lir::cli {
+
+/// One accepted spelling of an enum-valued flag.
+template <typename E>
+struct Choice {
+  absl::string_view name;
+  E value;
+};
+
+/// `a|b|c`: the accepted values as the usage text shows them.
+template <typename E>
+std::string ChoiceSyntax(std::span<const Choice<E>> choices) {
+  return absl::StrJoin(choices, "|", [](std::string* out, const Choice<E>& c) {
+    absl::StrAppend(out, c.name);
+  });
+}
+
+/// Parses `text` as one of `choices`; on failure fills `error` with the list
+/// of accepted values (absl prefixes it with the flag name).
+template <typename E>
+bool ParseChoice(std::span<const Choice<E>> choices, absl::string_view text,
+                 E* value, std::string* error) {
+  for (const Choice<E>& choice : choices) {
+    if (choice.name == text) {
+      *value = choice.value;
+      return true;
+    }
+  }
+  *error = absl::StrCat("expected one of ", ChoiceSyntax(choices));
+  return false;
+}
+
+/// The spelling of `value` in `choices`.
+template <typename E>
+std::string UnparseChoice(std::span<const Choice<E>> choices, E value) {
+  for (const Choice<E>& choice : choices) {
+    if (choice.value == value) return std::string(choice.name);
+  }
+  return "?";
+}
+
+/// How the input file is read (`--input_format`).
+enum class InputFormat { kAuto, kText, kJson };
+inline constexpr Choice<InputFormat> kInputFormatChoices[] = {
+    {"auto", InputFormat::kAuto},
+    {"text", InputFormat::kText},
+    {"json", InputFormat::kJson},
+};
+
+/// How a document is written (`--format`).
+enum class OutputFormat { kText, kJson };
+inline constexpr Choice<OutputFormat> kOutputFormatChoices[] = {
+    {"text", OutputFormat::kText},
+    {"json", OutputFormat::kJson},
+};
+
+// absl finds these by argument-dependent lookup.
+inline bool AbslParseFlag(absl::string_view text, InputFormat* value,
+                          std::string* error) {
+  return ParseChoice<InputFormat>(kInputFormatChoices, text, value, error);
+}
+inline std::string AbslUnparseFlag(InputFormat value) {
+  return UnparseChoice<InputFormat>(kInputFormatChoices, value);
+}
+inline bool AbslParseFlag(absl::string_view text, OutputFormat* value,
+                          std::string* error) {
+  return ParseChoice<OutputFormat>(kOutputFormatChoices, text, value, error);
+}
+inline std::string AbslUnparseFlag(OutputFormat value) {
+  return UnparseChoice<OutputFormat>(kOutputFormatChoices, value);
+}
+
+/// `--name=<syntax>` as the usage text prints it: `--[no]validate`,
+/// `--format=text|json`, `--limit=VALUE`.
+std::string FlagValueSyntax(const absl::CommandLineFlag& flag);
+
+/// Greedy word wrap of `text` to 78 columns, every line starting with
+/// `indent`.
+std::string WrapText(absl::string_view text, absl::string_view indent);
+
+/// The `Flags:` section of the usage text: every flag defined in
+/// tools/lir-opt/, sorted by name, with its help text and default.
+std::string FlagsUsage();
+
+}  // namespace lir::cli
+
+ABSL_DECLARE_FLAG(lir::cli::InputFormat, input_format);
+ABSL_DECLARE_FLAG(lir::cli::OutputFormat, format);
+ABSL_DECLARE_FLAG(bool, node_identifiers);
+ABSL_DECLARE_FLAG(bool, validate);
+
+#endif  // LIR_TOOLS_LIR_OPT_FLAGS_H_

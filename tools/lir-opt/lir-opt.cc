@@ -1,0 +1,176 @@
+// lir-opt: the command-line front end of lir. `lir-opt <command> [flags]
+// operands`; see Usage() for the commands, flags and exit codes.
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
+#include "tools/lir-opt/commands.h"
+#include "tools/lir-opt/flags.h"
+
+#ifndef LIR_VERSION
+#define LIR_VERSION "unknown"
+#endif
+
+namespace lir::cli {
+namespace {
+
+/// A row of the command table.
+struct Subcommand {
+  absl::string_view name;
+  absl::string_view synopsis;  ///< what follows the name in the usage text
+  absl::string_view summary;
+  CommandFn run;  ///< null for `help`, which main handles
+};
+
+constexpr Subcommand kSubcommands[] = {
+    {"explain", "[flags] FILE|-",
+     "Parse the plan in FILE (- reads standard input) as verbose EXPLAIN text "
+     "or JSON, validate it, and print it as text or JSON.",
+     &RunExplain},
+    {"help", "", "Print this text.", nullptr},
+};
+
+constexpr absl::string_view kExitCodes =
+    "  0  success: the output is on stdout\n"
+    "  1  invalid input: FILE cannot be read, parsed or validated; stderr\n"
+    "     holds one message naming it (FILE:LINE:COLUMN: expected ...) and\n"
+    "     stdout is empty\n"
+    "  2  usage error: unknown command or flag, bad flag value, missing or\n"
+    "     extra FILE\n";
+
+constexpr absl::string_view kExamples =
+    "  lir-opt explain examples/except.plan\n"
+    "  lir-opt explain --format=json examples/except.plan > except.json\n"
+    "  lir-opt explain --node_identifiers - < except.json\n";
+
+std::string Usage() {
+  std::string out =
+      "lir-opt: read, check and print Materialize LIR physical plans.\n"
+      "\n"
+      "Usage:\n"
+      "  lir-opt <command> [flags] [operands]\n"
+      "  lir-opt help | lir-opt --help\n"
+      "\n"
+      "Commands:\n";
+  for (const Subcommand& command : kSubcommands) {
+    absl::StrAppend(&out, "  ", command.name,
+                    command.synopsis.empty() ? "" : " ", command.synopsis, "\n",
+                    WrapText(command.summary, "      "));
+  }
+  absl::StrAppend(&out,
+                  "\nFlags (accepted anywhere on the command line; -- ends "
+                  "them):\n",
+                  FlagsUsage(), "\nExit codes:\n", kExitCodes, "\nExamples:\n",
+                  kExamples);
+  return out;
+}
+
+/// The flag name of `arg` (`--help=x` -> `help`), or empty if `arg` is not
+/// a flag.
+absl::string_view FlagName(absl::string_view arg) {
+  if (arg.size() < 2 || arg[0] != '-') return {};
+  absl::ConsumePrefix(&arg, "-");
+  absl::ConsumePrefix(&arg, "-");
+  return arg.substr(0, arg.find('='));
+}
+
+/// absl handles its help flags by printing its own flag list and exiting
+/// with status 1; lir-opt answers them (and --version) itself, before absl
+/// sees them. absl's --only_check_args would exit during parsing, which
+/// lir-opt reserves for errors, so it is refused.
+enum class EarlyAction { kNone, kHelp, kVersion, kUnsupported };
+
+EarlyAction FindEarlyAction(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    absl::string_view arg = argv[i];
+    if (arg == "--") break;
+    absl::string_view name = FlagName(arg);
+    if (name == "h" || name == "help" || name == "helpfull" ||
+        name == "helpshort" || name == "helppackage" || name == "helpon" ||
+        name == "helpmatch") {
+      return EarlyAction::kHelp;
+    }
+    if (name == "version") return EarlyAction::kVersion;
+    if (name == "only_check_args") return EarlyAction::kUnsupported;
+  }
+  return EarlyAction::kNone;
+}
+
+// absl::ParseCommandLine reports a bad flag on stderr and calls exit(1);
+// lir-opt promises status 2 for usage errors. While flags are being parsed
+// (after the early actions, so no successful exit can happen there), an
+// exit is turned into _Exit(kExitUsage).
+bool parsing_flags = false;
+
+void ExitAsUsageErrorWhileParsingFlags() {
+  if (!parsing_flags) return;
+  std::cerr << "Run 'lir-opt --help' for usage.\n" << std::flush;
+  std::fflush(stdout);
+  std::_Exit(kExitUsage);
+}
+
+const Subcommand* FindSubcommand(absl::string_view name) {
+  for (const Subcommand& command : kSubcommands) {
+    if (command.name == name) return &command;
+  }
+  return nullptr;
+}
+
+int Main(int argc, char** argv) {
+  switch (FindEarlyAction(argc, argv)) {
+    case EarlyAction::kHelp:
+      std::cout << Usage();
+      return kExitOk;
+    case EarlyAction::kVersion:
+      std::cout << "lir-opt " << LIR_VERSION << "\n";
+      return kExitOk;
+    case EarlyAction::kUnsupported:
+      return UsageError("--only_check_args is not supported");
+    case EarlyAction::kNone:
+      break;
+  }
+  absl::SetProgramUsageMessage(
+      "lir-opt <command> [flags] [operands]; lir-opt --help explains them.");
+  std::atexit(&ExitAsUsageErrorWhileParsingFlags);
+  parsing_flags = true;
+  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  parsing_flags = false;
+
+  if (positional.size() < 2) return UsageError("missing command");
+  const Subcommand* command = FindSubcommand(positional[1]);
+  if (command == nullptr) {
+    return UsageError(absl::StrCat("unknown command '", positional[1], "'"));
+  }
+  if (command->run == nullptr) {
+    std::cout << Usage();
+    return kExitOk;
+  }
+  CommandArgs args;
+  args.command = command->name;
+  args.operands.assign(positional.begin() + 2, positional.end());
+  return command->run(args);
+}
+
+}  // namespace
+
+int UsageError(absl::string_view message) {
+  std::cerr << "lir-opt: " << message << "\nRun 'lir-opt --help' for usage.\n";
+  return kExitUsage;
+}
+
+int InputError(absl::string_view message) {
+  std::cerr << message << "\n";
+  return kExitInvalidInput;
+}
+
+}  // namespace lir::cli
+
+int main(int argc, char** argv) { return lir::cli::Main(argc, argv); }
