@@ -35,6 +35,8 @@
 #include "src/explain/text.h"
 #include "src/lir/document.h"
 #include "src/lir/validate.h"
+#include "src/recognizer/features.h"
+#include "src/recognizer/pass.h"
 #include "tests/line_diff.h"
 
 namespace lir {
@@ -332,6 +334,66 @@ std::string RunError(TestCase& test) {
   return absl::StrCat(doc.status().message(), "\n");
 }
 
+/// Text of `doc` after running Optimize with `features`, or an error line.
+absl::StatusOr<OptimizeResult> OptimizeCopy(const Document& doc,
+                                            const OptimizerFeatures& features) {
+  return Optimize(Clone(doc), features);
+}
+
+/// `optimize [<feature>=<bool> ...] [explain_declines=false] [report=json]`:
+/// parse and validate the input, run the passes with those features, print
+/// the result and the candidates (or the JSON report). The handler also
+/// checks the rewrite's invariants and reports any violation in the output:
+/// the result validates, round-trips through text and JSON, is a fixpoint
+/// of a second run, and with every feature off the input prints unchanged.
+std::string RunOptimize(TestCase& test) {
+  absl::StatusOr<std::string> input = CaseInput(test);
+  if (!input.ok()) return ErrorOutput(input.status());
+  absl::StatusOr<Document> doc = ParseAndValidate(test);
+  if (!doc.ok()) return ErrorOutput(doc.status());
+  OptimizerFeatures features;
+  for (const FeatureInfo& info : AllFeatures()) {
+    std::string name(info.name);
+    if (!test.args.Has(name)) continue;
+    absl::Status set = SetFeature(features, name, test.args.Get(name));
+    if (!set.ok()) return ErrorOutput(set);
+  }
+  absl::StatusOr<OptimizeResult> result = OptimizeCopy(*doc, features);
+  if (!result.ok()) return ErrorOutput(result.status());
+  std::string printed = explain::PrintText(result->document);
+
+  std::string violations;
+  absl::StatusOr<OptimizeResult> off = OptimizeCopy(*doc, OptimizerFeatures());
+  if (!off.ok() || explain::PrintText(off->document) != *input) {
+    absl::StrAppend(&violations, "VIOLATION: with every feature off the plan changed\n");
+  }
+  if (absl::Status valid = Validate(result->document); !valid.ok()) {
+    absl::StrAppend(&violations, "VIOLATION: the result does not validate: ",
+                    valid.message(), "\n");
+  }
+  absl::StatusOr<OptimizeResult> again = OptimizeCopy(result->document, features);
+  if (!again.ok() || explain::PrintText(again->document) != printed) {
+    absl::StrAppend(&violations, "VIOLATION: a second run changed the plan\n");
+  }
+  absl::StatusOr<Document> reparsed = explain::ParseText(printed);
+  if (!reparsed.ok() || explain::PrintText(*reparsed) != printed) {
+    absl::StrAppend(&violations, "VIOLATION: the result does not round-trip as text\n");
+  }
+  absl::StatusOr<Document> via_json =
+      explain::ReadJson(explain::WriteJson(result->document));
+  if (!via_json.ok() || explain::PrintText(*via_json) != printed) {
+    absl::StrAppend(&violations, "VIOLATION: the result does not round-trip as JSON\n");
+  }
+
+  std::string out = violations + printed;
+  if (test.args.Get("report") == "json") {
+    absl::StrAppend(&out, "\n", ReportToJson(result->report).dump(2), "\n");
+  } else if (test.args.Get("explain_declines", "true") == "true") {
+    absl::StrAppend(&out, "\n", PrintCandidates(result->report));
+  }
+  return out;
+}
+
 using CommandFn = std::string (*)(TestCase& test);
 
 /// Command name -> handler. A handler returns the case's actual output.
@@ -340,6 +402,7 @@ const std::map<std::string, CommandFn>& Commands() {
       {"explain", &RunExplain},
       {"roundtrip", &RunRoundtrip},
       {"error", &RunError},
+      {"optimize", &RunOptimize},
   };
   return *commands;
 }

@@ -17,9 +17,9 @@ namespace lir::explain::internal {
 
 /// NodeKind -> `"kind"` of a plan node.
 inline constexpr std::array<std::string_view, 14> kNodeKindNames = {
-    "Constant", "Get",       "Let",   "LetRec",    "Mfp",
-    "FlatMap",  "Join",      "Reduce", "TopK",     "Negate",
-    "Threshold", "Union",    "ArrangeBy", "SetDifference"};
+    "Constant",  "Get",   "Let",       "LetRec",       "Mfp",
+    "FlatMap",   "Join",  "Reduce",    "TopK",         "Negate",
+    "Threshold", "Union", "ArrangeBy", "SetDifference"};
 
 /// ScalarKind -> `"kind"` of an expression.
 inline constexpr std::array<std::string_view, 6> kScalarKindNames = {
@@ -40,8 +40,12 @@ inline constexpr std::array<std::string_view, 3> kGetKindNames = {
 
 /// ReduceKind -> `"reduce_kind"`.
 inline constexpr std::array<std::string_view, 6> kReduceKindNames = {
-    "Distinct",           "Accumulable", "HierarchicalMonotonic",
-    "HierarchicalBucketed", "BasicSingle", "BasicMultiple"};
+    "Distinct",
+    "Accumulable",
+    "HierarchicalMonotonic",
+    "HierarchicalBucketed",
+    "BasicSingle",
+    "BasicMultiple"};
 
 /// TopKKind -> `"topk_kind"`.
 inline constexpr std::array<std::string_view, 3> kTopKKindNames = {

@@ -1,9 +1,9 @@
 // Reads plan documents from the JSON form of docs/json-format.md: checks the
 // format version, every field's type and every node's inputs, and rebuilds
 // the node trees from their flat post-order arrays without recursion.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <algorithm>
 #include <exception>
 #include <limits>
 #include <string>
@@ -36,12 +36,11 @@ absl::Status ReadConstantEntry(const json& value, const JsonPath& path,
 }
 
 absl::Status ReadConstant(Fields& fields, ConstantOp& op) {
-  LIR_RETURN_IF_ERROR(Optional(
-      fields, "rows", op.rows,
-      [](const json& v, const JsonPath& p,
-         std::vector<ConstantOp::Entry>& rows) {
-        return ReadList(v, p, rows, ReadConstantEntry);
-      }));
+  LIR_RETURN_IF_ERROR(Optional(fields, "rows", op.rows,
+                               [](const json& v, const JsonPath& p,
+                                  std::vector<ConstantOp::Entry>& rows) {
+                                 return ReadList(v, p, rows, ReadConstantEntry);
+                               }));
   LIR_RETURN_IF_ERROR(OptionalValue(fields, "error", op.error, ReadString));
   LIR_RETURN_IF_ERROR(
       Optional(fields, "error_redacted", op.error_redacted, ReadBool));
@@ -62,18 +61,19 @@ absl::Status ReadCollectionId(const json& value, const JsonPath& path,
     LIR_RETURN_IF_ERROR(ReadUint64(*local, fields.PathOf("local"), out.local));
   } else {
     out.is_local = false;
-    LIR_RETURN_IF_ERROR(ReadString(*global, fields.PathOf("global"), out.global));
+    LIR_RETURN_IF_ERROR(
+        ReadString(*global, fields.PathOf("global"), out.global));
   }
   return fields.Finish("a collection id");
 }
 
 absl::Status ReadGet(Fields& fields, GetOp& op) {
   LIR_RETURN_IF_ERROR(Required(fields, "collection", op.id, ReadCollectionId));
-  LIR_RETURN_IF_ERROR(Required(
-      fields, "get_kind", op.kind,
-      [](const json& v, const JsonPath& p, GetKind& k) {
-        return ReadEnum(v, p, kGetKindNames, k);
-      }));
+  LIR_RETURN_IF_ERROR(
+      Required(fields, "get_kind", op.kind,
+               [](const json& v, const JsonPath& p, GetKind& k) {
+                 return ReadEnum(v, p, kGetKindNames, k);
+               }));
   LIR_RETURN_IF_ERROR(Optional(fields, "keys", op.keys, ReadCollections));
   LIR_RETURN_IF_ERROR(Optional(fields, "key", op.key, ReadExprs));
   LIR_RETURN_IF_ERROR(OptionalValue(fields, "seek", op.seek, ReadRow));
@@ -92,7 +92,8 @@ absl::Status ReadLetRecLimit(const json& value, const JsonPath& path,
   }
   LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
   LetRecLimit limit;
-  LIR_RETURN_IF_ERROR(Required(fields, "max_iters", limit.max_iters, ReadUint64));
+  LIR_RETURN_IF_ERROR(
+      Required(fields, "max_iters", limit.max_iters, ReadUint64));
   LIR_RETURN_IF_ERROR(
       Optional(fields, "return_at_limit", limit.return_at_limit, ReadBool));
   out = limit;
@@ -105,12 +106,12 @@ absl::Status ReadLetRec(Fields& fields, LetRecOp& op) {
       [](const json& v, const JsonPath& p, std::vector<uint64_t>& ids) {
         return ReadList(v, p, ids, ReadUint64);
       }));
-  LIR_RETURN_IF_ERROR(Optional(
-      fields, "limits", op.limits,
-      [](const json& v, const JsonPath& p,
-         std::vector<std::optional<LetRecLimit>>& limits) {
-        return ReadList(v, p, limits, ReadLetRecLimit);
-      }));
+  LIR_RETURN_IF_ERROR(
+      Optional(fields, "limits", op.limits,
+               [](const json& v, const JsonPath& p,
+                  std::vector<std::optional<LetRecLimit>>& limits) {
+                 return ReadList(v, p, limits, ReadLetRecLimit);
+               }));
   if (!op.limits.empty() && op.limits.size() != op.ids.size()) {
     return JsonError(fields.PathOf("limits"),
                      absl::StrCat("expected one entry per local id (",
@@ -121,14 +122,16 @@ absl::Status ReadLetRec(Fields& fields, LetRecOp& op) {
 
 absl::Status ReadMfpNode(Fields& fields, MfpOp& op) {
   LIR_RETURN_IF_ERROR(Optional(fields, "mfp", op.mfp, ReadMfp));
-  LIR_RETURN_IF_ERROR(OptionalValue(fields, "input_key", op.input_key, ReadExprs));
+  LIR_RETURN_IF_ERROR(
+      OptionalValue(fields, "input_key", op.input_key, ReadExprs));
   return OptionalValue(fields, "input_val", op.input_val, ReadRow);
 }
 
 absl::Status ReadFlatMap(Fields& fields, FlatMapOp& op) {
   LIR_RETURN_IF_ERROR(Required(fields, "func", op.func, ReadString));
   LIR_RETURN_IF_ERROR(Optional(fields, "exprs", op.exprs, ReadExprs));
-  LIR_RETURN_IF_ERROR(OptionalValue(fields, "input_key", op.input_key, ReadExprs));
+  LIR_RETURN_IF_ERROR(
+      OptionalValue(fields, "input_key", op.input_key, ReadExprs));
   return Optional(fields, "mfp_after", op.mfp_after, ReadMfp);
 }
 
@@ -149,24 +152,27 @@ absl::Status ReadClosure(const json& value, const JsonPath& path,
 absl::Status ReadStage(const json& value, const JsonPath& path,
                        JoinStage& out) {
   LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
-  LIR_RETURN_IF_ERROR(OptionalValue(fields, "closure", out.closure, ReadClosure));
+  LIR_RETURN_IF_ERROR(
+      OptionalValue(fields, "closure", out.closure, ReadClosure));
   LIR_RETURN_IF_ERROR(
       Required(fields, "lookup_relation", out.lookup_relation, ReadPosition));
-  LIR_RETURN_IF_ERROR(Optional(fields, "lookup_key", out.lookup_key, ReadExprs));
-  LIR_RETURN_IF_ERROR(Optional(fields, "stream_key", out.stream_key, ReadExprs));
+  LIR_RETURN_IF_ERROR(
+      Optional(fields, "lookup_key", out.lookup_key, ReadExprs));
+  LIR_RETURN_IF_ERROR(
+      Optional(fields, "stream_key", out.stream_key, ReadExprs));
   LIR_RETURN_IF_ERROR(
       Optional(fields, "stream_thinning", out.stream_thinning, ReadPositions));
   return fields.Finish("a join stage");
 }
 
-absl::Status ReadPath(const json& value, const JsonPath& path,
-                      JoinPath& out) {
+absl::Status ReadPath(const json& value, const JsonPath& path, JoinPath& out) {
   LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
   LIR_RETURN_IF_ERROR(
       Required(fields, "source_relation", out.source_relation, ReadPosition));
-  LIR_RETURN_IF_ERROR(OptionalValue(fields, "source_key", out.source_key, ReadExprs));
   LIR_RETURN_IF_ERROR(
-      OptionalValue(fields, "initial_closure", out.initial_closure, ReadClosure));
+      OptionalValue(fields, "source_key", out.source_key, ReadExprs));
+  LIR_RETURN_IF_ERROR(OptionalValue(fields, "initial_closure",
+                                    out.initial_closure, ReadClosure));
   LIR_RETURN_IF_ERROR(Optional(
       fields, "stages", out.stages,
       [](const json& v, const JsonPath& p, std::vector<JoinStage>& stages) {
@@ -181,11 +187,10 @@ absl::Status ReadJoin(Fields& fields, JoinOp& op) {
   static constexpr std::array<std::string_view, 2> kJoinKinds = {"Linear",
                                                                  "Delta"};
   int join_kind = 0;
-  LIR_RETURN_IF_ERROR(Required(
-      fields, "join_kind", join_kind,
-      [](const json& v, const JsonPath& p, int& k) {
-        return ReadEnum(v, p, kJoinKinds, k);
-      }));
+  LIR_RETURN_IF_ERROR(Required(fields, "join_kind", join_kind,
+                               [](const json& v, const JsonPath& p, int& k) {
+                                 return ReadEnum(v, p, kJoinKinds, k);
+                               }));
   op.delta = join_kind == 1;
   LIR_RETURN_IF_ERROR(Required(
       fields, "paths", op.paths,
@@ -193,9 +198,10 @@ absl::Status ReadJoin(Fields& fields, JoinOp& op) {
         return ReadList(v, p, paths, ReadPath);
       }));
   if (!op.delta && op.paths.size() != 1) {
-    return JsonError(fields.PathOf("paths"),
-                     absl::StrCat("expected exactly 1 path for a Linear join, got ",
-                                  op.paths.size()));
+    return JsonError(
+        fields.PathOf("paths"),
+        absl::StrCat("expected exactly 1 path for a Linear join, got ",
+                     op.paths.size()));
   }
   if (op.delta && op.paths.empty()) {
     return JsonError(fields.PathOf("paths"),
@@ -229,16 +235,17 @@ absl::Status ReadPositionedAggregates(
 }
 
 absl::Status ReadReduce(Fields& fields, ReduceOp& op) {
-  LIR_RETURN_IF_ERROR(Required(
-      fields, "reduce_kind", op.kind,
-      [](const json& v, const JsonPath& p, ReduceKind& k) {
-        return ReadEnum(v, p, kReduceKindNames, k);
-      }));
+  LIR_RETURN_IF_ERROR(
+      Required(fields, "reduce_kind", op.kind,
+               [](const json& v, const JsonPath& p, ReduceKind& k) {
+                 return ReadEnum(v, p, kReduceKindNames, k);
+               }));
   LIR_RETURN_IF_ERROR(Optional(fields, "simple_aggrs", op.simple_aggrs,
                                ReadPositionedAggregates));
   LIR_RETURN_IF_ERROR(Optional(fields, "distinct_aggrs", op.distinct_aggrs,
                                ReadPositionedAggregates));
-  LIR_RETURN_IF_ERROR(Optional(fields, "aggr_funcs", op.aggr_funcs, ReadStrings));
+  LIR_RETURN_IF_ERROR(
+      Optional(fields, "aggr_funcs", op.aggr_funcs, ReadStrings));
   LIR_RETURN_IF_ERROR(
       Optional(fields, "must_consolidate", op.must_consolidate, ReadBool));
   LIR_RETURN_IF_ERROR(Optional(
@@ -253,7 +260,8 @@ absl::Status ReadReduce(Fields& fields, ReduceOp& op) {
       }));
   LIR_RETURN_IF_ERROR(
       Optional(fields, "fused_unnest_list", op.fused_unnest_list, ReadBool));
-  LIR_RETURN_IF_ERROR(OptionalValue(fields, "input_key", op.input_key, ReadExprs));
+  LIR_RETURN_IF_ERROR(
+      OptionalValue(fields, "input_key", op.input_key, ReadExprs));
   LIR_RETURN_IF_ERROR(
       Optional(fields, "temporal_bucketing", op.temporal_bucketing, ReadBool));
   LIR_RETURN_IF_ERROR(Optional(fields, "key_plan", op.key_plan, ReadMfp));
@@ -269,18 +277,19 @@ absl::Status ReadReduce(Fields& fields, ReduceOp& op) {
 }
 
 absl::Status ReadTopK(Fields& fields, TopKOp& op) {
-  LIR_RETURN_IF_ERROR(Required(
-      fields, "topk_kind", op.kind,
-      [](const json& v, const JsonPath& p, TopKKind& k) {
-        return ReadEnum(v, p, kTopKKindNames, k);
-      }));
+  LIR_RETURN_IF_ERROR(
+      Required(fields, "topk_kind", op.kind,
+               [](const json& v, const JsonPath& p, TopKKind& k) {
+                 return ReadEnum(v, p, kTopKKindNames, k);
+               }));
   LIR_RETURN_IF_ERROR(Optional(fields, "group_by", op.group_by, ReadPositions));
   LIR_RETURN_IF_ERROR(Optional(fields, "order_by", op.order_by, ReadOrderKeys));
   LIR_RETURN_IF_ERROR(OptionalValue(fields, "limit", op.limit, ReadExpr));
   LIR_RETURN_IF_ERROR(Optional(fields, "offset", op.offset, ReadCount));
   LIR_RETURN_IF_ERROR(
       Optional(fields, "must_consolidate", op.must_consolidate, ReadBool));
-  return Optional(fields, "temporal_bucketing", op.temporal_bucketing, ReadBool);
+  return Optional(fields, "temporal_bucketing", op.temporal_bucketing,
+                  ReadBool);
 }
 
 absl::Status ReadThreshold(Fields& fields, ThresholdOp& op) {
@@ -294,16 +303,16 @@ absl::Status ReadUnion(Fields& fields, UnionOp& op) {
   return Optional(
       fields, "strategies", op.strategies,
       [](const json& v, const JsonPath& p, std::vector<UnionStrategy>& s) {
-        return ReadList(v, p, s,
-                        [](const json& e, const JsonPath& ep,
-                           UnionStrategy& out) {
-                          return ReadEnum(e, ep, kUnionStrategyNames, out);
-                        });
+        return ReadList(
+            v, p, s, [](const json& e, const JsonPath& ep, UnionStrategy& out) {
+              return ReadEnum(e, ep, kUnionStrategyNames, out);
+            });
       });
 }
 
 absl::Status ReadArrangeBy(Fields& fields, ArrangeByOp& op) {
-  LIR_RETURN_IF_ERROR(OptionalValue(fields, "input_key", op.input_key, ReadExprs));
+  LIR_RETURN_IF_ERROR(
+      OptionalValue(fields, "input_key", op.input_key, ReadExprs));
   LIR_RETURN_IF_ERROR(
       Optional(fields, "temporal_bucketing", op.temporal_bucketing, ReadBool));
   LIR_RETURN_IF_ERROR(Optional(fields, "input_mfp", op.input_mfp, ReadMfp));
@@ -328,20 +337,34 @@ absl::StatusOr<NodeOp> ReadOpAs(Fields& fields,
 
 absl::StatusOr<NodeOp> ReadOp(NodeKind kind, Fields& fields) {
   switch (kind) {
-    case NodeKind::kConstant: return ReadOpAs(fields, ReadConstant);
-    case NodeKind::kGet: return ReadOpAs(fields, ReadGet);
-    case NodeKind::kLet: return ReadOpAs(fields, ReadLet);
-    case NodeKind::kLetRec: return ReadOpAs(fields, ReadLetRec);
-    case NodeKind::kMfp: return ReadOpAs(fields, ReadMfpNode);
-    case NodeKind::kFlatMap: return ReadOpAs(fields, ReadFlatMap);
-    case NodeKind::kJoin: return ReadOpAs(fields, ReadJoin);
-    case NodeKind::kReduce: return ReadOpAs(fields, ReadReduce);
-    case NodeKind::kTopK: return ReadOpAs(fields, ReadTopK);
-    case NodeKind::kNegate: return NodeOp(NegateOp{});
-    case NodeKind::kThreshold: return ReadOpAs(fields, ReadThreshold);
-    case NodeKind::kUnion: return ReadOpAs(fields, ReadUnion);
-    case NodeKind::kArrangeBy: return ReadOpAs(fields, ReadArrangeBy);
-    case NodeKind::kSetDifference: return ReadOpAs(fields, ReadSetDifference);
+    case NodeKind::kConstant:
+      return ReadOpAs(fields, ReadConstant);
+    case NodeKind::kGet:
+      return ReadOpAs(fields, ReadGet);
+    case NodeKind::kLet:
+      return ReadOpAs(fields, ReadLet);
+    case NodeKind::kLetRec:
+      return ReadOpAs(fields, ReadLetRec);
+    case NodeKind::kMfp:
+      return ReadOpAs(fields, ReadMfpNode);
+    case NodeKind::kFlatMap:
+      return ReadOpAs(fields, ReadFlatMap);
+    case NodeKind::kJoin:
+      return ReadOpAs(fields, ReadJoin);
+    case NodeKind::kReduce:
+      return ReadOpAs(fields, ReadReduce);
+    case NodeKind::kTopK:
+      return ReadOpAs(fields, ReadTopK);
+    case NodeKind::kNegate:
+      return NodeOp(NegateOp{});
+    case NodeKind::kThreshold:
+      return ReadOpAs(fields, ReadThreshold);
+    case NodeKind::kUnion:
+      return ReadOpAs(fields, ReadUnion);
+    case NodeKind::kArrangeBy:
+      return ReadOpAs(fields, ReadArrangeBy);
+    case NodeKind::kSetDifference:
+      return ReadOpAs(fields, ReadSetDifference);
   }
   return absl::InternalError("unknown node kind");
 }
@@ -372,9 +395,8 @@ absl::Status CheckInputCount(const NodeOp& op, size_t count,
       break;
   }
   if (count < min || count > max) {
-    std::string expected =
-        min == max ? absl::StrCat("exactly ", min)
-                   : absl::StrCat("at least ", min);
+    std::string expected = min == max ? absl::StrCat("exactly ", min)
+                                      : absl::StrCat("at least ", min);
     return JsonError(inputs_path,
                      absl::StrCat("expected ", expected, " input(s) for a ",
                                   ToAbsl(EnumName(kNodeKindNames, kind)),
@@ -396,8 +418,8 @@ constexpr size_t kUnused = std::numeric_limits<size_t>::max();
 
 // Reads the input indexes of node `self`, checking that each names an
 // earlier node not yet used; records `self` as their parent.
-absl::Status ReadInputs(const json& value, const JsonPath& path,
-                        size_t self, std::vector<size_t>& parent_of,
+absl::Status ReadInputs(const json& value, const JsonPath& path, size_t self,
+                        std::vector<size_t>& parent_of,
                         std::vector<size_t>& out) {
   if (!value.is_array()) return JsonExpected(path, "an array", value);
   for (size_t i = 0; i < value.size(); ++i) {
@@ -406,16 +428,18 @@ absl::Status ReadInputs(const json& value, const JsonPath& path,
     if (!ReadUint64(value[i], input_path, index).ok() || index >= self) {
       return JsonExpected(
           input_path,
-          absl::StrCat("the index of an earlier node (0 to ",
-                       self == 0 ? std::string("none") : absl::StrCat(self - 1),
-                       ")"),
+          self == 0 ? std::string("no input at all (the first node has no "
+                                  "earlier node to name)")
+                    : absl::StrCat("the index of an earlier node (0 to ",
+                                   self - 1, ")"),
           value[i]);
     }
     if (parent_of[index] != kUnused) {
-      return JsonError(input_path,
-                       absl::StrCat("node ", index, " is already an input of node ",
-                                    parent_of[index],
-                                    "; every node is the input of one node"));
+      return JsonError(
+          input_path,
+          absl::StrCat("node ", index, " is already an input of node ",
+                       parent_of[index],
+                       "; every node is the input of one node"));
     }
     parent_of[index] = self;
     out.push_back(static_cast<size_t>(index));
@@ -436,10 +460,11 @@ absl::Status ReadPlan(const json& value, const JsonPath& path, NodePtr& out) {
     auto node = std::make_unique<Node>();
     LIR_RETURN_IF_ERROR(Required(fields, "id", node->id, ReadUint64));
     NodeKind kind = NodeKind::kConstant;
-    LIR_RETURN_IF_ERROR(Required(
-        fields, "kind", kind, [](const json& v, const JsonPath& p, NodeKind& k) {
-          return ReadEnum(v, p, kNodeKindNames, k);
-        }));
+    LIR_RETURN_IF_ERROR(
+        Required(fields, "kind", kind,
+                 [](const json& v, const JsonPath& p, NodeKind& k) {
+                   return ReadEnum(v, p, kNodeKindNames, k);
+                 }));
     std::vector<size_t> inputs;
     const json* inputs_json = fields.Find("inputs");
     if (inputs_json == nullptr) {
@@ -469,10 +494,10 @@ absl::Status ReadPlan(const json& value, const JsonPath& path, NodePtr& out) {
 
 // ---- Document ---------------------------------------------------------------
 
-absl::Status ReadFinish(const json& value, const JsonPath& path,
-                        Finish& out) {
+absl::Status ReadFinish(const json& value, const JsonPath& path, Finish& out) {
   LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
-  LIR_RETURN_IF_ERROR(Optional(fields, "order_by", out.order_by, ReadOrderKeys));
+  LIR_RETURN_IF_ERROR(
+      Optional(fields, "order_by", out.order_by, ReadOrderKeys));
   LIR_RETURN_IF_ERROR(OptionalValue(fields, "limit", out.limit, ReadCount));
   LIR_RETURN_IF_ERROR(Optional(fields, "offset", out.offset, ReadCount));
   LIR_RETURN_IF_ERROR(Optional(fields, "output", out.output, ReadPositions));
@@ -484,8 +509,7 @@ absl::Status ReadFastPath(const json& value, const JsonPath& path,
   return ReadStrings(value, path, out.lines);
 }
 
-absl::Status ReadObject(const json& value, const JsonPath& path,
-                        Object& out) {
+absl::Status ReadObject(const json& value, const JsonPath& path, Object& out) {
   LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
   LIR_RETURN_IF_ERROR(Required(fields, "name", out.name, ReadString));
   LIR_RETURN_IF_ERROR(OptionalValue(fields, "finish", out.finish, ReadFinish));
@@ -493,7 +517,8 @@ absl::Status ReadObject(const json& value, const JsonPath& path,
   LIR_RETURN_IF_ERROR(
       OptionalValue(fields, "fast_path", out.fast_path, ReadFastPath));
   if ((out.plan == nullptr) == !out.fast_path.has_value()) {
-    return JsonError(path, "expected exactly one of \"plan\" and \"fast_path\"");
+    return JsonError(path,
+                     "expected exactly one of \"plan\" and \"fast_path\"");
   }
   return fields.Finish("an object");
 }
@@ -503,7 +528,8 @@ absl::Status ReadSource(const json& value, const JsonPath& path,
   LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
   LIR_RETURN_IF_ERROR(Required(fields, "name", out.name, ReadString));
   LIR_RETURN_IF_ERROR(Optional(fields, "mfp", out.mfp, ReadMfp));
-  LIR_RETURN_IF_ERROR(OptionalValue(fields, "pushdown", out.pushdown, ReadExprs));
+  LIR_RETURN_IF_ERROR(
+      OptionalValue(fields, "pushdown", out.pushdown, ReadExprs));
   return fields.Finish("a source");
 }
 
@@ -522,10 +548,10 @@ absl::Status ReadDocument(const json& value, Document& doc) {
   std::string format;
   LIR_RETURN_IF_ERROR(Required(fields, "format", format, ReadString));
   if (format != kJsonFormat) {
-    return JsonError(fields.PathOf("format"),
-                     absl::StrCat("unsupported format \"", format,
-                                  "\"; this reader supports \"", ToAbsl(kJsonFormat),
-                                  "\""));
+    return JsonError(
+        fields.PathOf("format"),
+        absl::StrCat("unsupported format \"", format,
+                     "\"; this reader supports \"", ToAbsl(kJsonFormat), "\""));
   }
   LIR_RETURN_IF_ERROR(Required(
       fields, "objects", doc.objects,
@@ -544,7 +570,8 @@ absl::Status ReadDocument(const json& value, Document& doc) {
       }));
   LIR_RETURN_IF_ERROR(
       OptionalValue(fields, "target_cluster", doc.target_cluster, ReadString));
-  LIR_RETURN_IF_ERROR(OptionalValue(fields, "notices", doc.notices, ReadStrings));
+  LIR_RETURN_IF_ERROR(
+      OptionalValue(fields, "notices", doc.notices, ReadStrings));
   LIR_RETURN_IF_ERROR(OptionalValue(fields, "optimization_time",
                                     doc.optimization_time, ReadString));
   LIR_RETURN_IF_ERROR(
@@ -603,9 +630,9 @@ absl::StatusOr<Document> ReadJson(std::string_view text,
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte counts the bytes read, including the offending one.
     auto [line, column] = LineColumn(text, e.byte == 0 ? 0 : e.byte - 1);
-    return absl::InvalidArgumentError(absl::StrCat(
-        ToAbsl(filename), ":", line, ":", column, ": ",
-        ParseErrorDetail(e.what())));
+    return absl::InvalidArgumentError(absl::StrCat(ToAbsl(filename), ":", line,
+                                                   ":", column, ": ",
+                                                   ParseErrorDetail(e.what())));
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(
         absl::StrCat(ToAbsl(filename), ": ", e.what()));

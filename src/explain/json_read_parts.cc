@@ -19,21 +19,27 @@ namespace {
 // prints the value itself: it may be huge or deeply nested.
 std::string Describe(const json& value) {
   switch (value.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return "a boolean";
+    case json::value_t::null:
+      return "null";
+    case json::value_t::boolean:
+      return "a boolean";
     case json::value_t::number_integer:
       return absl::StrCat("the integer ", value.get<int64_t>());
     case json::value_t::number_unsigned:
       return absl::StrCat("the integer ", value.get<uint64_t>());
-    case json::value_t::number_float: return "a non-integer number";
+    case json::value_t::number_float:
+      return "a non-integer number";
     case json::value_t::string: {
       const std::string& text = value.get_ref<const std::string&>();
       if (text.size() > 40) return "a string";
       return absl::StrCat("\"", text, "\"");
     }
-    case json::value_t::array: return "an array";
-    case json::value_t::object: return "an object";
-    default: return "a non-JSON value";
+    case json::value_t::array:
+      return "an array";
+    case json::value_t::object:
+      return "an object";
+    default:
+      return "a non-JSON value";
   }
 }
 
@@ -72,23 +78,24 @@ absl::Status CheckArgs(const ScalarExpr& e, const JsonPath& args_path) {
     case ScalarKind::kCall:
       if ((e.style == CallStyle::kPostfixIs || e.style == CallStyle::kNot) &&
           n != 1) {
-        return JsonError(args_path,
-                         absl::StrCat("expected exactly 1 argument for a ",
-                                      ToAbsl(EnumName(kCallStyleNames, e.style)),
-                                      " call, got ", n));
+        return JsonError(
+            args_path, absl::StrCat("expected exactly 1 argument for a ",
+                                    ToAbsl(EnumName(kCallStyleNames, e.style)),
+                                    " call, got ", n));
       }
       if (e.style == CallStyle::kInfix && n < 2) {
         return JsonError(
             args_path,
-            absl::StrCat("expected at least 2 arguments for an infix call, got ",
-                         n));
+            absl::StrCat(
+                "expected at least 2 arguments for an infix call, got ", n));
       }
       return absl::OkStatus();
     case ScalarKind::kIf:
       if (n != 3) {
         return JsonError(args_path,
                          absl::StrCat("expected exactly 3 arguments "
-                                      "(condition, then, else), got ", n));
+                                      "(condition, then, else), got ",
+                                      n));
       }
       return absl::OkStatus();
     case ScalarKind::kCaseLookup:
@@ -96,7 +103,8 @@ absl::Status CheckArgs(const ScalarExpr& e, const JsonPath& args_path) {
         return JsonError(
             args_path,
             absl::StrCat("expected an even number (>= 2) of arguments "
-                         "(input, literal/result pairs, default), got ", n));
+                         "(input, literal/result pairs, default), got ",
+                         n));
       }
       for (size_t i = 1; i + 1 < n; i += 2) {
         if (e.args[i].kind != ScalarKind::kLiteral) {
@@ -119,38 +127,41 @@ absl::Status ReadExprAt(const json& value, const JsonPath& path,
   }
   LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
   out = ScalarExpr();
-  LIR_RETURN_IF_ERROR(Required(
-      fields, "kind", out.kind,
-      [](const json& v, const JsonPath& p, ScalarKind& k) {
-        return ReadEnum(v, p, kScalarKindNames, k);
-      }));
+  LIR_RETURN_IF_ERROR(
+      Required(fields, "kind", out.kind,
+               [](const json& v, const JsonPath& p, ScalarKind& k) {
+                 return ReadEnum(v, p, kScalarKindNames, k);
+               }));
   switch (out.kind) {
     case ScalarKind::kColumn:
       LIR_RETURN_IF_ERROR(Required(fields, "column", out.column, ReadPosition));
       LIR_RETURN_IF_ERROR(OptionalValue(fields, "name", out.name, ReadString));
       break;
     case ScalarKind::kLiteral:
-      LIR_RETURN_IF_ERROR(Required(
-          fields, "type", out.literal.kind,
-          [](const json& v, const JsonPath& p, LiteralKind& k) {
-            return ReadEnum(v, p, kLiteralKindNames, k);
-          }));
-      LIR_RETURN_IF_ERROR(Required(fields, "text", out.literal.text, ReadString));
+      LIR_RETURN_IF_ERROR(
+          Required(fields, "type", out.literal.kind,
+                   [](const json& v, const JsonPath& p, LiteralKind& k) {
+                     return ReadEnum(v, p, kLiteralKindNames, k);
+                   }));
+      LIR_RETURN_IF_ERROR(
+          Required(fields, "text", out.literal.text, ReadString));
       break;
     case ScalarKind::kCall:
-      LIR_RETURN_IF_ERROR(Required(
-          fields, "style", out.style,
-          [](const json& v, const JsonPath& p, CallStyle& s) {
-            return ReadEnum(v, p, kCallStyleNames, s);
-          }));
+      LIR_RETURN_IF_ERROR(
+          Required(fields, "style", out.style,
+                   [](const json& v, const JsonPath& p, CallStyle& s) {
+                     return ReadEnum(v, p, kCallStyleNames, s);
+                   }));
       LIR_RETURN_IF_ERROR(Required(fields, "func", out.func, ReadString));
-      LIR_RETURN_IF_ERROR(OptionalValue(fields, "params", out.params, ReadString));
+      LIR_RETURN_IF_ERROR(
+          OptionalValue(fields, "params", out.params, ReadString));
       [[fallthrough]];
     case ScalarKind::kIf:
     case ScalarKind::kCaseLookup: {
       const json* args = fields.Find("args");
       if (args != nullptr && !args->is_null()) {
-        LIR_RETURN_IF_ERROR(ReadArgs(*args, fields.PathOf("args"), out.args, depth));
+        LIR_RETURN_IF_ERROR(
+            ReadArgs(*args, fields.PathOf("args"), out.args, depth));
       }
       LIR_RETURN_IF_ERROR(CheckArgs(out, fields.PathOf("args")));
       break;
@@ -159,8 +170,8 @@ absl::Status ReadExprAt(const json& value, const JsonPath& path,
       LIR_RETURN_IF_ERROR(Required(fields, "text", out.opaque, ReadString));
       break;
   }
-  return fields.Finish(absl::StrCat("a ", ToAbsl(EnumName(kScalarKindNames, out.kind)),
-                                    " expression"));
+  return fields.Finish(absl::StrCat(
+      "a ", ToAbsl(EnumName(kScalarKindNames, out.kind)), " expression"));
 }
 
 absl::Status ReadOrderKey(const json& value, const JsonPath& path,
@@ -270,12 +281,12 @@ absl::Status ReadBool(const json& value, const JsonPath& path, bool& out) {
   return absl::OkStatus();
 }
 
-absl::Status ReadInt64(const json& value, const JsonPath& path,
-                       int64_t& out) {
+absl::Status ReadInt64(const json& value, const JsonPath& path, int64_t& out) {
   if (value.is_number_unsigned()) {
     uint64_t v = value.get<uint64_t>();
     if (v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-      return JsonExpected(path, "an integer that fits in 64 signed bits", value);
+      return JsonExpected(path, "an integer that fits in 64 signed bits",
+                          value);
     }
     out = static_cast<int64_t>(v);
     return absl::OkStatus();
@@ -287,8 +298,7 @@ absl::Status ReadInt64(const json& value, const JsonPath& path,
   return JsonExpected(path, "an integer", value);
 }
 
-absl::Status ReadCount(const json& value, const JsonPath& path,
-                       int64_t& out) {
+absl::Status ReadCount(const json& value, const JsonPath& path, int64_t& out) {
   int64_t v = 0;
   if (!ReadInt64(value, path, v).ok() || v < 0) {
     return JsonExpected(path, "a non-negative integer", value);
@@ -310,8 +320,7 @@ absl::Status ReadUint64(const json& value, const JsonPath& path,
   return JsonExpected(path, "a non-negative integer", value);
 }
 
-absl::Status ReadPosition(const json& value, const JsonPath& path,
-                          int& out) {
+absl::Status ReadPosition(const json& value, const JsonPath& path, int& out) {
   int64_t v = 0;
   if (!ReadInt64(value, path, v).ok() || v < 0 || v > INT_MAX) {
     return JsonExpected(path, absl::StrCat("an integer in [0, ", INT_MAX, "]"),
@@ -331,14 +340,13 @@ absl::Status ReadStrings(const json& value, const JsonPath& path,
   return ReadList(value, path, out, ReadString);
 }
 
-absl::Status ReadDatum(const json& value, const JsonPath& path,
-                       Literal& out) {
+absl::Status ReadDatum(const json& value, const JsonPath& path, Literal& out) {
   LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
-  LIR_RETURN_IF_ERROR(Required(
-      fields, "type", out.kind,
-      [](const json& v, const JsonPath& p, LiteralKind& k) {
-        return ReadEnum(v, p, kLiteralKindNames, k);
-      }));
+  LIR_RETURN_IF_ERROR(
+      Required(fields, "type", out.kind,
+               [](const json& v, const JsonPath& p, LiteralKind& k) {
+                 return ReadEnum(v, p, kLiteralKindNames, k);
+               }));
   LIR_RETURN_IF_ERROR(Required(fields, "text", out.text, ReadString));
   return fields.Finish("a datum");
 }
@@ -366,10 +374,12 @@ absl::Status ReadMfp(const json& value, const JsonPath& path,
                      MapFilterProject& out) {
   LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
   out = MapFilterProject();
-  LIR_RETURN_IF_ERROR(OptionalValue(fields, "project", out.project, ReadPositions));
+  LIR_RETURN_IF_ERROR(
+      OptionalValue(fields, "project", out.project, ReadPositions));
   LIR_RETURN_IF_ERROR(Optional(fields, "filter", out.filter, ReadExprs));
   LIR_RETURN_IF_ERROR(Optional(fields, "map", out.map, ReadExprs));
-  LIR_RETURN_IF_ERROR(OptionalValue(fields, "temporal", out.temporal, ReadTemporal));
+  LIR_RETURN_IF_ERROR(
+      OptionalValue(fields, "temporal", out.temporal, ReadTemporal));
   return fields.Finish("a map-filter-project");
 }
 
@@ -378,13 +388,14 @@ absl::Status ReadArrangement(const json& value, const JsonPath& path,
   LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
   out = ArrangementForm();
   LIR_RETURN_IF_ERROR(Optional(fields, "key", out.key, ReadExprs));
-  LIR_RETURN_IF_ERROR(Optional(
-      fields, "permutation", out.permutation,
-      [](const json& v, const JsonPath& p,
-         std::vector<std::pair<int, int>>& pairs) {
-        return ReadList(v, p, pairs, ReadPermutationPair);
-      }));
-  LIR_RETURN_IF_ERROR(Optional(fields, "thinning", out.thinning, ReadPositions));
+  LIR_RETURN_IF_ERROR(Optional(fields, "permutation", out.permutation,
+                               [](const json& v, const JsonPath& p,
+                                  std::vector<std::pair<int, int>>& pairs) {
+                                 return ReadList(v, p, pairs,
+                                                 ReadPermutationPair);
+                               }));
+  LIR_RETURN_IF_ERROR(
+      Optional(fields, "thinning", out.thinning, ReadPositions));
   return fields.Finish("an arrangement");
 }
 
@@ -393,12 +404,11 @@ absl::Status ReadCollections(const json& value, const JsonPath& path,
   LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
   out = AvailableCollections();
   LIR_RETURN_IF_ERROR(Optional(fields, "raw", out.raw, ReadBool));
-  LIR_RETURN_IF_ERROR(Optional(
-      fields, "arranged", out.arranged,
-      [](const json& v, const JsonPath& p,
-         std::vector<ArrangementForm>& forms) {
-        return ReadList(v, p, forms, ReadArrangement);
-      }));
+  LIR_RETURN_IF_ERROR(Optional(fields, "arranged", out.arranged,
+                               [](const json& v, const JsonPath& p,
+                                  std::vector<ArrangementForm>& forms) {
+                                 return ReadList(v, p, forms, ReadArrangement);
+                               }));
   return fields.Finish("available collections");
 }
 

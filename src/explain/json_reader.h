@@ -87,7 +87,8 @@ class Fields {
   absl::Status Finish(absl::string_view owner) const;
 
  private:
-  Fields(const json& value, const JsonPath& path) : value_(&value), path_(path) {}
+  Fields(const json& value, const JsonPath& path)
+      : value_(&value), path_(path) {}
 
   const json* value_;
   JsonPath path_;
@@ -153,8 +154,7 @@ absl::Status ReadList(const json& value, const JsonPath& path,
 /// Reads a string that must be one of `names`; the result is its index.
 template <typename Enum, size_t N>
 absl::Status ReadEnum(const json& value, const JsonPath& path,
-                      const std::array<std::string_view, N>& names,
-                      Enum& out) {
+                      const std::array<std::string_view, N>& names, Enum& out) {
   if (value.is_string()) {
     const std::string& text = value.get_ref<const std::string&>();
     for (size_t i = 0; i < N; ++i) {
@@ -177,30 +177,24 @@ absl::Status ReadString(const json& value, const JsonPath& path,
                         std::string& out);
 absl::Status ReadBool(const json& value, const JsonPath& path, bool& out);
 /// Any integer that fits in 64 bits, signed.
-absl::Status ReadInt64(const json& value, const JsonPath& path,
-                       int64_t& out);
+absl::Status ReadInt64(const json& value, const JsonPath& path, int64_t& out);
 /// An integer >= 0 that fits in int64 (counts, limits, offsets).
-absl::Status ReadCount(const json& value, const JsonPath& path,
-                       int64_t& out);
+absl::Status ReadCount(const json& value, const JsonPath& path, int64_t& out);
 /// An integer >= 0 that fits in uint64 (ids, bucket sizes).
-absl::Status ReadUint64(const json& value, const JsonPath& path,
-                        uint64_t& out);
+absl::Status ReadUint64(const json& value, const JsonPath& path, uint64_t& out);
 /// A column position or relation index: an integer in [0, INT_MAX].
-absl::Status ReadPosition(const json& value, const JsonPath& path,
-                          int& out);
+absl::Status ReadPosition(const json& value, const JsonPath& path, int& out);
 absl::Status ReadPositions(const json& value, const JsonPath& path,
                            std::vector<int>& out);
 absl::Status ReadStrings(const json& value, const JsonPath& path,
                          std::vector<std::string>& out);
 
 /// A datum `{"type": ..., "text": ...}`.
-absl::Status ReadDatum(const json& value, const JsonPath& path,
-                       Literal& out);
+absl::Status ReadDatum(const json& value, const JsonPath& path, Literal& out);
 /// An array of datums.
 absl::Status ReadRow(const json& value, const JsonPath& path, Row& out);
 /// An expression at the top of its tree (depth 1).
-absl::Status ReadExpr(const json& value, const JsonPath& path,
-                      ScalarExpr& out);
+absl::Status ReadExpr(const json& value, const JsonPath& path, ScalarExpr& out);
 /// An array of top-level expressions.
 absl::Status ReadExprs(const json& value, const JsonPath& path,
                        std::vector<ScalarExpr>& out);

@@ -17,8 +17,8 @@
 namespace lir::explain {
 namespace {
 
-using nlohmann::json;
 using internal::EnumName;
+using nlohmann::json;
 
 json DatumToJson(const Literal& lit) {
   return json{{"type", EnumName(internal::kLiteralKindNames, lit.kind)},
@@ -167,7 +167,8 @@ json PathToJson(const JoinPath& path) {
     out["initial_closure"] = ClosureToJson(*path.initial_closure);
   }
   json stages = json::array();
-  for (const JoinStage& stage : path.stages) stages.push_back(StageToJson(stage));
+  for (const JoinStage& stage : path.stages)
+    stages.push_back(StageToJson(stage));
   out["stages"] = std::move(stages);
   if (path.final_closure.has_value()) {
     out["final_closure"] = ClosureToJson(*path.final_closure);
@@ -222,7 +223,8 @@ struct OpWriter {
   void operator()(const GetOp& op) {
     out["collection"] = CollectionIdToJson(op.id);
     out["get_kind"] = EnumName(internal::kGetKindNames, op.kind);
-    if (op.keys != AvailableCollections()) out["keys"] = CollectionsToJson(op.keys);
+    if (op.keys != AvailableCollections())
+      out["keys"] = CollectionsToJson(op.keys);
     if (!op.key.empty()) out["key"] = ExprListToJson(op.key);
     if (op.seek.has_value()) out["seek"] = RowToJson(*op.seek);
     PutMfp(out, "mfp", op.mfp);
@@ -246,13 +248,15 @@ struct OpWriter {
   }
   void operator()(const MfpOp& op) {
     PutMfp(out, "mfp", op.mfp);
-    if (op.input_key.has_value()) out["input_key"] = ExprListToJson(*op.input_key);
+    if (op.input_key.has_value())
+      out["input_key"] = ExprListToJson(*op.input_key);
     if (op.input_val.has_value()) out["input_val"] = RowToJson(*op.input_val);
   }
   void operator()(const FlatMapOp& op) {
     out["func"] = op.func;
     out["exprs"] = ExprListToJson(op.exprs);
-    if (op.input_key.has_value()) out["input_key"] = ExprListToJson(*op.input_key);
+    if (op.input_key.has_value())
+      out["input_key"] = ExprListToJson(*op.input_key);
     PutMfp(out, "mfp_after", op.mfp_after);
   }
   void operator()(const JoinOp& op) {
@@ -280,7 +284,8 @@ struct OpWriter {
       out["aggrs"] = std::move(aggrs);
     }
     if (op.fused_unnest_list) out["fused_unnest_list"] = true;
-    if (op.input_key.has_value()) out["input_key"] = ExprListToJson(*op.input_key);
+    if (op.input_key.has_value())
+      out["input_key"] = ExprListToJson(*op.input_key);
     if (op.temporal_bucketing) out["temporal_bucketing"] = true;
     PutMfp(out, "key_plan", op.key_plan);
     PutMfp(out, "val_plan", op.val_plan);
@@ -310,10 +315,12 @@ struct OpWriter {
     }
   }
   void operator()(const ArrangeByOp& op) {
-    if (op.input_key.has_value()) out["input_key"] = ExprListToJson(*op.input_key);
+    if (op.input_key.has_value())
+      out["input_key"] = ExprListToJson(*op.input_key);
     if (op.temporal_bucketing) out["temporal_bucketing"] = true;
     PutMfp(out, "input_mfp", op.input_mfp);
-    if (op.forms != AvailableCollections()) out["forms"] = CollectionsToJson(op.forms);
+    if (op.forms != AvailableCollections())
+      out["forms"] = CollectionsToJson(op.forms);
   }
   void operator()(const SetDifferenceOp& op) {
     out["ensure_arrangement"] = ArrangementToJson(op.ensure_arrangement);
@@ -344,7 +351,8 @@ json PlanToJson(const Node& root) {
 
 json FinishToJson(const Finish& finish) {
   json out = json::object();
-  if (!finish.order_by.empty()) out["order_by"] = OrderKeysToJson(finish.order_by);
+  if (!finish.order_by.empty())
+    out["order_by"] = OrderKeysToJson(finish.order_by);
   if (finish.limit.has_value()) out["limit"] = *finish.limit;
   if (finish.offset != 0) out["offset"] = finish.offset;
   out["output"] = finish.output;
@@ -376,7 +384,8 @@ nlohmann::json ToJson(const Document& doc) {
   json out = json::object();
   out["format"] = kJsonFormat;
   json objects = json::array();
-  for (const Object& object : doc.objects) objects.push_back(ObjectToJson(object));
+  for (const Object& object : doc.objects)
+    objects.push_back(ObjectToJson(object));
   out["objects"] = std::move(objects);
   json sources = json::array();
   for (const SourceBlock& source : doc.sources) {
@@ -390,7 +399,8 @@ nlohmann::json ToJson(const Document& doc) {
     }
     out["used_indexes"] = std::move(indexes);
   }
-  if (doc.target_cluster.has_value()) out["target_cluster"] = *doc.target_cluster;
+  if (doc.target_cluster.has_value())
+    out["target_cluster"] = *doc.target_cluster;
   if (doc.notices.has_value()) out["notices"] = *doc.notices;
   if (doc.optimization_time.has_value()) {
     out["optimization_time"] = *doc.optimization_time;

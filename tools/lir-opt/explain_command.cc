@@ -1,11 +1,26 @@
-// `lir-opt explain`: parse a plan, check it, print it again.
+// `lir-opt explain`: parse a plan, check it, optimize it, print it again.
+#include <fstream>
 #include <iostream>
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
+#include "src/lir/validate.h"
+#include "src/recognizer/pass.h"
 #include "tools/lir-opt/commands.h"
+#include "tools/lir-opt/feature_flags.h"
 #include "tools/lir-opt/flags.h"
 #include "tools/lir-opt/plan_io.h"
+
+ABSL_FLAG(bool, explain_declines, false,
+          "After the document (text output), list every rewrite candidate "
+          "and what happened to it: 'fused_set_difference LirId(9): fired', "
+          "'... declined <code> (<why>)', or, when the pass's feature is off, "
+          "what it would do.");
+ABSL_FLAG(std::string, report, "",
+          "Write the rewrite report as JSON to this file ('-': standard "
+          "output, after the document): every pass with whether it ran "
+          "enabled, and every candidate with its outcome, decline code, arm "
+          "and message, or fused keys.");
 
 namespace lir::cli {
 
@@ -15,19 +30,59 @@ int RunExplain(const CommandArgs& args) {
         args.command, ": expected exactly one FILE (or - for stdin), got ",
         args.operands.size()));
   }
+  const bool explain_declines = absl::GetFlag(FLAGS_explain_declines);
+  const std::string report_path = absl::GetFlag(FLAGS_report);
+  RenderOptions render;
+  render.format = absl::GetFlag(FLAGS_format);
+  render.node_identifiers = absl::GetFlag(FLAGS_node_identifiers);
+  if (explain_declines && render.format == OutputFormat::kJson) {
+    return UsageError(
+        "--explain_declines applies to text output; with --format=json use "
+        "--report");
+  }
+  OptimizerFeatures features;
+  if (int exit_code = ResolveFeaturesOrReport(&features); exit_code != kExitOk) {
+    return exit_code;
+  }
+
   absl::StatusOr<InputText> input = ReadInput(args.operands[0]);
   if (!input.ok()) return InputError(input.status().message());
-
   LoadOptions load;
   load.format = absl::GetFlag(FLAGS_input_format);
   load.validate = absl::GetFlag(FLAGS_validate);
   absl::StatusOr<Document> doc = LoadDocument(*input, load);
   if (!doc.ok()) return InputError(doc.status().message());
 
-  RenderOptions render;
-  render.format = absl::GetFlag(FLAGS_format);
-  render.node_identifiers = absl::GetFlag(FLAGS_node_identifiers);
-  std::cout << RenderDocument(*doc, render) << std::flush;
+  absl::StatusOr<OptimizeResult> optimized = Optimize(std::move(*doc), features);
+  if (!optimized.ok()) {
+    return InputError(absl::StrCat(input->name, ": ", optimized.status().message()));
+  }
+  if (load.validate) {
+    absl::Status valid = Validate(optimized->document);
+    if (!valid.ok()) {
+      return InputError(absl::StrCat(input->name,
+                                     ": internal error: the optimized plan is "
+                                     "invalid: ",
+                                     valid.message()));
+    }
+  }
+  std::string report_json;
+  if (!report_path.empty()) {
+    report_json = ReportToJson(optimized->report).dump(2) + "\n";
+    if (report_path != "-") {
+      std::ofstream out(report_path, std::ios::binary);
+      out << report_json;
+      if (!out) {
+        return InputError(absl::StrCat(report_path, ": cannot write the report"));
+      }
+    }
+  }
+  std::cout << RenderDocument(optimized->document, render);
+  if (explain_declines) {
+    std::cout << "\n" << PrintCandidates(optimized->report);
+  }
+  if (report_path == "-") std::cout << report_json;
+  std::cout << std::flush;
   return kExitOk;
 }
 

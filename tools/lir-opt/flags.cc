@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "tools/lir-opt/feature_flags.h"
 
 ABSL_FLAG(lir::cli::InputFormat, input_format, lir::cli::InputFormat::kAuto,
           "How FILE is read. auto: JSON when its first non-space byte is '{', "
@@ -58,6 +59,9 @@ std::string WrapText(absl::string_view text, absl::string_view indent) {
 
 std::string FlagValueSyntax(const absl::CommandLineFlag& flag) {
   if (flag.IsOfType<bool>()) return absl::StrCat("--[no]", flag.Name());
+  if (flag.IsOfType<FeatureSwitch>()) {
+    return absl::StrCat("--[no]", flag.Name(), "[=true|false|on|off|...]");
+  }
   std::string values = "VALUE";
   if (flag.IsOfType<InputFormat>()) {
     values = ChoiceSyntax<InputFormat>(kInputFormatChoices);
@@ -79,7 +83,9 @@ std::string FlagsUsage() {
   std::string out;
   for (const absl::CommandLineFlag* flag : flags) {
     absl::StrAppend(&out, "  ", FlagValueSyntax(*flag),
-                    "  (default: ", flag->DefaultValue(), ")\n",
+                    "  (default: ",
+                    flag->DefaultValue().empty() ? "none" : flag->DefaultValue(),
+                    ")\n",
                     WrapText(flag->Help(), kHelpIndent));
   }
   return out;

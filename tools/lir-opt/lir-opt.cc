@@ -13,6 +13,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 #include "tools/lir-opt/commands.h"
+#include "tools/lir-opt/feature_flags.h"
 #include "tools/lir-opt/flags.h"
 
 #ifndef LIR_VERSION
@@ -33,23 +34,29 @@ struct Subcommand {
 constexpr Subcommand kSubcommands[] = {
     {"explain", "[flags] FILE|-",
      "Parse the plan in FILE (- reads standard input) as verbose EXPLAIN text "
-     "or JSON, validate it, and print it as text or JSON.",
+     "or JSON, validate it, run the optimizer passes whose features are on "
+     "(see --config, --features and the per-feature flags), validate the "
+     "result, and print it as text or JSON.",
      &RunExplain},
     {"help", "", "Print this text.", nullptr},
 };
 
 constexpr absl::string_view kExitCodes =
     "  0  success: the output is on stdout\n"
-    "  1  invalid input: FILE cannot be read, parsed or validated; stderr\n"
-    "     holds one message naming it (FILE:LINE:COLUMN: expected ...) and\n"
-    "     stdout is empty\n"
+    "  1  invalid input: FILE (or the --config file) cannot be read, parsed\n"
+    "     or validated; stderr holds one message naming it\n"
+    "     (FILE:LINE:COLUMN: expected ...) and stdout is empty\n"
     "  2  usage error: unknown command or flag, bad flag value, missing or\n"
     "     extra FILE\n";
 
 constexpr absl::string_view kExamples =
     "  lir-opt explain examples/except.plan\n"
     "  lir-opt explain --format=json examples/except.plan > except.json\n"
-    "  lir-opt explain --node_identifiers - < except.json\n";
+    "  lir-opt explain --node_identifiers - < except.json\n"
+    "  lir-opt explain --enable_fused_set_difference --explain_declines "
+    "examples/except.plan\n"
+    "  lir-opt explain --features=enable_fused_set_difference=on "
+    "--report=- examples/except.plan\n";
 
 std::string Usage() {
   std::string out =
@@ -140,8 +147,13 @@ int Main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "lir-opt <command> [flags] [operands]; lir-opt --help explains them.");
   std::atexit(&ExitAsUsageErrorWhileParsingFlags);
+  // Feature flags accept the valueless `--<feature>` form of booleans.
+  std::vector<std::string> expanded = ExpandFeatureFlags(argc, argv);
+  std::vector<char*> expanded_argv;
+  for (std::string& arg : expanded) expanded_argv.push_back(arg.data());
   parsing_flags = true;
-  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  std::vector<char*> positional = absl::ParseCommandLine(
+      static_cast<int>(expanded_argv.size()), expanded_argv.data());
   parsing_flags = false;
 
   if (positional.size() < 2) return UsageError("missing command");

@@ -1,0 +1,69 @@
+// Helpers shared by the recognizer tests: running the pipeline with the
+// fused set-difference feature on or off, and checking that a rewritten
+// document is still a well-formed, printable, serializable plan.
+#ifndef LIR_TESTS_RECOGNIZER_TEST_UTIL_H_
+#define LIR_TESTS_RECOGNIZER_TEST_UTIL_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "src/explain/json.h"
+#include "src/explain/text.h"
+#include "src/lir/document.h"
+#include "src/lir/validate.h"
+#include "src/recognizer/pass.h"
+
+namespace lir::recognizer_testing {
+
+/// The features with only `enable_fused_set_difference` set as given.
+inline OptimizerFeatures FusedFeatures(bool enabled) {
+  OptimizerFeatures features;
+  features.enable_fused_set_difference = enabled;
+  return features;
+}
+
+/// Optimize on a copy of `doc`, so callers can compare before and after.
+inline absl::StatusOr<OptimizeResult> OptimizeCopy(const Document& doc,
+                                                   bool enabled) {
+  return Optimize(Clone(doc), FusedFeatures(enabled));
+}
+
+/// Empty when `doc` validates and survives both serializations unchanged
+/// (text: Print -> Parse -> Print; JSON: Write -> Read -> Print and
+/// Write -> Read -> Write); otherwise what went wrong.
+inline std::string WellFormedProblems(const Document& doc,
+                                      const ValidateOptions& options = {}) {
+  absl::Status valid = Validate(doc, options);
+  if (!valid.ok()) return absl::StrCat("Validate: ", valid.ToString());
+  const std::string text = explain::PrintText(doc);
+  absl::StatusOr<Document> reparsed = explain::ParseText(text);
+  if (!reparsed.ok()) {
+    return absl::StrCat("ParseText(PrintText(doc)): ",
+                        reparsed.status().ToString(), "\n", text);
+  }
+  const std::string reprinted = explain::PrintText(*reparsed);
+  if (reprinted != text) {
+    return absl::StrCat("text round trip changed the document:\n", text,
+                        "---- became ----\n", reprinted);
+  }
+  const std::string json = explain::WriteJson(doc);
+  absl::StatusOr<Document> from_json = explain::ReadJson(json);
+  if (!from_json.ok()) {
+    return absl::StrCat("ReadJson(WriteJson(doc)): ",
+                        from_json.status().ToString());
+  }
+  if (explain::PrintText(*from_json) != text) {
+    return absl::StrCat("JSON round trip changed the printed document:\n",
+                        text, "---- became ----\n",
+                        explain::PrintText(*from_json));
+  }
+  if (explain::WriteJson(*from_json) != json) {
+    return "JSON round trip changed the JSON";
+  }
+  return "";
+}
+
+}  // namespace lir::recognizer_testing
+
+#endif  // LIR_TESTS_RECOGNIZER_TEST_UTIL_H_
