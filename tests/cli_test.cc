@@ -281,3 +281,109 @@ TEST_F(CliTest, DoubleDashEndsFlags) {
 }
 
 }  // namespace
+
+// ---- Optimizer features ------------------------------------------------------
+
+namespace {
+
+bool Rewritten(const std::string& out) {
+  return absl::StrContains(out, "SetDifference ensure_arrangement=") &&
+         !absl::StrContains(out, "Threshold::Basic");
+}
+
+}  // namespace
+
+TEST_F(CliTest, FeatureFlagRewritesAndAcceptsBooleanSpellings) {
+  RunResult on = Run({"explain", "--enable_fused_set_difference", Example()});
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  EXPECT_TRUE(Rewritten(on.out)) << on.out;
+  for (const char* off : {"--enable_fused_set_difference=off",
+                          "--enable_fused_set_difference=N",
+                          "--noenable_fused_set_difference"}) {
+    RunResult r = Run({"explain", off, Example()});
+    ASSERT_EQ(r.exit_code, 0) << off << r.err;
+    EXPECT_EQ(r.out, ReadFile(Example())) << off;
+  }
+  RunResult yes = Run({"explain", "--enable_fused_set_difference=YES", Example()});
+  EXPECT_TRUE(Rewritten(yes.out)) << yes.out;
+}
+
+TEST_F(CliTest, LaterFeatureSourcesOverrideEarlierOnes) {
+  std::string on_config =
+      Temp("on.json", R"({"features": {"enable_fused_set_difference": true}})");
+  RunResult config = Run({"explain", "--config=" + on_config, Example()});
+  ASSERT_EQ(config.exit_code, 0) << config.err;
+  EXPECT_TRUE(Rewritten(config.out));
+  RunResult list_over_config =
+      Run({"explain", "--config=" + on_config,
+           "--features=enable_fused_set_difference=off", Example()});
+  EXPECT_EQ(list_over_config.out, ReadFile(Example()));
+  RunResult flag_over_list =
+      Run({"explain", "--features=enable_fused_set_difference=off",
+           "--enable_fused_set_difference", Example()});
+  EXPECT_TRUE(Rewritten(flag_over_list.out));
+  RunResult flag_off_over_config =
+      Run({"explain", "--config=" + on_config,
+           "--enable_fused_set_difference=false", Example()});
+  EXPECT_EQ(flag_off_over_config.out, ReadFile(Example()));
+}
+
+TEST_F(CliTest, ExplainDeclinesAppendsTheCandidates) {
+  RunResult on = Run({"explain", "--enable_fused_set_difference",
+                      "--explain_declines", Example()});
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  EXPECT_TRUE(absl::EndsWith(on.out,
+                             "\n\nRewrite candidates:\n  Explained Query:\n"
+                             "    fused_set_difference LirId(10): fired\n"))
+      << on.out;
+  RunResult off = Run({"explain", "--explain_declines", Example()});
+  EXPECT_TRUE(absl::EndsWith(
+      off.out, "    fused_set_difference LirId(10): disabled, would fire\n"))
+      << off.out;
+  RunResult json = Run({"explain", "--explain_declines", "--format=json", Example()});
+  EXPECT_EQ(json.exit_code, 2);
+  EXPECT_EQ(json.out, "");
+}
+
+TEST_F(CliTest, ReportWritesJsonToAFileOrAfterTheDocument) {
+  std::string path = (dir_ / "report.json").string();
+  RunResult r = Run({"explain", "--enable_fused_set_difference",
+                     "--report=" + path, Example()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(Rewritten(r.out));
+  std::string report = ReadFile(path);
+  EXPECT_TRUE(absl::StrContains(report, "\"outcome\": \"fired\"")) << report;
+  EXPECT_TRUE(absl::StrContains(report, "\"base_key\": [\n")) << report;
+  EXPECT_TRUE(absl::StrContains(report, "\"enabled\": true")) << report;
+
+  RunResult to_stdout = Run({"explain", "--report=-", Example()});
+  ASSERT_EQ(to_stdout.exit_code, 0) << to_stdout.err;
+  EXPECT_TRUE(absl::StartsWith(to_stdout.out, ReadFile(Example())));
+  EXPECT_TRUE(absl::StrContains(to_stdout.out, "\"outcome\": \"disabled\""));
+  EXPECT_TRUE(absl::StrContains(to_stdout.out, "\"if_enabled\": \"fired\""));
+}
+
+TEST_F(CliTest, BadFeaturesAreErrorsNamingTheKnownFeatures) {
+  RunResult unknown = Run({"explain", "--features=enable_magic=on", Example()});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_EQ(unknown.out, "");
+  EXPECT_TRUE(absl::StrContains(unknown.err,
+                                "unknown feature 'enable_magic'; known features: "
+                                "enable_fused_set_difference (bool)"))
+      << unknown.err;
+  RunResult bad_value =
+      Run({"explain", "--enable_fused_set_difference=maybe", Example()});
+  EXPECT_EQ(bad_value.exit_code, 2);
+  EXPECT_TRUE(absl::StrContains(bad_value.err, "invalid boolean 'maybe'"))
+      << bad_value.err;
+
+  std::string broken = Temp("broken.json", "{\"features\": {\n  \"x\": tru }}\n");
+  RunResult config = Run({"explain", "--config=" + broken, Example()});
+  EXPECT_EQ(config.exit_code, 1);
+  EXPECT_EQ(config.out, "");
+  EXPECT_TRUE(absl::StartsWith(config.err, broken + ":2:")) << config.err;
+  RunResult missing = Run({"explain", "--config=nope.json", Example()});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_TRUE(absl::StrContains(missing.err, "nope.json: cannot read config file"))
+      << missing.err;
+}

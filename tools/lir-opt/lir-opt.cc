@@ -53,10 +53,10 @@ constexpr absl::string_view kExamples =
     "  lir-opt explain examples/except.plan\n"
     "  lir-opt explain --format=json examples/except.plan > except.json\n"
     "  lir-opt explain --node_identifiers - < except.json\n"
-    "  lir-opt explain --enable_fused_set_difference --explain_declines "
-    "examples/except.plan\n"
-    "  lir-opt explain --features=enable_fused_set_difference=on "
-    "--report=- examples/except.plan\n";
+    "  lir-opt explain --enable_fused_set_difference --explain_declines \\\n"
+    "      examples/except.plan\n"
+    "  lir-opt explain --features=enable_fused_set_difference=on \\\n"
+    "      --report=- examples/except.plan\n";
 
 std::string Usage() {
   std::string out =
