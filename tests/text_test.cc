@@ -230,3 +230,31 @@ INSTANTIATE_TEST_SUITE_P(
 
 }  // namespace
 }  // namespace lir::explain
+
+namespace lir::explain {
+namespace {
+
+TEST(TextAnnotate, ExtraFieldsFollowTheNodeId) {
+  absl::StatusOr<Document> doc = ParseText(kExcept);
+  ASSERT_TRUE(doc.ok()) << doc.status();
+  PrintOptions options;
+  options.annotate = [](const Node& node) -> std::string {
+    return node.Is<NegateOp>() ? "monotonic: false" : "";
+  };
+  std::string plain = PrintText(*doc, options);
+  EXPECT_NE(plain.find("        Negate // { monotonic: false }\n"), std::string::npos)
+      << plain;
+  EXPECT_NE(plain.find("      Union consolidate_output=true\n"), std::string::npos);
+  options.node_identifiers = true;
+  std::string with_ids = PrintText(*doc, options);
+  EXPECT_NE(with_ids.find("Negate // { node_id: LirId(2), monotonic: false }\n"),
+            std::string::npos)
+      << with_ids;
+  // Computed fields are not trusted on input: they are dropped, ids kept.
+  absl::StatusOr<Document> again = ParseText(with_ids);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(PrintText(*again), PrintText(*doc, PrintOptions{true, nullptr}));
+}
+
+}  // namespace
+}  // namespace lir::explain

@@ -2,6 +2,7 @@
 #ifndef LIR_EXPLAIN_TEXT_H_
 #define LIR_EXPLAIN_TEXT_H_
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,11 @@ struct PrintOptions {
   /// Print `// { node_id: LirId(n) }` on every node header. The document's
   /// own `node_identifiers` flag also turns them on.
   bool node_identifiers = false;
+  /// Extra fields for a node's `// { ... }` comment, printed after the
+  /// node_id (e.g. `arity: 2, monotonic: true`); an empty string adds
+  /// nothing. Lets analyses show their results without this library
+  /// depending on them.
+  std::function<std::string(const Node&)> annotate;
 };
 
 /// Prints a document exactly as Materialize would (ending in one newline).

@@ -2,6 +2,7 @@
 // (TEXT-FORMAT.md). The traversal keeps its own stack so that plan depth is
 // bounded only by memory.
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -26,7 +27,9 @@ struct Task {
 
 class Printer {
  public:
-  Printer(std::string& out, bool node_ids) : out_(out), node_ids_(node_ids) {}
+  Printer(std::string& out, bool node_ids,
+          std::function<std::string(const Node&)> annotate = nullptr)
+      : out_(out), node_ids_(node_ids), annotate_(std::move(annotate)) {}
 
   // Prints the subtree at `root` with its header at `level`.
   void PrintTree(const Node& root, int level) {
@@ -75,8 +78,16 @@ class Printer {
 
  private:
   std::string Annotation(const Node& node) const {
-    if (!node_ids_) return "";
-    return absl::StrCat(" // { node_id: LirId(", node.id, ") }");
+    std::string fields;
+    if (node_ids_) fields = absl::StrCat("node_id: LirId(", node.id, ")");
+    if (annotate_) {
+      std::string extra = annotate_(node);
+      if (!extra.empty()) {
+        absl::StrAppend(&fields, fields.empty() ? "" : ", ", extra);
+      }
+    }
+    if (fields.empty()) return "";
+    return absl::StrCat(" // { ", fields, " }");
   }
 
   void Header(int level, const Node& node, absl::string_view text) {
@@ -495,6 +506,7 @@ class Printer {
 
   std::string& out_;
   bool node_ids_;
+  std::function<std::string(const Node&)> annotate_;
   std::vector<Task> stack_;
 };
 
@@ -513,14 +525,15 @@ void PrintFinish(Printer& p, const Finish& f) {
 
 std::string PrintPlan(const Node& root, int level, const PrintOptions& options) {
   std::string out;
-  Printer printer(out, options.node_identifiers);
+  Printer printer(out, options.node_identifiers, options.annotate);
   printer.PrintTree(root, level);
   return out;
 }
 
 std::string PrintText(const Document& doc, const PrintOptions& options) {
   std::string out;
-  Printer p(out, options.node_identifiers || doc.node_identifiers);
+  Printer p(out, options.node_identifiers || doc.node_identifiers,
+            options.annotate);
   bool first_section = true;
   // Every section after the first is preceded by one blank line.
   auto begin_section = [&] {
