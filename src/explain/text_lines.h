@@ -104,6 +104,24 @@ absl::Status ParseMfpLines(const ErrorSink& errors, LineCursor& cursor,
                            int level, bool allow_temporal,
                            MapFilterProject* mfp);
 
+/// Strips `prefix` and `suffix` around a line's content or fails, naming
+/// the expected form `what`.
+absl::StatusOr<absl::string_view> Between(const ErrorSink& errors,
+                                          const TextLine& line,
+                                          absl::string_view prefix,
+                                          absl::string_view suffix,
+                                          absl::string_view what);
+
+/// Splits `text` at occurrences of `sep` outside brackets and string
+/// literals; returns (offset, piece) pairs.
+std::vector<std::pair<size_t, absl::string_view>> SplitTopLevel(
+    absl::string_view text, absl::string_view sep);
+
+/// Reads the attribute lines of a Join::Linear (`join->delta` false) or
+/// Join::Delta node at `level` into `join`.
+absl::Status ParseJoin(const ErrorSink& errors, LineCursor& cursor, int level,
+                       JoinOp* join);
+
 /// Parses a node header (annotation already removed: `header_text`) and the
 /// node's attribute lines (`attrs`, all at levels deeper than the header)
 /// into a node without inputs. Not for `With` blocks.

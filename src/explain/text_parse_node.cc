@@ -3,6 +3,7 @@
 // text_parser.cc; attribute blocks are shallow, so this code may recurse.
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <string>
 #include "absl/strings/string_view.h"
 #include <vector>
@@ -17,11 +18,6 @@
 #include "src/lir/status_macros.h"
 
 namespace lir::explain::internal {
-namespace {
-
-// Parses `content` of `line` starting at `base` with a primitive parser.
-#define LIR_PARSE_AT(lhs, line, base, text, fn) \
-  LIR_ASSIGN_OR_RETURN(lhs, ParseAt(errors, line, base, text, fn))
 
 // Splits `text` at occurrences of `sep` outside brackets and string
 // literals; returns (offset, piece) pairs.
@@ -75,6 +71,12 @@ absl::StatusOr<absl::string_view> Between(const ErrorSink& errors,
   return s;
 }
 
+namespace {
+
+// Parses `content` of `line` starting at `base` with a primitive parser.
+#define LIR_PARSE_AT(lhs, line, base, text, fn) \
+  LIR_ASSIGN_OR_RETURN(lhs, ParseAt(errors, line, base, text, fn))
+
 absl::StatusOr<bool> ParseRawLine(const ErrorSink& errors, LineCursor& c,
                                   int level) {
   if (c.AtExactly(level, "raw=true")) {
@@ -127,156 +129,6 @@ absl::StatusOr<Row> ParseRowLine(const ErrorSink& errors, const TextLine& line,
   absl::string_view text = line.content.substr(prefix.size());
   LIR_PARSE_AT(Row row, line, prefix.size(), text, ParseRow);
   return row;
-}
-
-// `{ relation=<r>, key=[...] }` or `{ relation=<r>, raw }` after `source=`.
-absl::Status ParseSource(const ErrorSink& errors, const TextLine& line,
-                         JoinPath* path) {
-  LIR_ASSIGN_OR_RETURN(absl::string_view body,
-                       Between(errors, line, "source={ relation=", " }",
-                               "'source={ relation=...'"));
-  size_t comma = body.find(", ");
-  if (comma == absl::string_view::npos ||
-      !absl::SimpleAtoi(body.substr(0, comma), &path->source_relation)) {
-    return errors.Expected(line, 18, "relation number followed by ', '");
-  }
-  absl::string_view rest = body.substr(comma + 2);
-  if (rest == "raw") return absl::OkStatus();
-  size_t base = 18 + comma + 2;
-  if (!absl::ConsumePrefix(&rest, "key=[") || !absl::ConsumeSuffix(&rest, "]")) {
-    return errors.Expected(line, base, "'raw' or 'key=[...]'");
-  }
-  LIR_PARSE_AT(path->source_key, line, base + 5, rest, ParseCompactScalars);
-  return absl::OkStatus();
-}
-
-// A closure block: label at `level`, content one deeper.
-absl::StatusOr<JoinClosure> ParseClosure(const ErrorSink& errors, LineCursor& c,
-                                         int level) {
-  c.Next();  // the label
-  JoinClosure closure;
-  LIR_RETURN_IF_ERROR(
-      ParseMfpLines(errors, c, level + 1, /*allow_temporal=*/false, &closure.mfp));
-  if (c.At(level + 1, "ready_equivalences=")) {
-    const TextLine& line = c.Next();
-    constexpr size_t kBase = 19;  // strlen("ready_equivalences=")
-    absl::string_view text = line.content.substr(kBase);
-    // Classes are separated by ` AND `, members by ` = `, both at depth 0.
-    for (auto [cls_begin, cls] : SplitTopLevel(text, " AND ")) {
-      std::vector<ScalarExpr> members;
-      for (auto [member_begin, member] : SplitTopLevel(cls, " = ")) {
-        LIR_PARSE_AT(ScalarExpr e, line, kBase + cls_begin + member_begin,
-                     member, ParseExpr);
-        members.push_back(std::move(e));
-      }
-      closure.ready_equivalences.push_back(std::move(members));
-    }
-  }
-  return closure;
-}
-
-absl::StatusOr<JoinStage> ParseStage(const ErrorSink& errors, LineCursor& c,
-                                     int level) {
-  JoinStage stage;
-  if (c.AtExactly(level, "closure")) {
-    LIR_ASSIGN_OR_RETURN(stage.closure, ParseClosure(errors, c, level));
-  }
-  if (!c.At(level, "lookup={ relation=")) {
-    if (c.Done()) return errors.AtEnd(c.LineNumberHint(), "expected 'lookup='");
-    return errors.Expected(c.Peek(), 0, "'lookup={ relation=...' or 'closure'");
-  }
-  {
-    const TextLine& line = c.Next();
-    LIR_ASSIGN_OR_RETURN(absl::string_view body,
-                         Between(errors, line, "lookup={ relation=", "] }",
-                                 "'lookup={ relation=..., key=[...] }'"));
-    size_t comma = body.find(", key=[");
-    if (comma == absl::string_view::npos ||
-        !absl::SimpleAtoi(body.substr(0, comma), &stage.lookup_relation)) {
-      return errors.Expected(line, 18, "relation number followed by ', key=['");
-    }
-    LIR_PARSE_AT(stage.lookup_key, line, 18 + comma + 7, body.substr(comma + 7),
-                 ParseCompactScalars);
-  }
-  if (!c.At(level, "stream={ key=[")) {
-    if (c.Done()) return errors.AtEnd(c.LineNumberHint(), "expected 'stream='");
-    return errors.Expected(c.Peek(), 0, "'stream={ key=[...], thinning=(...) }'");
-  }
-  const TextLine& line = c.Next();
-  LIR_ASSIGN_OR_RETURN(absl::string_view body,
-                       Between(errors, line, "stream={ key=[", ") }",
-                               "'stream={ key=[...], thinning=(...) }'"));
-  size_t sep = body.rfind("], thinning=(");
-  if (sep == absl::string_view::npos) {
-    return errors.Expected(line, 14, "'], thinning=('");
-  }
-  LIR_PARSE_AT(stage.stream_key, line, 14, body.substr(0, sep),
-               ParseCompactScalars);
-  LIR_PARSE_AT(stage.stream_thinning, line, 14 + sep + 13, body.substr(sep + 13),
-               ParseIndices);
-  return stage;
-}
-
-// The content of a linear join (at `level`) or a delta path.
-absl::StatusOr<JoinPath> ParseJoinPath(const ErrorSink& errors, LineCursor& c,
-                                       int level, bool delta) {
-  JoinPath path;
-  if (c.AtExactly(level, "final_closure")) {
-    LIR_ASSIGN_OR_RETURN(path.final_closure, ParseClosure(errors, c, level));
-  }
-  absl::string_view stage_label = delta ? "delta_stage[" : "linear_stage[";
-  std::vector<int> indexes;
-  while (c.At(level, stage_label)) {
-    const TextLine& line = c.Next();
-    LIR_ASSIGN_OR_RETURN(absl::string_view num,
-                         Between(errors, line, stage_label, "]", "stage label"));
-    int index = 0;
-    if (!absl::SimpleAtoi(num, &index) || index < 0) {
-      return errors.Expected(line, stage_label.size(), "a stage number");
-    }
-    indexes.push_back(index);
-    LIR_ASSIGN_OR_RETURN(JoinStage stage, ParseStage(errors, c, level + 1));
-    path.stages.push_back(std::move(stage));
-  }
-  // Linear stages print ascending, delta stages descending; both from/to 0.
-  for (size_t i = 0; i < indexes.size(); ++i) {
-    int want = delta ? static_cast<int>(indexes.size() - 1 - i)
-                     : static_cast<int>(i);
-    if (indexes[i] != want) {
-      return errors.AtEnd(c.LineNumberHint(),
-                          absl::StrCat("expected stage index ", want, " but found ",
-                                       indexes[i]));
-    }
-  }
-  if (delta) std::reverse(path.stages.begin(), path.stages.end());
-  if (c.AtExactly(level, "initial_closure")) {
-    LIR_ASSIGN_OR_RETURN(path.initial_closure, ParseClosure(errors, c, level));
-  }
-  if (!c.At(level, "source=")) {
-    if (c.Done()) return errors.AtEnd(c.LineNumberHint(), "expected 'source='");
-    return errors.Expected(c.Peek(), 0, "'source=' or a join stage");
-  }
-  LIR_RETURN_IF_ERROR(ParseSource(errors, c.Next(), &path));
-  return path;
-}
-
-absl::Status ParseJoin(const ErrorSink& errors, LineCursor& c, int level,
-                       JoinOp* join) {
-  if (!join->delta) {
-    LIR_ASSIGN_OR_RETURN(JoinPath path, ParseJoinPath(errors, c, level, false));
-    join->paths.push_back(std::move(path));
-    return absl::OkStatus();
-  }
-  for (size_t p = 0; c.AtExactly(level, absl::StrCat("plan_path[", p, "]")); ++p) {
-    c.Next();
-    LIR_ASSIGN_OR_RETURN(JoinPath path, ParseJoinPath(errors, c, level + 1, true));
-    join->paths.push_back(std::move(path));
-  }
-  if (join->paths.empty()) {
-    if (c.Done()) return errors.AtEnd(c.LineNumberHint(), "expected 'plan_path[0]'");
-    return errors.Expected(c.Peek(), 0, "'plan_path[0]'");
-  }
-  return absl::OkStatus();
 }
 
 // `(<pos>, <aggregate>)` after `prefix`.
@@ -618,6 +470,28 @@ absl::StatusOr<std::vector<int>> ParseColumnKeyLine(const ErrorSink& errors,
   return *columns;
 }
 
+// One spelling of a header with plan variants (`Get::Collection `).
+template <typename E>
+struct HeaderVariant {
+  absl::string_view prefix;
+  E kind;
+};
+
+// Finds the variant `text` starts with; sets `*kind` and returns the text
+// after the prefix.
+template <typename E, size_t N>
+std::optional<absl::string_view> MatchVariant(absl::string_view text,
+                                              const HeaderVariant<E> (&table)[N],
+                                              E* kind) {
+  for (const HeaderVariant<E>& variant : table) {
+    if (absl::StartsWith(text, variant.prefix)) {
+      *kind = variant.kind;
+      return text.substr(variant.prefix.size());
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 absl::Status ParseMfpLines(const ErrorSink& errors, LineCursor& c, int level,
@@ -701,20 +575,16 @@ absl::StatusOr<NodePtr> ParseNodeHeader(const ErrorSink& errors,
   }
   if (starts("Get::")) {
     GetOp g;
-    absl::string_view rest;
-    if (starts("Get::PassArrangements ")) {
-      g.kind = GetKind::kPassArrangements;
-      rest = text.substr(22);
-    } else if (starts("Get::Arrangement ")) {
-      g.kind = GetKind::kArrangement;
-      rest = text.substr(17);
-    } else if (starts("Get::Collection ")) {
-      g.kind = GetKind::kCollection;
-      rest = text.substr(16);
-    } else {
+    static constexpr HeaderVariant<GetKind> kGetKinds[] = {
+        {"Get::PassArrangements ", GetKind::kPassArrangements},
+        {"Get::Arrangement ", GetKind::kArrangement},
+        {"Get::Collection ", GetKind::kCollection},
+    };
+    std::optional<absl::string_view> rest = MatchVariant(text, kGetKinds, &g.kind);
+    if (!rest.has_value()) {
       return errors.Expected(header, 5, "'PassArrangements', 'Arrangement' or 'Collection'");
     }
-    LIR_ASSIGN_OR_RETURN(g.id, ParseCollectionId(errors, header, text.size() - rest.size(), rest));
+    LIR_ASSIGN_OR_RETURN(g.id, ParseCollectionId(errors, header, text.size() - rest->size(), *rest));
     LIR_RETURN_IF_ERROR(ParseGetAttributes(errors, c, d1, &g));
     return MakeNode(std::move(g));
   }
@@ -749,15 +619,14 @@ absl::StatusOr<NodePtr> ParseNodeHeader(const ErrorSink& errors,
   }
   if (starts("Reduce::")) {
     ReduceOp r;
-    if (text == "Reduce::Distinct") {
-      r.kind = ReduceKind::kDistinct;
-    } else if (text == "Reduce::Accumulable") {
-      r.kind = ReduceKind::kAccumulable;
-    } else if (text == "Reduce::Hierarchical") {
-      r.kind = ReduceKind::kHierarchicalMonotonic;
-    } else if (text == "Reduce::Basic") {
-      r.kind = ReduceKind::kBasicSingle;
-    } else {
+    static constexpr HeaderVariant<ReduceKind> kReduceKinds[] = {
+        {"Reduce::Distinct", ReduceKind::kDistinct},
+        {"Reduce::Accumulable", ReduceKind::kAccumulable},
+        {"Reduce::Hierarchical", ReduceKind::kHierarchicalMonotonic},
+        {"Reduce::Basic", ReduceKind::kBasicSingle},
+    };
+    std::optional<absl::string_view> rest = MatchVariant(text, kReduceKinds, &r.kind);
+    if (!rest.has_value() || !rest->empty()) {
       return errors.Expected(header, 8, "'Distinct', 'Accumulable', 'Hierarchical' or 'Basic'");
     }
     LIR_RETURN_IF_ERROR(ParseReduce(errors, c, d1, &r));
@@ -765,21 +634,17 @@ absl::StatusOr<NodePtr> ParseNodeHeader(const ErrorSink& errors,
   }
   if (starts("TopK::")) {
     TopKOp t;
-    absl::string_view rest;
-    if (starts("TopK::MonotonicTop1")) {
-      t.kind = TopKKind::kMonotonicTop1;
-      rest = text.substr(19);
-    } else if (starts("TopK::MonotonicTopK")) {
-      t.kind = TopKKind::kMonotonicTopK;
-      rest = text.substr(19);
-    } else if (starts("TopK::Basic")) {
-      t.kind = TopKKind::kBasic;
-      rest = text.substr(11);
-    } else {
+    static constexpr HeaderVariant<TopKKind> kTopKKinds[] = {
+        {"TopK::MonotonicTop1", TopKKind::kMonotonicTop1},
+        {"TopK::MonotonicTopK", TopKKind::kMonotonicTopK},
+        {"TopK::Basic", TopKKind::kBasic},
+    };
+    std::optional<absl::string_view> rest = MatchVariant(text, kTopKKinds, &t.kind);
+    if (!rest.has_value()) {
       return errors.Expected(header, 6, "'MonotonicTop1', 'MonotonicTopK' or 'Basic'");
     }
     LIR_RETURN_IF_ERROR(
-        ParseTopKHeader(errors, header, text.size() - rest.size(), rest, &t));
+        ParseTopKHeader(errors, header, text.size() - rest->size(), *rest, &t));
     if (c.AtExactly(d1, "temporal_bucketing_strategy=TemporalBucketing")) {
       c.Next();
       t.temporal_bucketing = true;
