@@ -33,6 +33,7 @@ using internal::TextLine;
 absl::StatusOr<std::vector<TextLine>> SplitLines(absl::string_view text,
                                                  const ErrorSink& errors) {
   std::vector<TextLine> lines;
+  lines.reserve(std::count(text.begin(), text.end(), '\n') + 1);
   int number = 0;
   size_t start = 0;
   while (start < text.size()) {
@@ -75,6 +76,7 @@ absl::StatusOr<absl::string_view> StripAnnotation(const ErrorSink& errors,
                                                  const TextLine& line,
                                                  std::optional<LirId>* id) {
   absl::string_view content = line.content;
+  if (content.back() != '}') return content;  // the common case: no comment
   size_t pos = content.rfind(" // { ");
   if (pos == absl::string_view::npos) return content;
   absl::string_view comment = content.substr(pos + 6);
