@@ -31,7 +31,9 @@ TEST(Features, DefaultsComeFromTheDeclaration) {
   ASSERT_FALSE(AllFeatures().empty());
   EXPECT_EQ(AllFeatures()[0].name, "enable_fused_set_difference");
   EXPECT_EQ(AllFeatures()[0].default_value, "false");
-  EXPECT_EQ(FeaturesToString(features), "enable_fused_set_difference=false");
+  EXPECT_EQ(FeaturesToString(features),
+            "enable_fused_set_difference=false,"
+            "enable_relax_must_consolidate=false");
 }
 
 TEST(Features, UnknownNameListsTheKnownFeatures) {
@@ -40,7 +42,8 @@ TEST(Features, UnknownNameListsTheKnownFeatures) {
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(Message(status),
             "unknown feature 'enable_magic'; known features: "
-            "enable_fused_set_difference (bool)");
+            "enable_fused_set_difference (bool), "
+            "enable_relax_must_consolidate (bool)");
 }
 
 TEST(Features, BadValueNamesTheFeature) {
@@ -100,7 +103,8 @@ TEST(Features, ConfigRejectsUnknownKeysAndTypes) {
   EXPECT_EQ(Message(ApplyConfigText(features, R"({"features": {"nope": true}})",
                                     "c.json")),
             "c.json: unknown feature 'nope'; known features: "
-            "enable_fused_set_difference (bool)");
+            "enable_fused_set_difference (bool), "
+            "enable_relax_must_consolidate (bool)");
 }
 
 }  // namespace

@@ -33,6 +33,8 @@
 #include "gtest/gtest.h"
 #include "src/explain/json.h"
 #include "src/explain/text.h"
+#include "src/interp/annotations.h"
+#include "src/interp/inputs.h"
 #include "src/lir/document.h"
 #include "src/lir/validate.h"
 #include "src/recognizer/features.h"
@@ -394,6 +396,65 @@ std::string RunOptimize(TestCase& test) {
   return out;
 }
 
+/// `analyze [annotate=<fields>] [monotonic_ids=a,b] [arity=name=N,...]
+/// [single_time=true] [<feature>=<bool> ...] [format=json] [validate=false]`:
+/// parse and validate the input; when a feature is given, run the passes
+/// with those features and the analysis inputs; run the analyses and print
+/// the plan annotated with <fields> (default: all four), then the pass
+/// candidates (when a feature was given) and how LetRec fixpoints ended.
+std::string RunAnalyze(TestCase& test) {
+  absl::StatusOr<Document> doc = ParseAndValidate(test);
+  if (!doc.ok()) return ErrorOutput(doc.status());
+  interp::AnalysisInputs inputs;
+  inputs.single_time = test.args.Get("single_time", "false") == "true";
+  interp::ParseIdList(test.args.Get("monotonic_ids"), &inputs.monotonic_ids);
+  absl::Status arity =
+      interp::ParseArityList(test.args.Get("arity"), &inputs.global_arity);
+  if (!arity.ok()) return ErrorOutput(arity);
+  absl::StatusOr<interp::AnnotationFields> fields = interp::ParseAnnotationFields(
+      test.args.Get("annotate", "node_id,arity,monotonic,arrangements"));
+  if (!fields.ok()) return ErrorOutput(fields.status());
+  OptimizerFeatures features;
+  bool optimize = false;
+  for (const FeatureInfo& info : AllFeatures()) {
+    std::string name(info.name);
+    if (!test.args.Has(name)) continue;
+    absl::Status set = SetFeature(features, name, test.args.Get(name));
+    if (!set.ok()) return ErrorOutput(set);
+    optimize = true;
+  }
+  std::string candidates;
+  if (optimize) {
+    absl::StatusOr<OptimizeResult> result =
+        Optimize(std::move(*doc), features, inputs);
+    if (!result.ok()) return ErrorOutput(result.status());
+    doc = std::move(result->document);
+    candidates = PrintCandidates(result->report);
+  }
+  absl::StatusOr<interp::DocumentAnalysis> analysis =
+      interp::DocumentAnalysis::Run(*doc, inputs);
+  if (!analysis.ok()) return ErrorOutput(analysis.status());
+  std::string out;
+  if (test.args.Get("format", "text") == "json") {
+    explain::JsonWriteOptions options;
+    options.annotations = [&](const Node& node) {
+      return analysis->JsonFields(node, *fields);
+    };
+    out = explain::WriteJson(*doc, options);
+  } else {
+    explain::PrintOptions options;
+    options.node_identifiers = fields->node_id;
+    options.annotate = [&](const Node& node) {
+      return analysis->CommentFields(node, *fields);
+    };
+    out = explain::PrintText(*doc, options);
+  }
+  if (optimize) absl::StrAppend(&out, "\n", candidates);
+  std::string fixpoints = analysis->FixpointReport(*doc);
+  if (!fixpoints.empty()) absl::StrAppend(&out, "\n", fixpoints);
+  return out;
+}
+
 using CommandFn = std::string (*)(TestCase& test);
 
 /// Command name -> handler. A handler returns the case's actual output.
@@ -403,6 +464,7 @@ const std::map<std::string, CommandFn>& Commands() {
       {"roundtrip", &RunRoundtrip},
       {"error", &RunError},
       {"optimize", &RunOptimize},
+      {"analyze", &RunAnalyze},
   };
   return *commands;
 }

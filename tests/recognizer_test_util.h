@@ -5,6 +5,8 @@
 #define LIR_TESTS_RECOGNIZER_TEST_UTIL_H_
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -23,10 +25,31 @@ inline OptimizerFeatures FusedFeatures(bool enabled) {
   return features;
 }
 
+/// The registered name of the fused set-difference pass.
+inline constexpr char kFusedPass[] = "fused_set_difference";
+
 /// Optimize on a copy of `doc`, so callers can compare before and after.
+/// Only the fused set-difference pass's candidates are kept in the report
+/// (the other passes are off and only report).
 inline absl::StatusOr<OptimizeResult> OptimizeCopy(const Document& doc,
                                                    bool enabled) {
-  return Optimize(Clone(doc), FusedFeatures(enabled));
+  absl::StatusOr<OptimizeResult> result =
+      Optimize(Clone(doc), FusedFeatures(enabled));
+  if (!result.ok()) return result;
+  std::vector<Candidate> fused;
+  for (Candidate& c : result->report.candidates) {
+    if (c.pass == kFusedPass) fused.push_back(std::move(c));
+  }
+  result->report.candidates = std::move(fused);
+  return result;
+}
+
+/// The report entry of the fused set-difference pass, or null.
+inline const PassRun* FusedPassRun(const RewriteReport& report) {
+  for (const PassRun& run : report.passes) {
+    if (run.name == kFusedPass) return &run;
+  }
+  return nullptr;
 }
 
 /// Empty when `doc` validates and survives both serializations unchanged

@@ -2,6 +2,7 @@
 #ifndef LIR_EXPLAIN_JSON_H_
 #define LIR_EXPLAIN_JSON_H_
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -14,10 +15,19 @@ namespace lir::explain {
 /// The JSON format version written in every document's `"format"` field.
 inline constexpr std::string_view kJsonFormat = "lir-plan/1";
 
+/// Options for writing JSON.
+struct JsonWriteOptions {
+  /// Extra per-node results (analysis annotations): when set and it returns
+  /// a non-empty object for a node, that object is written as the node's
+  /// `"annotations"` member. Readers ignore it.
+  std::function<nlohmann::json(const Node&)> annotations;
+};
+
 /// Converts a document to JSON. Lossless: ReadJson(WriteJson(d)) prints the
 /// same text as d. Plans are stored as flat node lists, so output nesting
 /// does not grow with plan depth.
-nlohmann::json ToJson(const Document& doc);
+nlohmann::json ToJson(const Document& doc,
+                      const JsonWriteOptions& options = {});
 
 /// Reads a document from JSON, checking the format version and every field.
 /// Errors are InvalidArgument naming the JSON path (`/objects/0/plan/12/kind`)
@@ -25,7 +35,8 @@ nlohmann::json ToJson(const Document& doc);
 absl::StatusOr<Document> FromJson(const nlohmann::json& json);
 
 /// Serializes ToJson(doc) with two-space indentation and a final newline.
-std::string WriteJson(const Document& doc);
+std::string WriteJson(const Document& doc,
+                      const JsonWriteOptions& options = {});
 
 /// Parses JSON text and then FromJson. Syntax errors are reported as
 /// `file:line:column: ...`.

@@ -473,6 +473,8 @@ absl::Status ReadPlan(const json& value, const JsonPath& path, NodePtr& out) {
     LIR_RETURN_IF_ERROR(ReadInputs(*inputs_json, fields.PathOf("inputs"), i,
                                    parent_of, inputs));
     LIR_ASSIGN_OR_RETURN(node->op, ReadOp(kind, fields));
+    // Analysis results written by `--annotate` are recomputed, never read.
+    fields.Find("annotations");
     LIR_RETURN_IF_ERROR(
         CheckInputCount(node->op, inputs.size(), fields.PathOf("inputs")));
     LIR_RETURN_IF_ERROR(fields.Finish(

@@ -330,7 +330,7 @@ struct OpWriter {
 };
 
 // The plan as a post-order node array; inputs are indexes into it.
-json PlanToJson(const Node& root) {
+json PlanToJson(const Node& root, const JsonWriteOptions& options) {
   json nodes = json::array();
   std::unordered_map<const Node*, size_t> index_of;
   ForEachPostOrder(root, [&](const Node& node) {
@@ -343,6 +343,12 @@ json PlanToJson(const Node& root) {
     }
     out["inputs"] = std::move(inputs);
     std::visit(OpWriter{out}, node.op);
+    if (options.annotations) {
+      json annotations = options.annotations(node);
+      if (annotations.is_object() && !annotations.empty()) {
+        out["annotations"] = std::move(annotations);
+      }
+    }
     index_of.emplace(&node, nodes.size());
     nodes.push_back(std::move(out));
   });
@@ -359,11 +365,11 @@ json FinishToJson(const Finish& finish) {
   return out;
 }
 
-json ObjectToJson(const Object& object) {
+json ObjectToJson(const Object& object, const JsonWriteOptions& options) {
   json out = json::object();
   out["name"] = object.name;
   if (object.finish.has_value()) out["finish"] = FinishToJson(*object.finish);
-  if (object.plan != nullptr) out["plan"] = PlanToJson(*object.plan);
+  if (object.plan != nullptr) out["plan"] = PlanToJson(*object.plan, options);
   if (object.fast_path.has_value()) out["fast_path"] = object.fast_path->lines;
   return out;
 }
@@ -380,12 +386,12 @@ json SourceToJson(const SourceBlock& source) {
 
 }  // namespace
 
-nlohmann::json ToJson(const Document& doc) {
+nlohmann::json ToJson(const Document& doc, const JsonWriteOptions& options) {
   json out = json::object();
   out["format"] = kJsonFormat;
   json objects = json::array();
   for (const Object& object : doc.objects)
-    objects.push_back(ObjectToJson(object));
+    objects.push_back(ObjectToJson(object, options));
   out["objects"] = std::move(objects);
   json sources = json::array();
   for (const SourceBlock& source : doc.sources) {
@@ -409,11 +415,11 @@ nlohmann::json ToJson(const Document& doc) {
   return out;
 }
 
-std::string WriteJson(const Document& doc) {
+std::string WriteJson(const Document& doc, const JsonWriteOptions& options) {
   // Invalid UTF-8 cannot be represented in JSON; such bytes become U+FFFD
   // instead of making dump() throw.
   std::string text =
-      ToJson(doc).dump(2, ' ', false, json::error_handler_t::replace);
+      ToJson(doc, options).dump(2, ' ', false, json::error_handler_t::replace);
   text.push_back('\n');
   return text;
 }

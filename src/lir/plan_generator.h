@@ -55,6 +55,8 @@ std::string ExpectedDeclineCode(ExceptVariant variant);
 struct PlanGeneratorOptions {
   uint64_t seed = 1;
   /// Requested number of nodes (at least 1; kLetChain needs 3 for one Let).
+  /// Exact for kDeepChain and kWideUnion, within one for kLetChain, and
+  /// within about 1% for kMixed (plus any EXCEPT shapes it had to append).
   size_t node_count = 1000;
   PlanShape shape = PlanShape::kMixed;
   /// kMixed: how many EXCEPT shapes, Threshold::Basic(ArrangeBy(Union(
@@ -67,7 +69,8 @@ struct PlanGeneratorOptions {
   /// Probability that a column reference in a map/filter/aggregate
   /// expression or a single-column key carries a name (`#0{a}`).
   double column_name_probability = 0.3;
-  /// kMixed: nodes never nest deeper than this (leaves are forced there).
+  /// kMixed: holes this deep become leaves, so no node nests deeper than
+  /// this plus the few levels of one join input or EXCEPT shape.
   int max_depth = 200;
 };
 

@@ -13,21 +13,9 @@
 #include "src/lir/validate_internal.h"
 
 namespace lir {
-namespace {
 
-using validate_internal::Arity;
-using validate_internal::CheckArrangementForm;
-using validate_internal::CheckColumnList;
-using validate_internal::CheckColumns;
-using validate_internal::CheckJoin;
-using validate_internal::CheckMfp;
-using validate_internal::CheckPositions;
-using validate_internal::CheckReduce;
-using validate_internal::Invalid;
+namespace validate_internal {
 
-/// Output columns of table functions whose result shape is fixed; other
-/// functions (e.g. `regexp_extract`, one column per capture group) are not
-/// guessed.
 Arity TableFunctionArity(std::string_view func) {
   std::string_view name = func.substr(0, func.find_first_of("([ "));
   static constexpr std::pair<std::string_view, int> kKnown[] = {
@@ -42,6 +30,21 @@ Arity TableFunctionArity(std::string_view func) {
   }
   return std::nullopt;
 }
+
+}  // namespace validate_internal
+
+namespace {
+
+using validate_internal::Arity;
+using validate_internal::CheckArrangementForm;
+using validate_internal::CheckColumnList;
+using validate_internal::CheckColumns;
+using validate_internal::CheckJoin;
+using validate_internal::CheckMfp;
+using validate_internal::CheckPositions;
+using validate_internal::CheckReduce;
+using validate_internal::Invalid;
+using validate_internal::TableFunctionArity;
 
 /// The number of inputs each kind requires, or -1 when it varies.
 int RequiredInputs(const Node& node) {

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include "absl/strings/string_view.h"
 #include <vector>
 
@@ -54,6 +55,11 @@ absl::StatusOr<Arity> CheckJoin(const JoinOp& join,
 
 /// Checks a Reduce node given its input's arity; returns the output arity.
 absl::StatusOr<Arity> CheckReduce(const ReduceOp& reduce, Arity input);
+
+/// Output columns of table function `func` (as printed, parameters
+/// included) when its result shape is fixed; other functions (e.g.
+/// `regexp_extract`, one column per capture group) are not guessed.
+Arity TableFunctionArity(std::string_view func);
 
 /// `(#1, #2)`: positions as the messages show them.
 std::string PositionsText(const std::vector<int>& positions);

@@ -130,16 +130,31 @@ ArmVerdict CheckArrangeByArm(const ArrangeByOp& arrange,
   if (std::optional<std::vector<int>> found = reads(wrapper_key)) {
     return {std::nullopt, *found};
   }
-  if (wrapper_key != key && reads(key).has_value()) {
+  // A projection (the wrapper's for the forms, then input_mfp's for
+  // input_key) that moves the key away from an arrangement on the threshold
+  // key itself: a textual match would fire, wrongly.
+  std::optional<std::vector<int>> input_side =
+      Through(arrange.input_mfp, wrapper_key);
+  const bool forms_remapped = wrapper_key != key && HasKey(arrange.forms, key);
+  const bool input_remapped = input_key.has_value() && input_side.has_value() &&
+                              *input_side != key && *input_key == key;
+  if (forms_remapped || input_remapped) {
     return {Decline(kDeclineKeyRemapped,
                     absl::StrCat("ArrangeBy is arranged on ", KeyText(key),
                                  " but the arm's projection reads the key as ",
-                                 KeyText(wrapper_key)),
+                                 KeyText(forms_remapped ? wrapper_key
+                                                        : *input_side)),
                     arm)};
+  }
+  std::string input_note;
+  if (input_key.has_value() && input_side.has_value()) {
+    input_note = absl::StrCat(" (its input_key ", KeyText(*input_key),
+                              " is not the arm's key ", KeyText(*input_side),
+                              " in its input columns)");
   }
   return {Decline(kDeclineNotCoArranged,
                   absl::StrCat("ArrangeBy has no arrangement on ",
-                               KeyText(wrapper_key)),
+                               KeyText(wrapper_key), input_note),
                   arm)};
 }
 
@@ -193,6 +208,9 @@ FusionDecision CanFuseSetDifference(const Node& threshold, bool inside_let_rec) 
                    "Threshold is inside the values of a With Mutually Recursive "
                    "block");
   }
+  if (threshold.inputs.size() != 1) {
+    return Decline(kDeclineInputNotArranged, "Threshold does not have one input");
+  }
   const Node& input = *threshold.inputs[0];
   if (!input.Is<ArrangeByOp>()) {
     return Decline(kDeclineInputNotArranged,
@@ -200,10 +218,15 @@ FusionDecision CanFuseSetDifference(const Node& threshold, bool inside_let_rec) 
   }
   const ArrangeByOp& arrange = input.As<ArrangeByOp>();
   std::optional<std::vector<int>> key = KeyColumns(ensure.key);
-  // Fusing sums diffs per key, so the key must be the whole row.
-  if (!key.has_value() || !ensure.thinning.empty()) {
+  // Fusing sums diffs per key, so the key must be the whole row, in order
+  // (`#0..#n-1`, as Materialize builds it and Validate requires).
+  bool whole_row = key.has_value() && ensure.thinning.empty();
+  for (size_t i = 0; whole_row && i < key->size(); ++i) {
+    whole_row = (*key)[i] == static_cast<int>(i);
+  }
+  if (!whole_row) {
     return Decline(kDeclineInputNotArranged,
-                   "the threshold key is not the whole row of plain columns");
+                   "the threshold key is not the whole row #0..#n-1");
   }
   if (arrange.forms.raw) {
     return Decline(kDeclineInputNotArranged,
@@ -282,34 +305,19 @@ void FuseSetDifference(Node& threshold, const FusionDecision& decision) {
 absl::Status FusedSetDifferencePass(Document& doc, PassContext& ctx) {
   for (Object& object : doc.objects) {
     if (object.plan == nullptr) continue;
-    // Pre-order, so candidates are reported top-down as EXPLAIN shows them;
-    // the flag says whether a node lies inside the values of a LetRec.
+    // Decide every candidate on the original plan first, then rewrite, so
+    // the report lists candidates in the same (pre-)order whether or not the
+    // pass applies. Rewriting one candidate never changes another's verdict:
+    // a verdict reads only the candidate's own subtree, which outer rewrites
+    // leave intact, and an arm that is itself a candidate declines either way.
+    std::vector<std::pair<Node*, FusionDecision>> decided;
     std::vector<std::pair<Node*, bool>> stack;
     stack.push_back({object.plan.get(), false});
     while (!stack.empty()) {
       auto [node, in_recursive_values] = stack.back();
       stack.pop_back();
       if (node->Is<ThresholdOp>()) {
-        FusionDecision decision = CanFuseSetDifference(*node, in_recursive_values);
-        Candidate candidate;
-        candidate.pass = ctx.pass_name;
-        candidate.object = object.name;
-        candidate.lir_id = node->id;
-        candidate.reason = decision.code;
-        candidate.arm = decision.arm;
-        candidate.message = decision.message;
-        candidate.base_key = decision.base_key;
-        candidate.subtract_key = decision.subtract_key;
-        if (!ctx.apply) {
-          candidate.outcome = CandidateOutcome::kDisabled;
-          candidate.would_fire = decision.fires;
-        } else if (decision.fires) {
-          candidate.outcome = CandidateOutcome::kFired;
-          FuseSetDifference(*node, decision);
-        } else {
-          candidate.outcome = CandidateOutcome::kDeclined;
-        }
-        ctx.report->candidates.push_back(std::move(candidate));
+        decided.push_back({node, CanFuseSetDifference(*node, in_recursive_values)});
       }
       const bool is_let_rec = node->Is<LetRecOp>();
       for (size_t i = node->inputs.size(); i-- > 0;) {
@@ -317,6 +325,27 @@ absl::Status FusedSetDifferencePass(Document& doc, PassContext& ctx) {
         stack.push_back({node->inputs[i].get(),
                          in_recursive_values || value_of_let_rec});
       }
+    }
+    for (auto& [node, decision] : decided) {
+      Candidate candidate;
+      candidate.pass = ctx.pass_name;
+      candidate.object = object.name;
+      candidate.lir_id = node->id;
+      candidate.reason = decision.code;
+      candidate.arm = decision.arm;
+      candidate.message = decision.message;
+      candidate.base_key = decision.base_key;
+      candidate.subtract_key = decision.subtract_key;
+      if (!ctx.apply) {
+        candidate.outcome = CandidateOutcome::kDisabled;
+        candidate.would_fire = decision.fires;
+      } else if (decision.fires) {
+        candidate.outcome = CandidateOutcome::kFired;
+        FuseSetDifference(*node, decision);
+      } else {
+        candidate.outcome = CandidateOutcome::kDeclined;
+      }
+      ctx.report->candidates.push_back(std::move(candidate));
     }
   }
   return absl::OkStatus();

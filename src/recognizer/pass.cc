@@ -5,6 +5,7 @@
 #include "absl/strings/str_join.h"
 #include "src/lir/status_macros.h"
 #include "src/recognizer/fused_set_difference.h"
+#include "src/recognizer/relax_must_consolidate.h"
 
 namespace lir {
 
@@ -13,21 +14,29 @@ const std::vector<PassEntry>& AllPasses() {
   static const auto* const kPasses = new std::vector<PassEntry>{
       {"fused_set_difference", "enable_fused_set_difference",
        &OptimizerFeatures::enable_fused_set_difference, &FusedSetDifferencePass},
+      {"relax_must_consolidate", "enable_relax_must_consolidate",
+       &OptimizerFeatures::enable_relax_must_consolidate,
+       &RelaxMustConsolidatePass},
   };
   return *kPasses;
 }
 
 absl::StatusOr<OptimizeResult> Optimize(Document doc,
-                                        const OptimizerFeatures& features) {
+                                        const OptimizerFeatures& features,
+                                        const interp::AnalysisInputs& inputs) {
   OptimizeResult result;
   for (const PassEntry& entry : AllPasses()) {
     PassContext ctx;
     ctx.apply = features.*(entry.enabled);
     ctx.pass_name = std::string(entry.name);
     ctx.report = &result.report;
-    result.report.passes.push_back(
-        {std::string(entry.name), std::string(entry.feature), ctx.apply});
+    ctx.inputs = inputs;
+    const size_t candidates_before = result.report.candidates.size();
     LIR_RETURN_IF_ERROR(entry.function(doc, ctx));
+    if (ctx.apply || result.report.candidates.size() > candidates_before) {
+      result.report.passes.push_back(
+          {std::string(entry.name), std::string(entry.feature), ctx.apply});
+    }
   }
   result.document = std::move(doc);
   return result;
@@ -104,8 +113,10 @@ nlohmann::json ReportToJson(const RewriteReport& report) {
       j["if_enabled"] = c.would_fire ? "fired" : "declined";
     }
     if (fires) {
-      j["base_key"] = c.base_key;
-      j["subtract_key"] = c.subtract_key;
+      if (c.has_keys) {
+        j["base_key"] = c.base_key;
+        j["subtract_key"] = c.subtract_key;
+      }
     } else {
       j["reason"] = c.reason;
       if (!c.arm.empty()) j["arm"] = c.arm;

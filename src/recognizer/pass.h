@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "nlohmann/json.hpp"
+#include "src/interp/inputs.h"
 #include "src/lir/document.h"
 #include "src/recognizer/features.h"
 
@@ -43,9 +44,14 @@ struct Candidate {
   /// Keys of the fused node (column indexes) when it fires / would fire.
   std::vector<int> base_key;
   std::vector<int> subtract_key;
+  /// Whether base_key/subtract_key describe this candidate (true for the
+  /// fused set-difference pass); reports omit them otherwise.
+  bool has_keys = true;
 };
 
-/// Whether a pass ran enabled.
+/// Whether a pass ran enabled. The report lists every pass that ran
+/// enabled or, disabled, found candidates; a disabled pass with nothing to
+/// say is left out.
 struct PassRun {
   std::string name;
   std::string feature;
@@ -65,6 +71,9 @@ struct PassContext {
   bool apply = false;
   std::string pass_name;
   RewriteReport* report = nullptr;
+  /// What the caller knows about the dataflow (single-time, monotonic and
+  /// arities of global collections), for passes driven by analyses.
+  interp::AnalysisInputs inputs;
 };
 
 /// A pass: rewrites `doc` in place (when ctx.apply) and appends its
@@ -90,9 +99,11 @@ struct OptimizeResult {
 };
 
 /// Runs every registered pass over `doc` in order; passes whose feature is
-/// off only report. The returned document is `doc` rewritten.
-absl::StatusOr<OptimizeResult> Optimize(Document doc,
-                                        const OptimizerFeatures& features);
+/// off only report. `inputs` is what the caller knows about the dataflow.
+/// The returned document is `doc` rewritten.
+absl::StatusOr<OptimizeResult> Optimize(
+    Document doc, const OptimizerFeatures& features,
+    const interp::AnalysisInputs& inputs = interp::AnalysisInputs());
 
 /// The `--explain_declines` section printed after a document.
 std::string PrintCandidates(const RewriteReport& report);

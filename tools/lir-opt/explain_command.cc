@@ -4,8 +4,10 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
+#include "src/interp/annotations.h"
 #include "src/lir/validate.h"
 #include "src/recognizer/pass.h"
+#include "tools/lir-opt/annotate_flags.h"
 #include "tools/lir-opt/commands.h"
 #include "tools/lir-opt/feature_flags.h"
 #include "tools/lir-opt/flags.h"
@@ -44,6 +46,12 @@ int RunExplain(const CommandArgs& args) {
   if (int exit_code = ResolveFeaturesOrReport(&features); exit_code != kExitOk) {
     return exit_code;
   }
+  interp::AnalysisInputs analysis_inputs;
+  if (int exit_code = ResolveAnalysisInputsOrReport(&analysis_inputs);
+      exit_code != kExitOk) {
+    return exit_code;
+  }
+  const interp::AnnotationFields annotate = absl::GetFlag(FLAGS_annotate).fields;
 
   absl::StatusOr<InputText> input = ReadInput(args.operands[0]);
   if (!input.ok()) return InputError(input.status().message());
@@ -53,7 +61,8 @@ int RunExplain(const CommandArgs& args) {
   absl::StatusOr<Document> doc = LoadDocument(*input, load);
   if (!doc.ok()) return InputError(doc.status().message());
 
-  absl::StatusOr<OptimizeResult> optimized = Optimize(std::move(*doc), features);
+  absl::StatusOr<OptimizeResult> optimized =
+      Optimize(std::move(*doc), features, analysis_inputs);
   if (!optimized.ok()) {
     return InputError(absl::StrCat(input->name, ": ", optimized.status().message()));
   }
@@ -66,6 +75,21 @@ int RunExplain(const CommandArgs& args) {
                                      valid.message()));
     }
   }
+  // The analyses describe the plan as printed, after the passes.
+  absl::StatusOr<interp::DocumentAnalysis> analysis;
+  if (annotate.AnyComputed()) {
+    analysis = interp::DocumentAnalysis::Run(optimized->document, analysis_inputs);
+    if (!analysis.ok()) {
+      return InputError(absl::StrCat(input->name, ": ", analysis.status().message()));
+    }
+    render.annotate = [&](const Node& node) {
+      return analysis->CommentFields(node, annotate);
+    };
+    render.json_annotations = [&](const Node& node) {
+      return analysis->JsonFields(node, annotate);
+    };
+  }
+  render.node_identifiers = render.node_identifiers || annotate.node_id;
   std::string report_json;
   if (!report_path.empty()) {
     report_json = ReportToJson(optimized->report).dump(2) + "\n";

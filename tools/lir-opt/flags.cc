@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "tools/lir-opt/annotate_flags.h"
 #include "tools/lir-opt/feature_flags.h"
 
 ABSL_FLAG(lir::cli::InputFormat, input_format, lir::cli::InputFormat::kAuto,
@@ -67,6 +68,9 @@ std::string FlagValueSyntax(const absl::CommandLineFlag& flag) {
     values = ChoiceSyntax<InputFormat>(kInputFormatChoices);
   } else if (flag.IsOfType<OutputFormat>()) {
     values = ChoiceSyntax<OutputFormat>(kOutputFormatChoices);
+  } else if (flag.IsOfType<AnnotationList>()) {
+    values = absl::StrCat(
+        ChoiceSyntax<AnnotationField>(kAnnotationFieldChoices), ",...");
   }
   return absl::StrCat("--", flag.Name(), "=", values);
 }

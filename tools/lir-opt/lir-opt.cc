@@ -56,7 +56,11 @@ constexpr absl::string_view kExamples =
     "  lir-opt explain --enable_fused_set_difference --explain_declines \\\n"
     "      examples/except.plan\n"
     "  lir-opt explain --features=enable_fused_set_difference=on \\\n"
-    "      --report=- examples/except.plan\n";
+    "      --report=- examples/except.plan\n"
+    "  lir-opt explain --annotate=node_id,arity,monotonic,arrangements \\\n"
+    "      --monotonic_ids=materialize.public.a examples/except.plan\n"
+    "  lir-opt explain --single_time --enable_relax_must_consolidate \\\n"
+    "      --explain_declines examples/except.plan\n";
 
 std::string Usage() {
   std::string out =

@@ -91,13 +91,17 @@ absl::StatusOr<Document> LoadDocument(const InputText& input,
 
 std::string RenderDocument(const Document& doc, const RenderOptions& options) {
   switch (options.format) {
-    case OutputFormat::kJson:
-      return explain::WriteJson(doc);
+    case OutputFormat::kJson: {
+      explain::JsonWriteOptions json_options;
+      json_options.annotations = options.json_annotations;
+      return explain::WriteJson(doc, json_options);
+    }
     case OutputFormat::kText:
       break;
   }
   explain::PrintOptions print_options;
   print_options.node_identifiers = options.node_identifiers;
+  print_options.annotate = options.annotate;
   return explain::PrintText(doc, print_options);
 }
 

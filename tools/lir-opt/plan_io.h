@@ -3,10 +3,12 @@
 #ifndef LIR_TOOLS_LIR_OPT_PLAN_IO_H_
 #define LIR_TOOLS_LIR_OPT_PLAN_IO_H_
 
+#include <functional>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "nlohmann/json.hpp"
 #include "src/lir/document.h"
 #include "tools/lir-opt/flags.h"
 
@@ -40,6 +42,10 @@ absl::StatusOr<Document> LoadDocument(const InputText& input,
 struct RenderOptions {
   OutputFormat format = OutputFormat::kText;
   bool node_identifiers = false;  ///< text only
+  /// Extra fields of each node's text comment (see explain::PrintOptions).
+  std::function<std::string(const Node&)> annotate;
+  /// Each node's JSON "annotations" object (see explain::JsonWriteOptions).
+  std::function<nlohmann::json(const Node&)> json_annotations;
 };
 
 /// The document as text or JSON, ending in a newline.

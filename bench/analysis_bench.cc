@@ -1,0 +1,233 @@
+// Cost of the three analyses (arity, monotonicity, available arrangements)
+// and of all three over a document (DocumentAnalysis::Run, what
+// `lir-opt explain --annotate` runs).
+//
+// Workloads:
+//   mixed/N:  generated kMixed plans of N = 10^3 .. 10^6 nodes;
+//   deep/N:   a kDeepChain of N nodes (depth N);
+//   letrec/K: one LetRec of K bindings, each a chain of 50 nodes ending in a
+//             read of the next binding (the last one a constant), so the
+//             arity fixpoint needs K + 1 rounds; monotonicity and
+//             arrangements settle in 2.
+// `traverse` is the floor: a post-order walk reading each node's kind.
+// Reported: `per_node` (CPU seconds per plan node per run; 35.2n = 35.2 ns),
+// `per_eval` (per transfer-function call, which counts re-evaluations in
+// fixpoint rounds) and `rounds` (of the LetRec, when there is one).
+//
+// Nodes are 632 bytes, so beyond ~10^4 nodes every walk is bound by memory
+// latency (each node's first touch misses the caches); `traverse` shows it.
+// As explain_bench notes, glibc mmap()s big buffers afresh per iteration;
+// for steady-state numbers run with
+//   MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=100000000000
+#include <cstdint>
+#include <map>
+#include <set>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "src/interp/annotations.h"
+#include "src/interp/arity.h"
+#include "src/interp/arrangements.h"
+#include "src/interp/driver.h"
+#include "src/interp/monotonicity.h"
+#include "src/lir/document.h"
+#include "src/lir/node.h"
+#include "src/lir/plan_generator.h"
+
+namespace {
+
+using lir::interp::Analysis;
+
+constexpr int kChainPerBinding = 50;
+
+/// A LetRec of `bindings` ids: l<i> = Mfp(Negate(... Get l<i+1>)) with
+/// kChainPerBinding nodes, the last binding a constant; body reads l0.
+lir::NodePtr SlowLetRec(int bindings) {
+  lir::LetRecOp op;
+  std::vector<lir::NodePtr> parts;
+  for (int i = 0; i < bindings; ++i) {
+    op.ids.push_back(static_cast<uint64_t>(i));
+    op.limits.push_back(std::nullopt);
+    lir::NodePtr value;
+    if (i + 1 == bindings) {
+      lir::ConstantOp constant;
+      constant.rows.push_back({lir::Row{lir::Literal::Int(1)}, 1});
+      value = lir::MakeNode(std::move(constant));
+    } else {
+      lir::GetOp get;
+      get.id = lir::CollectionId::Local(static_cast<uint64_t>(i + 1));
+      get.keys.raw = true;
+      value = lir::MakeNode(std::move(get));
+      for (int d = 1; d < kChainPerBinding; ++d) {
+        std::vector<lir::NodePtr> in;
+        in.push_back(std::move(value));
+        value = lir::MakeNode(lir::NegateOp{}, std::move(in));
+      }
+    }
+    parts.push_back(std::move(value));
+  }
+  lir::GetOp body;
+  body.id = lir::CollectionId::Local(0);
+  body.keys.raw = true;
+  parts.push_back(lir::MakeNode(std::move(body)));
+  lir::NodePtr root = lir::MakeNode(std::move(op), std::move(parts));
+  lir::AssignPostOrderIds(*root);
+  return root;
+}
+
+/// One workload, built once per (kind, size) and kept while its benchmarks
+/// run (they are registered workload-major).
+struct Workload {
+  std::string key;
+  lir::Document doc;
+  std::map<std::string, int> arities;
+  int64_t nodes = 0;
+};
+
+const Workload& Get(const std::string& kind, int64_t size) {
+  static std::unique_ptr<Workload> current;
+  const std::string key = kind + "/" + std::to_string(size);
+  if (current != nullptr && current->key == key) return *current;
+  current.reset();
+  auto workload = std::make_unique<Workload>();
+  workload->key = key;
+  lir::NodePtr plan;
+  if (kind == "letrec") {
+    plan = SlowLetRec(static_cast<int>(size));
+  } else {
+    lir::PlanGeneratorOptions options;
+    options.seed = 42;
+    options.node_count = static_cast<size_t>(size);
+    options.shape =
+        kind == "deep" ? lir::PlanShape::kDeepChain : lir::PlanShape::kMixed;
+    lir::GeneratedPlan generated = lir::GeneratePlan(options);
+    workload->arities = generated.validate_options.global_arity;
+    plan = std::move(generated.plan);
+  }
+  workload->nodes = static_cast<int64_t>(lir::CountNodes(*plan));
+  workload->doc = lir::WrapInDocument(std::move(plan));
+  current = std::move(workload);
+  return *current;
+}
+
+template <typename D>
+void Report(benchmark::State& state, const Workload& w, const Analysis<D>& a) {
+  state.counters["nodes"] = static_cast<double>(w.nodes);
+  // Seconds per node / per evaluation (printed with SI prefixes: 35.2n is
+  // 35.2 ns).
+  state.counters["per_node"] = benchmark::Counter(
+      static_cast<double>(w.nodes),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["per_eval"] = benchmark::Counter(
+      static_cast<double>(a.evaluations),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  if (!a.let_recs.empty()) {
+    state.counters["rounds"] =
+        static_cast<double>(a.let_recs.begin()->second.rounds);
+  }
+}
+
+enum class Which { kTraverse, kArity, kMonotonic, kArrangements, kAll };
+
+void BM_Analysis(benchmark::State& state, const std::string& kind, Which which) {
+  const Workload& w = Get(kind, state.range(0));
+  const lir::Node& plan = *w.doc.objects[0].plan;
+  std::set<std::string> monotonic;
+  for (const auto& [name, arity] : w.arities) monotonic.insert(name);
+  // Arrangements read the arity results; compute them once, untimed.
+  absl::StatusOr<Analysis<lir::interp::Arity>> arities =
+      lir::interp::AnalyzeArity(plan, w.arities);
+  if (!arities.ok()) {
+    state.SkipWithError(std::string(arities.status().message()).c_str());
+    return;
+  }
+  lir::interp::AnalysisInputs inputs;
+  inputs.global_arity = w.arities;
+  inputs.monotonic_ids = monotonic;
+  for (auto _ : state) {
+    switch (which) {
+      case Which::kTraverse: {
+        // The floor: visiting every node once, reading its kind.
+        size_t kinds = 0;
+        lir::ForEachPostOrder(plan, [&](const lir::Node& node) {
+          kinds += static_cast<size_t>(node.kind());
+        });
+        benchmark::DoNotOptimize(kinds);
+        Analysis<bool> visits;
+        visits.evaluations = static_cast<uint64_t>(w.nodes);
+        Report(state, w, visits);
+        break;
+      }
+      case Which::kArity: {
+        auto a = lir::interp::AnalyzeArity(plan, w.arities);
+        benchmark::DoNotOptimize(a);
+        Report(state, w, *a);
+        break;
+      }
+      case Which::kMonotonic: {
+        auto a = lir::interp::AnalyzeMonotonicity(plan, monotonic);
+        benchmark::DoNotOptimize(a);
+        Report(state, w, *a);
+        break;
+      }
+      case Which::kArrangements: {
+        auto a = lir::interp::AnalyzeArrangements(plan, &*arities);
+        benchmark::DoNotOptimize(a);
+        Report(state, w, *a);
+        break;
+      }
+      case Which::kAll: {
+        auto a = lir::interp::DocumentAnalysis::Run(w.doc, inputs);
+        benchmark::DoNotOptimize(a);
+        Report(state, w, a->arity());
+        break;
+      }
+    }
+  }
+}
+
+void Register() {
+  struct Named {
+    const char* name;
+    Which which;
+  };
+  const Named analyses[] = {{"traverse", Which::kTraverse},
+                            {"arity", Which::kArity},
+                            {"monotonic", Which::kMonotonic},
+                            {"arrangements", Which::kArrangements},
+                            {"all_three", Which::kAll}};
+  struct Sized {
+    const char* kind;
+    int64_t size;
+  };
+  const Sized workloads[] = {{"mixed", 1000},   {"mixed", 10000},
+                             {"mixed", 100000}, {"mixed", 1000000},
+                             {"deep", 100000},  {"letrec", 20},
+                             {"letrec", 90}};
+  for (const Sized& w : workloads) {
+    for (const Named& a : analyses) {
+      const std::string kind = w.kind;
+      const Which which = a.which;
+      benchmark::RegisterBenchmark(
+          (std::string(a.name) + "/" + w.kind).c_str(),
+          [kind, which](benchmark::State& state) {
+            BM_Analysis(state, kind, which);
+          })
+          ->Arg(w.size)
+          ->Unit(benchmark::kMillisecond);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  Register();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

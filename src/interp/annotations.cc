@@ -1,0 +1,182 @@
+// Whole-document analysis and the rendering of its results.
+#include "src/interp/annotations.h"
+
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "src/interp/driver.h"
+
+namespace lir::interp {
+namespace {
+
+/// Adds `part`'s results to `all` (node pointers never collide across the
+/// objects of one document).
+template <typename D>
+void Merge(Analysis<D>& all, Analysis<D>&& part) {
+  if (all.nodes.empty() && all.let_recs.empty()) {
+    all = std::move(part);
+    return;
+  }
+  all.nodes.insert(part.nodes.begin(), part.nodes.end());
+  all.let_recs.insert(part.let_recs.begin(), part.let_recs.end());
+  all.evaluations += part.evaluations;
+}
+
+absl::Status InObject(const Object& object, const absl::Status& status) {
+  return absl::Status(status.code(),
+                      absl::StrCat(object.name, ": ", status.message()));
+}
+
+/// `"raw, [#0]"`, escaping quotes and backslashes of literal keys.
+std::string Quoted(absl::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out.push_back('\\');
+    out.push_back(c);
+  }
+  out.push_back('"');
+  return out;
+}
+
+std::string OutcomeText(const LetRecOutcome& outcome) {
+  if (outcome.hit_limit) {
+    return absl::StrCat("top after ", outcome.rounds, " round",
+                        outcome.rounds == 1 ? "" : "s", " (limit ",
+                        outcome.limit, ")");
+  }
+  return absl::StrCat("converged in ", outcome.rounds, " round",
+                      outcome.rounds == 1 ? "" : "s");
+}
+
+}  // namespace
+
+absl::StatusOr<AnnotationFields> ParseAnnotationFields(absl::string_view list) {
+  AnnotationFields fields;
+  for (absl::string_view item : absl::StrSplit(list, ',', absl::SkipEmpty())) {
+    item = absl::StripAsciiWhitespace(item);
+    if (item == "node_id") {
+      fields.node_id = true;
+    } else if (item == "arity") {
+      fields.arity = true;
+    } else if (item == "monotonic") {
+      fields.monotonic = true;
+    } else if (item == "arrangements") {
+      fields.arrangements = true;
+    } else {
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown annotation '", item,
+                       "'; expected node_id, arity, monotonic or arrangements"));
+    }
+  }
+  return fields;
+}
+
+absl::StatusOr<DocumentAnalysis> DocumentAnalysis::Run(
+    const Document& doc, const AnalysisInputs& inputs) {
+  RevealedArities revealed;
+  for (const Object& object : doc.objects) {
+    if (object.plan != nullptr) CollectRevealedArities(*object.plan, &revealed);
+  }
+  DocumentAnalysis result;
+  for (const Object& object : doc.objects) {
+    if (object.plan == nullptr) continue;
+    const Node& plan = *object.plan;
+    absl::StatusOr<Analysis<Arity>> arity =
+        Analyze(ArityInterpreter(inputs.global_arity, revealed), plan);
+    if (!arity.ok()) return InObject(object, arity.status());
+    absl::StatusOr<Analysis<PhysicallyMonotonic>> monotonic =
+        Analyze(MonotonicityInterpreter(inputs.monotonic_ids), plan);
+    if (!monotonic.ok()) return InObject(object, monotonic.status());
+    absl::StatusOr<Analysis<AvailableForms>> forms =
+        Analyze(ArrangementsInterpreter(&*arity), plan);
+    if (!forms.ok()) return InObject(object, forms.status());
+    Merge(result.arity_, std::move(*arity));
+    Merge(result.monotonic_, std::move(*monotonic));
+    Merge(result.forms_, std::move(*forms));
+  }
+  return result;
+}
+
+std::string DocumentAnalysis::CommentFields(const Node& node,
+                                            const AnnotationFields& fields) const {
+  std::vector<std::string> parts;
+  if (fields.arity) {
+    const Arity* arity = ArityOf(node);
+    parts.push_back(absl::StrCat(
+        "arity: ", arity == nullptr ? "?" : FormatArity(*arity)));
+  }
+  if (fields.monotonic) {
+    const PhysicallyMonotonic* monotonic = MonotonicOf(node);
+    parts.push_back(absl::StrCat(
+        "monotonic: ",
+        monotonic == nullptr ? "?" : (monotonic->monotonic ? "true" : "false")));
+  }
+  if (fields.arrangements) {
+    const AvailableForms* forms = FormsOf(node);
+    parts.push_back(absl::StrCat(
+        "arrangements: ", forms == nullptr ? "?" : Quoted(FormatForms(*forms))));
+  }
+  return absl::StrJoin(parts, ", ");
+}
+
+nlohmann::json DocumentAnalysis::JsonFields(const Node& node,
+                                            const AnnotationFields& fields) const {
+  nlohmann::json out = nlohmann::json::object();
+  if (fields.arity) {
+    const Arity* arity = ArityOf(node);
+    if (arity == nullptr || arity->state == Arity::State::kUnknown) {
+      out["arity"] = nullptr;
+    } else if (arity->known()) {
+      out["arity"] = arity->value;
+    } else {
+      out["arity"] = "conflict";
+    }
+  }
+  if (fields.monotonic) {
+    const PhysicallyMonotonic* monotonic = MonotonicOf(node);
+    if (monotonic == nullptr) {
+      out["monotonic"] = nullptr;
+    } else {
+      out["monotonic"] = monotonic->monotonic;
+    }
+  }
+  if (fields.arrangements) {
+    const AvailableForms* forms = FormsOf(node);
+    if (forms == nullptr) {
+      out["arrangements"] = nullptr;
+    } else {
+      out["arrangements"] = FormatForms(*forms);
+    }
+  }
+  return out;
+}
+
+std::string DocumentAnalysis::FixpointReport(const Document& doc) const {
+  std::string out;
+  for (const Object& object : doc.objects) {
+    if (object.plan == nullptr) continue;
+    ForEachPreOrder(*object.plan, [&](const Node& node, int) {
+      if (!node.Is<LetRecOp>()) return;
+      std::vector<std::string> parts;
+      auto add = [&](absl::string_view name, const auto& analysis) {
+        auto it = analysis.let_recs.find(&node);
+        if (it != analysis.let_recs.end()) {
+          parts.push_back(absl::StrCat(name, " ", OutcomeText(it->second)));
+        }
+      };
+      add("arity", arity_);
+      add("monotonic", monotonic_);
+      add("arrangements", forms_);
+      absl::StrAppend(&out, "  ", object.name, " LirId(", node.id, "): ",
+                      absl::StrJoin(parts, "; "), "\n");
+    });
+  }
+  if (out.empty()) return out;
+  return absl::StrCat("LetRec fixpoints:\n", out);
+}
+
+}  // namespace lir::interp

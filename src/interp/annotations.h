@@ -1,0 +1,80 @@
+// The three analyses run over a whole document, and their results as the
+// fields of EXPLAIN's `// { ... }` node comments and of the JSON form's
+// per-node "annotations" object.
+#ifndef LIR_INTERP_ANNOTATIONS_H_
+#define LIR_INTERP_ANNOTATIONS_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "nlohmann/json.hpp"
+#include "src/interp/arity.h"
+#include "src/interp/arrangements.h"
+#include "src/interp/inputs.h"
+#include "src/interp/interpreter.h"
+#include "src/interp/monotonicity.h"
+#include "src/lir/document.h"
+
+namespace lir::interp {
+
+/// Which fields a node annotation shows. They always print in this order:
+/// node_id, arity, monotonic, arrangements.
+struct AnnotationFields {
+  bool node_id = false;
+  bool arity = false;
+  bool monotonic = false;
+  bool arrangements = false;
+
+  /// Whether any analysis result is asked for (node_id is not one).
+  bool AnyComputed() const { return arity || monotonic || arrangements; }
+  friend bool operator==(const AnnotationFields&,
+                         const AnnotationFields&) = default;
+};
+
+/// Parses a comma-separated list of `node_id`, `arity`, `monotonic`,
+/// `arrangements` (any order, repeats allowed, empty list allowed).
+absl::StatusOr<AnnotationFields> ParseAnnotationFields(absl::string_view list);
+
+/// Monotonicity, arity and available arrangements of every node of every
+/// plan of a document (each object analyzed on its own, with the same
+/// inputs; global arities revealed anywhere in the document count for all).
+class DocumentAnalysis {
+ public:
+  /// Runs the analyses. Errors name the object and the node.
+  static absl::StatusOr<DocumentAnalysis> Run(const Document& doc,
+                                              const AnalysisInputs& inputs);
+
+  /// The results of `node`, or null when it is not part of the document.
+  const Arity* ArityOf(const Node& node) const { return arity_.Find(node); }
+  const PhysicallyMonotonic* MonotonicOf(const Node& node) const {
+    return monotonic_.Find(node);
+  }
+  const AvailableForms* FormsOf(const Node& node) const {
+    return forms_.Find(node);
+  }
+  const Analysis<Arity>& arity() const { return arity_; }
+  const Analysis<PhysicallyMonotonic>& monotonic() const { return monotonic_; }
+  const Analysis<AvailableForms>& forms() const { return forms_; }
+
+  /// `arity: 2, monotonic: true, arrangements: "raw, [#0]"`: the computed
+  /// fields of `fields` for `node` (node_id excluded: the printer adds it).
+  std::string CommentFields(const Node& node, const AnnotationFields& fields) const;
+
+  /// The same as a JSON object: {"arity": 2 | null (unknown) | "conflict",
+  /// "monotonic": true, "arrangements": "raw, [#0]"}.
+  nlohmann::json JsonFields(const Node& node, const AnnotationFields& fields) const;
+
+  /// One line per LetRec of `doc` (pre-order) saying how each analysis's
+  /// fixpoint ended; empty when the document has no LetRec.
+  std::string FixpointReport(const Document& doc) const;
+
+ private:
+  Analysis<Arity> arity_;
+  Analysis<PhysicallyMonotonic> monotonic_;
+  Analysis<AvailableForms> forms_;
+};
+
+}  // namespace lir::interp
+
+#endif  // LIR_INTERP_ANNOTATIONS_H_

@@ -1,0 +1,189 @@
+// The arrangements interpreter's transfer functions.
+#include "src/interp/arrangements.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "src/explain/text_primitives.h"
+#include "src/interp/driver.h"
+
+namespace lir::interp {
+
+AvailableForms AvailableForms::Raw() {
+  AvailableForms forms;
+  forms.raw = true;
+  return forms;
+}
+
+AvailableForms AvailableForms::ArrangedBy(std::vector<ScalarExpr> key) {
+  AvailableForms forms;
+  forms.arranged.push_back(std::move(key));
+  return forms;
+}
+
+AvailableForms AvailableForms::Of(const AvailableCollections& collections) {
+  AvailableForms forms;
+  forms.raw = collections.raw;
+  for (const ArrangementForm& form : collections.arranged) forms.AddKey(form.key);
+  return forms;
+}
+
+bool AvailableForms::HasKey(const std::vector<ScalarExpr>& key) const {
+  for (const std::vector<ScalarExpr>& present : arranged) {
+    if (SameIgnoringNames(present, key)) return true;
+  }
+  return false;
+}
+
+void AvailableForms::AddKey(const std::vector<ScalarExpr>& key) {
+  if (!HasKey(key)) arranged.push_back(key);
+}
+
+bool SameForms(const AvailableForms& a, const AvailableForms& b) {
+  if (a.everything || b.everything) return a.everything == b.everything;
+  if (a.raw != b.raw || a.unknown_key != b.unknown_key ||
+      a.arranged.size() != b.arranged.size()) {
+    return false;
+  }
+  for (const std::vector<ScalarExpr>& key : a.arranged) {
+    if (!b.HasKey(key)) return false;
+  }
+  return true;
+}
+
+AvailableForms JoinForms(const AvailableForms& a, const AvailableForms& b) {
+  if (a.everything) return b;
+  if (b.everything) return a;
+  AvailableForms both;
+  both.raw = a.raw && b.raw;
+  both.unknown_key = a.unknown_key && b.unknown_key;
+  for (const std::vector<ScalarExpr>& key : a.arranged) {
+    if (b.HasKey(key)) both.arranged.push_back(key);
+  }
+  return both;
+}
+
+std::string FormatForms(const AvailableForms& forms) {
+  if (forms.everything) return "*";
+  std::vector<std::string> parts;
+  if (forms.raw) parts.push_back("raw");
+  for (const std::vector<ScalarExpr>& key : forms.arranged) {
+    parts.push_back(absl::StrCat("[", explain::PrintCompactScalars(key), "]"));
+  }
+  if (forms.unknown_key) parts.push_back("[?]");
+  if (parts.empty()) return "none";
+  return absl::StrJoin(parts, ", ");
+}
+
+using Domain = AvailableForms;
+
+Domain ArrangementsInterpreter::VisitConstant(const Context<Domain>&,
+                                              const Node&,
+                                              const ConstantOp&) const {
+  return AvailableForms::Raw();
+}
+
+Domain ArrangementsInterpreter::VisitGet(const Context<Domain>& ctx,
+                                         const Node&, const GetOp& op) const {
+  if (op.kind != GetKind::kPassArrangements) return AvailableForms::Raw();
+  if (!op.id.is_local) return AvailableForms::Of(op.keys);
+  const Binding<Domain>* binding = ctx.Find(op.id.local);
+  // Materialize feeds recursive bindings back as plain collections; an
+  // arrangement of a LetRec value is not visible through its id.
+  if (binding == nullptr || binding->recursive) return AvailableForms::Raw();
+  return binding->value;
+}
+
+Domain ArrangementsInterpreter::VisitMfp(const Context<Domain>&, const Node&,
+                                         const MfpOp& op,
+                                         const Domain&) const {
+  // Reading an arrangement through an identity MFP (only useful with a
+  // seek, `input_val=`) keeps the output in that arrangement.
+  if (op.input_key.has_value() && op.mfp.IsIdentity()) {
+    return AvailableForms::ArrangedBy(*op.input_key);
+  }
+  return AvailableForms::Raw();
+}
+
+Domain ArrangementsInterpreter::VisitFlatMap(const Context<Domain>&,
+                                             const Node&, const FlatMapOp&,
+                                             const Domain&) const {
+  return AvailableForms::Raw();
+}
+
+Domain ArrangementsInterpreter::VisitJoin(const Context<Domain>&, const Node&,
+                                          const JoinOp&,
+                                          std::span<const Domain>) const {
+  return AvailableForms::Raw();
+}
+
+Domain ArrangementsInterpreter::VisitReduce(const Context<Domain>&,
+                                            const Node& node,
+                                            const ReduceOp& op,
+                                            const Domain&) const {
+  Arity input = Arity::Unknown();
+  if (arities_ != nullptr) {
+    if (const Arity* found = arities_->Find(*node.inputs[0])) input = *found;
+  }
+  const Arity key = MfpOutputArity(op.key_plan, input);
+  if (!key.known()) {
+    AvailableForms forms;
+    forms.unknown_key = true;
+    return forms;
+  }
+  std::vector<int> columns(key.value);
+  for (int i = 0; i < key.value; ++i) columns[i] = i;
+  return AvailableForms::ArrangedBy(ColumnKey(columns));
+}
+
+Domain ArrangementsInterpreter::VisitTopK(const Context<Domain>&, const Node&,
+                                          const TopKOp& op,
+                                          const Domain&) const {
+  if (op.kind == TopKKind::kMonotonicTop1) {
+    return AvailableForms::ArrangedBy(ColumnKey(op.group_by));
+  }
+  return AvailableForms::Raw();
+}
+
+Domain ArrangementsInterpreter::VisitNegate(const Context<Domain>&, const Node&,
+                                            const Domain&) const {
+  return AvailableForms::Raw();
+}
+
+Domain ArrangementsInterpreter::VisitThreshold(const Context<Domain>&,
+                                               const Node&,
+                                               const ThresholdOp& op,
+                                               const Domain&) const {
+  return AvailableForms::ArrangedBy(op.ensure_arrangement.key);
+}
+
+Domain ArrangementsInterpreter::VisitUnion(const Context<Domain>&, const Node&,
+                                           const UnionOp&,
+                                           std::span<const Domain>) const {
+  return AvailableForms::Raw();
+}
+
+Domain ArrangementsInterpreter::VisitArrangeBy(const Context<Domain>&,
+                                               const Node&,
+                                               const ArrangeByOp& op,
+                                               const Domain& input) const {
+  AvailableForms forms;
+  if (op.input_mfp.IsIdentity() && !input.everything) forms = input;
+  forms.raw = forms.raw || op.forms.raw;
+  for (const ArrangementForm& form : op.forms.arranged) forms.AddKey(form.key);
+  return forms;
+}
+
+Domain ArrangementsInterpreter::VisitSetDifference(const Context<Domain>&,
+                                                   const Node&,
+                                                   const SetDifferenceOp& op,
+                                                   const Domain&,
+                                                   const Domain&) const {
+  return AvailableForms::ArrangedBy(op.ensure_arrangement.key);
+}
+
+absl::StatusOr<Analysis<AvailableForms>> AnalyzeArrangements(
+    const Node& plan, const Analysis<Arity>* arities) {
+  return Analyze(ArrangementsInterpreter(arities), plan);
+}
+
+}  // namespace lir::interp

@@ -1,0 +1,122 @@
+// The forms in which every node's output is available: raw (unarranged)
+// and/or arranged by which keys, per the "Output forms" column of
+// SEMANTICS.md section 2.
+#ifndef LIR_INTERP_ARRANGEMENTS_H_
+#define LIR_INTERP_ARRANGEMENTS_H_
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "src/interp/arity.h"
+#include "src/interp/interpreter.h"
+#include "src/lir/arrangement.h"
+#include "src/lir/node.h"
+#include "src/lir/scalar.h"
+
+namespace lir::interp {
+
+/// Forms guaranteed to be available. Ordered by inclusion reversed: more
+/// forms is lower; bottom (`everything`, the start of a LetRec fixpoint)
+/// has all of them, top none; join is the intersection.
+struct AvailableForms {
+  /// Bottom: no value computed yet; the identity of the join.
+  bool everything = false;
+  bool raw = false;
+  /// Keys of the available arrangements, without duplicates (column names
+  /// ignored), in the order they became available.
+  std::vector<std::vector<ScalarExpr>> arranged;
+  /// Also arranged by a key this analysis cannot spell out: the group key of
+  /// a Reduce whose key width is unknown (printed `[?]`).
+  bool unknown_key = false;
+
+  /// Raw only.
+  static AvailableForms Raw();
+  /// Arranged by exactly `key`.
+  static AvailableForms ArrangedBy(std::vector<ScalarExpr> key);
+  /// The forms an AvailableCollections lists.
+  static AvailableForms Of(const AvailableCollections& collections);
+
+  /// Whether `key` (column names ignored) is among the arranged keys.
+  bool HasKey(const std::vector<ScalarExpr>& key) const;
+  /// Adds `key` unless present.
+  void AddKey(const std::vector<ScalarExpr>& key);
+};
+
+/// Same forms, column names and order of keys ignored.
+bool SameForms(const AvailableForms& a, const AvailableForms& b);
+
+/// The intersection of `a` and `b` (`everything` is its identity).
+AvailableForms JoinForms(const AvailableForms& a, const AvailableForms& b);
+
+/// `raw, [#0], [#0..=#2]` (keys as EXPLAIN prints key lists), `none` when
+/// nothing is available, `*` for bottom.
+std::string FormatForms(const AvailableForms& forms);
+
+/// The arrangements interpreter. Output forms per kind: Constant, FlatMap,
+/// Join, Negate, Union: raw; Get::PassArrangements: the binding's forms (a
+/// global's are those the Get advertises; a recursive binding circulates
+/// through the iteration unarranged, so it is raw only), other Gets raw;
+/// Mfp: the arrangement it reads (`input_key`) when its MFP is the identity,
+/// else raw; Reduce: arranged by its group key `#0..#k-1`; TopK: arranged by
+/// the group key for MonotonicTop1, else raw; Threshold, SetDifference:
+/// `ensure_arrangement`; ArrangeBy: its input's forms (when its input_mfp is
+/// the identity, so they still describe its output) plus `forms`.
+class ArrangementsInterpreter {
+ public:
+  using Domain = AvailableForms;
+
+  /// `arities`: the arity analysis of the same plan, used for the width of
+  /// Reduce group keys (may be null: widths are then known only from a
+  /// key_plan projection). Must outlive the interpreter.
+  explicit ArrangementsInterpreter(const Analysis<Arity>* arities)
+      : arities_(arities) {}
+
+  Domain Top() const { return AvailableForms(); }
+  Domain Bottom() const {
+    AvailableForms forms;
+    forms.everything = true;
+    return forms;
+  }
+  Domain Join(const Domain& a, const Domain& b) const { return JoinForms(a, b); }
+  bool Equal(const Domain& a, const Domain& b) const { return SameForms(a, b); }
+
+  Domain VisitConstant(const Context<Domain>& ctx, const Node& node,
+                       const ConstantOp& op) const;
+  Domain VisitGet(const Context<Domain>& ctx, const Node& node,
+                  const GetOp& op) const;
+  Domain VisitMfp(const Context<Domain>& ctx, const Node& node,
+                  const MfpOp& op, const Domain& input) const;
+  Domain VisitFlatMap(const Context<Domain>& ctx, const Node& node,
+                      const FlatMapOp& op, const Domain& input) const;
+  Domain VisitJoin(const Context<Domain>& ctx, const Node& node,
+                   const JoinOp& op, std::span<const Domain> inputs) const;
+  Domain VisitReduce(const Context<Domain>& ctx, const Node& node,
+                     const ReduceOp& op, const Domain& input) const;
+  Domain VisitTopK(const Context<Domain>& ctx, const Node& node,
+                   const TopKOp& op, const Domain& input) const;
+  Domain VisitNegate(const Context<Domain>& ctx, const Node& node,
+                     const Domain& input) const;
+  Domain VisitThreshold(const Context<Domain>& ctx, const Node& node,
+                        const ThresholdOp& op, const Domain& input) const;
+  Domain VisitUnion(const Context<Domain>& ctx, const Node& node,
+                    const UnionOp& op, std::span<const Domain> inputs) const;
+  Domain VisitArrangeBy(const Context<Domain>& ctx, const Node& node,
+                        const ArrangeByOp& op, const Domain& input) const;
+  Domain VisitSetDifference(const Context<Domain>& ctx, const Node& node,
+                            const SetDifferenceOp& op, const Domain& base,
+                            const Domain& subtract) const;
+
+ private:
+  const Analysis<Arity>* arities_;
+};
+
+/// Runs the arrangements analysis over `plan` (`arities` as for the
+/// interpreter).
+absl::StatusOr<Analysis<AvailableForms>> AnalyzeArrangements(
+    const Node& plan, const Analysis<Arity>* arities);
+
+}  // namespace lir::interp
+
+#endif  // LIR_INTERP_ARRANGEMENTS_H_

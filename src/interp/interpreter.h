@@ -1,0 +1,121 @@
+// Abstract interpretation of LIR plans: what an interpreter is (a lattice
+// domain plus one transfer function per node kind), the context the driver
+// hands to transfer functions, and the per-node results it returns.
+//
+// The driver (src/interp/driver.h) owns Let and LetRec: it binds, unbinds and
+// iterates recursive bindings to a fixpoint (SEMANTICS.md section 5), so an
+// interpreter only says what every other node kind computes from its inputs.
+#ifndef LIR_INTERP_INTERPRETER_H_
+#define LIR_INTERP_INTERPRETER_H_
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "src/lir/node.h"
+
+namespace lir::interp {
+
+/// LetRec fixpoints give up after this many rounds (Materialize's
+/// MAX_LET_REC_ITERATIONS), or earlier at the smallest `recursion_limit`.
+inline constexpr uint64_t kMaxLetRecRounds = 100;
+
+/// A local binding visible to a transfer function.
+template <typename D>
+struct Binding {
+  D value;
+  /// Bound by a LetRec (in its values and its body): the value is an
+  /// iterate of a fixpoint, not a finished collection.
+  bool recursive = false;
+};
+
+/// What a transfer function may ask about where its node sits.
+template <typename D>
+class Context {
+ public:
+  /// True inside the values of a LetRec (at any depth): the node's output
+  /// changes from round to round. A LetRec body is outside (unless the LetRec
+  /// itself is inside another LetRec's values).
+  bool recursive() const { return recursive_; }
+
+  /// The binding of local `l<id>`, or null when it is not bound here.
+  const Binding<D>* Find(uint64_t id) const {
+    auto it = bindings_.find(id);
+    return it == bindings_.end() ? nullptr : &it->second;
+  }
+
+ private:
+  template <typename I>
+  friend class Driver;
+
+  absl::flat_hash_map<uint64_t, Binding<D>> bindings_;
+  bool recursive_ = false;
+};
+
+/// An abstract interpreter: a bounded lattice `Domain` (Top, Bottom, Join,
+/// Equal) and one transfer function `Visit<Kind>` per node kind other than
+/// Let and LetRec, which the driver handles. Transfer functions receive the
+/// node too, so they may read its payload and look at its input nodes.
+template <typename I>
+concept Interpreter = requires(const I& interp, const Context<typename I::Domain>& ctx,
+                               const Node& node, const typename I::Domain& d,
+                               std::span<const typename I::Domain> ds) {
+  typename I::Domain;
+  { interp.Top() } -> std::same_as<typename I::Domain>;
+  { interp.Bottom() } -> std::same_as<typename I::Domain>;
+  { interp.Join(d, d) } -> std::same_as<typename I::Domain>;
+  { interp.Equal(d, d) } -> std::convertible_to<bool>;
+  { interp.VisitConstant(ctx, node, node.As<ConstantOp>()) } -> std::same_as<typename I::Domain>;
+  { interp.VisitGet(ctx, node, node.As<GetOp>()) } -> std::same_as<typename I::Domain>;
+  { interp.VisitMfp(ctx, node, node.As<MfpOp>(), d) } -> std::same_as<typename I::Domain>;
+  { interp.VisitFlatMap(ctx, node, node.As<FlatMapOp>(), d) } -> std::same_as<typename I::Domain>;
+  { interp.VisitJoin(ctx, node, node.As<JoinOp>(), ds) } -> std::same_as<typename I::Domain>;
+  { interp.VisitReduce(ctx, node, node.As<ReduceOp>(), d) } -> std::same_as<typename I::Domain>;
+  { interp.VisitTopK(ctx, node, node.As<TopKOp>(), d) } -> std::same_as<typename I::Domain>;
+  { interp.VisitNegate(ctx, node, d) } -> std::same_as<typename I::Domain>;
+  { interp.VisitThreshold(ctx, node, node.As<ThresholdOp>(), d) } -> std::same_as<typename I::Domain>;
+  { interp.VisitUnion(ctx, node, node.As<UnionOp>(), ds) } -> std::same_as<typename I::Domain>;
+  { interp.VisitArrangeBy(ctx, node, node.As<ArrangeByOp>(), d) } -> std::same_as<typename I::Domain>;
+  { interp.VisitSetDifference(ctx, node, node.As<SetDifferenceOp>(), d, d) }
+      -> std::same_as<typename I::Domain>;
+};
+
+/// How the fixpoint of one LetRec ended (for the last time it was evaluated,
+/// when it sits inside another LetRec's values).
+struct LetRecOutcome {
+  /// Evaluation rounds of the values before the fixpoint ended (not counting
+  /// the extra pass after a give-up, see `hit_limit`).
+  uint64_t rounds = 0;
+  /// The values were still changing after `limit` rounds: every binding was
+  /// set to top and the values evaluated once more with those bindings.
+  bool hit_limit = false;
+  /// min(kMaxLetRecRounds, smallest recursion_limit).
+  uint64_t limit = 0;
+};
+
+/// The result of interpreting a plan: the root's value and every node's.
+/// A node inside LetRec values holds its value from the final evaluation
+/// (with the converged bindings, or with top after a give-up). Node pointers
+/// identify nodes, so the results of every object of a document can share
+/// one map.
+template <typename D>
+struct Analysis {
+  D root{};
+  absl::flat_hash_map<const Node*, D> nodes;
+  absl::flat_hash_map<const Node*, LetRecOutcome> let_recs;
+  /// Transfer-function calls, counting re-evaluations inside fixpoints.
+  uint64_t evaluations = 0;
+
+  /// The value of `node`, or null if it is not part of the analyzed plan.
+  const D* Find(const Node& node) const {
+    auto it = nodes.find(&node);
+    return it == nodes.end() ? nullptr : &it->second;
+  }
+};
+
+}  // namespace lir::interp
+
+#endif  // LIR_INTERP_INTERPRETER_H_

@@ -1,0 +1,161 @@
+// The monotonicity interpreter's transfer functions.
+#include "src/interp/monotonicity.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "src/interp/driver.h"
+
+namespace lir::interp {
+namespace {
+
+bool CallsMzNow(const ScalarExpr& expr) {
+  // Expressions are shallow (ParseExpr bounds their depth), so recursion is
+  // fine here.
+  if (expr.kind == ScalarKind::kCall && expr.func == "mz_now") return true;
+  if (expr.kind == ScalarKind::kOpaque &&
+      absl::StrContains(expr.opaque, "mz_now()")) {
+    return true;
+  }
+  for (const ScalarExpr& arg : expr.args) {
+    if (CallsMzNow(arg)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool HasTemporalPredicates(const MapFilterProject& mfp) {
+  if (mfp.temporal.has_value()) return true;
+  for (const ScalarExpr& predicate : mfp.filter) {
+    if (CallsMzNow(predicate)) return true;
+  }
+  return false;
+}
+
+bool TableFunctionPreservesMonotonicity(absl::string_view func) {
+  absl::string_view name = func.substr(0, func.find_first_of("([ "));
+  // Materialize's TableFunc::preserves_monotonicity: every function emits
+  // rows only for rows it receives, except `repeat_row`, whose negative
+  // counts emit retractions.
+  static constexpr absl::string_view kPreserving[] = {
+      "aclexplode",           "mz_aclexplode",
+      "csv_extract",          "generate_series",
+      "generate_subscripts",  "guard_subquery_size",
+      "jsonb_array_elements", "jsonb_array_elements_text",
+      "jsonb_each",           "jsonb_each_text",
+      "jsonb_object_keys",    "regexp_extract",
+      "regexp_matches",       "regexp_split_to_table",
+      "unnest_array",         "unnest_list",
+      "unnest_map",
+  };
+  for (absl::string_view known : kPreserving) {
+    if (name == known) return true;
+  }
+  // `wrap2`, `wrap3`, ...: VALUES lists folded into one row.
+  if (absl::StartsWith(name, "wrap") && name.size() > 4) {
+    for (char c : name.substr(4)) {
+      if (!absl::ascii_isdigit(static_cast<unsigned char>(c))) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+using Domain = PhysicallyMonotonic;
+
+Domain MonotonicityInterpreter::VisitConstant(const Context<Domain>&,
+                                              const Node&,
+                                              const ConstantOp& op) const {
+  if (op.error.has_value()) return {true};
+  if (op.elided_total_rows.has_value()) return {false};
+  for (const ConstantOp::Entry& entry : op.rows) {
+    if (entry.diff <= 0) return {false};
+  }
+  return {true};
+}
+
+Domain MonotonicityInterpreter::VisitGet(const Context<Domain>& ctx,
+                                         const Node&, const GetOp& op) const {
+  if (!op.id.is_local) return {monotonic_globals_.count(op.id.global) > 0};
+  const Binding<Domain>* binding = ctx.Find(op.id.local);
+  return {binding != nullptr && !binding->recursive &&
+          binding->value.monotonic};
+}
+
+Domain MonotonicityInterpreter::VisitMfp(const Context<Domain>&, const Node&,
+                                         const MfpOp& op,
+                                         const Domain& input) const {
+  return {input.monotonic && !HasTemporalPredicates(op.mfp)};
+}
+
+Domain MonotonicityInterpreter::VisitFlatMap(const Context<Domain>&,
+                                             const Node&, const FlatMapOp& op,
+                                             const Domain& input) const {
+  return {input.monotonic && TableFunctionPreservesMonotonicity(op.func) &&
+          !HasTemporalPredicates(op.mfp_after)};
+}
+
+Domain MonotonicityInterpreter::VisitJoin(const Context<Domain>&, const Node&,
+                                          const JoinOp&,
+                                          std::span<const Domain> inputs) const {
+  for (const Domain& input : inputs) {
+    if (!input.monotonic) return {false};
+  }
+  return {true};
+}
+
+// A reduction in a single-time dataflow emits its output once, without
+// retractions, unless it runs inside an iteration.
+Domain MonotonicityInterpreter::VisitReduce(const Context<Domain>& ctx,
+                                            const Node&, const ReduceOp&,
+                                            const Domain&) const {
+  return {!ctx.recursive()};
+}
+
+Domain MonotonicityInterpreter::VisitTopK(const Context<Domain>& ctx,
+                                          const Node&, const TopKOp&,
+                                          const Domain&) const {
+  return {!ctx.recursive()};
+}
+
+Domain MonotonicityInterpreter::VisitNegate(const Context<Domain>&,
+                                            const Node&, const Domain&) const {
+  return {false};
+}
+
+Domain MonotonicityInterpreter::VisitThreshold(const Context<Domain>& ctx,
+                                               const Node&, const ThresholdOp&,
+                                               const Domain&) const {
+  return {!ctx.recursive()};
+}
+
+Domain MonotonicityInterpreter::VisitUnion(const Context<Domain>&, const Node&,
+                                           const UnionOp&,
+                                           std::span<const Domain> inputs) const {
+  // Even a consolidating Union may pass on an uncancelled retraction (the
+  // EXCEPT pattern), so it needs all inputs monotonic.
+  for (const Domain& input : inputs) {
+    if (!input.monotonic) return {false};
+  }
+  return {true};
+}
+
+Domain MonotonicityInterpreter::VisitArrangeBy(const Context<Domain>&,
+                                               const Node&, const ArrangeByOp&,
+                                               const Domain& input) const {
+  return input;
+}
+
+// The fused node is a Threshold over its two arms.
+Domain MonotonicityInterpreter::VisitSetDifference(
+    const Context<Domain>& ctx, const Node&, const SetDifferenceOp&,
+    const Domain&, const Domain&) const {
+  return {!ctx.recursive()};
+}
+
+absl::StatusOr<Analysis<PhysicallyMonotonic>> AnalyzeMonotonicity(
+    const Node& plan, const std::set<std::string>& monotonic_globals) {
+  return Analyze(MonotonicityInterpreter(monotonic_globals), plan);
+}
+
+}  // namespace lir::interp

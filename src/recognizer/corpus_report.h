@@ -1,0 +1,37 @@
+// The fused set-difference report over a corpus of plans (docs/corpus-report.md):
+// what the recognizer does to every plan with the feature on.
+#ifndef LIR_RECOGNIZER_CORPUS_REPORT_H_
+#define LIR_RECOGNIZER_CORPUS_REPORT_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "src/lir/document.h"
+
+namespace lir {
+
+/// A plan document and the name it is listed under (its file name).
+using NamedDocument = std::pair<std::string, Document>;
+
+/// The command that regenerates docs/corpus-report.md, quoted in its header.
+inline constexpr char kCorpusReportCommand[] =
+    "build/tools/corpus-report/corpus-report ../shared/corpus/materialize > "
+    "docs/corpus-report.md";
+
+/// Reads every `*.plan` file directly in `directory`, sorted by file name,
+/// and parses it. Errors name the file (`dir/x.plan:3:5: expected ...`).
+absl::StatusOr<std::vector<NamedDocument>> ReadPlanDirectory(
+    const std::string& directory);
+
+/// Optimizes every document with `enable_fused_set_difference=true` and
+/// renders, as Markdown: totals, fired and declined candidates per decline
+/// code, and one row per candidate of every plan that has any. Deterministic:
+/// depends only on the names and documents, in the order given.
+absl::StatusOr<std::string> CorpusReportMarkdown(
+    const std::vector<NamedDocument>& named_docs);
+
+}  // namespace lir
+
+#endif  // LIR_RECOGNIZER_CORPUS_REPORT_H_

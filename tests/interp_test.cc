@@ -1,0 +1,546 @@
+// The abstract-interpretation framework: the driver's Let and LetRec
+// handling (binding, shadowing, fixpoint rounds, limits, the recursive
+// flag), its errors, the mutable Transform variant, and the lattices and
+// input parsers of the three analyses.
+#include <map>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+#include "src/explain/text.h"
+#include "src/interp/annotations.h"
+#include "src/interp/arity.h"
+#include "src/interp/arrangements.h"
+#include "src/interp/driver.h"
+#include "src/interp/inputs.h"
+#include "src/interp/monotonicity.h"
+#include "src/lir/document.h"
+
+namespace lir::interp {
+namespace {
+
+/// A toy lattice: integers 0 (bottom) .. cap (top), join = max. A read of a
+/// local is its binding plus one (capped), so a LetRec value that reads
+/// itself climbs one step per round: it converges after cap + 1 rounds.
+/// Every visit records whether the context was recursive.
+struct Steps {
+  int n = 0;
+  friend bool operator==(const Steps&, const Steps&) = default;
+};
+
+class StepInterpreter {
+ public:
+  using Domain = Steps;
+  explicit StepInterpreter(int cap) : cap_(cap) {}
+
+  Domain Top() const { return {cap_}; }
+  Domain Bottom() const { return {0}; }
+  Domain Join(const Domain& a, const Domain& b) const {
+    return {std::max(a.n, b.n)};
+  }
+  bool Equal(const Domain& a, const Domain& b) const { return a == b; }
+
+  Domain VisitConstant(const Context<Domain>& ctx, const Node& node,
+                       const ConstantOp&) const {
+    return Note(ctx, node, {1});
+  }
+  Domain VisitGet(const Context<Domain>& ctx, const Node& node,
+                  const GetOp& op) const {
+    if (!op.id.is_local) return Note(ctx, node, {0});
+    const Binding<Domain>* binding = ctx.Find(op.id.local);
+    return Note(ctx, node, {std::min(binding->value.n + 1, cap_)});
+  }
+  Domain VisitMfp(const Context<Domain>& ctx, const Node& node, const MfpOp&,
+                  const Domain& in) const {
+    return Note(ctx, node, in);
+  }
+  Domain VisitFlatMap(const Context<Domain>& ctx, const Node& node,
+                      const FlatMapOp&, const Domain& in) const {
+    return Note(ctx, node, in);
+  }
+  Domain VisitJoin(const Context<Domain>& ctx, const Node& node, const JoinOp&,
+                   std::span<const Domain> in) const {
+    return Note(ctx, node, Max(in));
+  }
+  Domain VisitReduce(const Context<Domain>& ctx, const Node& node,
+                     const ReduceOp&, const Domain& in) const {
+    return Note(ctx, node, in);
+  }
+  Domain VisitTopK(const Context<Domain>& ctx, const Node& node, const TopKOp&,
+                   const Domain& in) const {
+    return Note(ctx, node, in);
+  }
+  Domain VisitNegate(const Context<Domain>& ctx, const Node& node,
+                     const Domain& in) const {
+    return Note(ctx, node, in);
+  }
+  Domain VisitThreshold(const Context<Domain>& ctx, const Node& node,
+                        const ThresholdOp&, const Domain& in) const {
+    return Note(ctx, node, in);
+  }
+  Domain VisitUnion(const Context<Domain>& ctx, const Node& node,
+                    const UnionOp&, std::span<const Domain> in) const {
+    return Note(ctx, node, Max(in));
+  }
+  Domain VisitArrangeBy(const Context<Domain>& ctx, const Node& node,
+                        const ArrangeByOp&, const Domain& in) const {
+    return Note(ctx, node, in);
+  }
+  Domain VisitSetDifference(const Context<Domain>& ctx, const Node& node,
+                            const SetDifferenceOp&, const Domain& base,
+                            const Domain& subtract) const {
+    return Note(ctx, node, {std::max(base.n, subtract.n)});
+  }
+
+  /// Whether the context was recursive at the last visit of each LirId.
+  mutable std::map<LirId, bool> recursive;
+
+ private:
+  static Domain Max(std::span<const Domain> in) {
+    Domain out;
+    for (const Domain& d : in) out.n = std::max(out.n, d.n);
+    return out;
+  }
+  Domain Note(const Context<Domain>& ctx, const Node& node, Domain d) const {
+    recursive[node.id] = ctx.recursive();
+    return d;
+  }
+  int cap_;
+};
+
+static_assert(Interpreter<StepInterpreter>);
+static_assert(Interpreter<MonotonicityInterpreter>);
+static_assert(Interpreter<ArityInterpreter>);
+static_assert(Interpreter<ArrangementsInterpreter>);
+
+Document Parse(const std::string& text) {
+  absl::StatusOr<Document> doc = explain::ParseText(text);
+  EXPECT_TRUE(doc.ok()) << doc.status();
+  return doc.ok() ? std::move(*doc) : Document();
+}
+
+/// The node with LirId `id` in `root`.
+const Node& ById(const Node& root, LirId id) {
+  const Node* found = nullptr;
+  ForEachPostOrder(root, [&](const Node& node) {
+    if (node.id == id) found = &node;
+  });
+  EXPECT_NE(found, nullptr) << "no LirId(" << id << ")";
+  return *found;
+}
+
+// l0 = Union(Constant, Get l0): the read climbs one step per round.
+constexpr char kSelfLoop[] =
+    "Explained Query:\n"
+    "  With Mutually Recursive\n"
+    "    cte%s l0 =\n"
+    "      Union\n"
+    "        Constant\n"
+    "          - (1)\n"
+    "        Get::PassArrangements l0\n"
+    "          raw=true\n"
+    "  Return\n"
+    "    Get::PassArrangements l0\n"
+    "      raw=true\n";
+
+std::string SelfLoop(const std::string& limit = "") {
+  std::string text = kSelfLoop;
+  return text.replace(text.find("%s"), 2, limit);
+}
+
+TEST(Driver, LetBindsTheValueForTheBody) {
+  Document doc = Parse(
+      "Explained Query:\n"
+      "  With\n"
+      "    cte l0 =\n"
+      "      Constant\n"
+      "        - (1)\n"
+      "    cte l1 =\n"
+      "      Get::PassArrangements l0\n"
+      "        raw=true\n"
+      "  Return\n"
+      "    Get::PassArrangements l1\n"
+      "      raw=true\n");
+  StepInterpreter interp(100);
+  absl::StatusOr<Analysis<Steps>> a = Analyze(interp, *doc.objects[0].plan);
+  ASSERT_TRUE(a.ok()) << a.status();
+  // Constant 1, l0 read: 2, l1 read: 3; Lets return their body's value.
+  EXPECT_EQ(a->root.n, 3);
+  EXPECT_EQ(a->Find(ById(*doc.objects[0].plan, 2))->n, 2);
+  EXPECT_EQ(a->evaluations, 3u);
+  EXPECT_TRUE(a->let_recs.empty());
+  for (const auto& [id, recursive] : interp.recursive) EXPECT_FALSE(recursive);
+}
+
+TEST(Driver, LetRecIteratesUntilNothingChanges) {
+  Document doc = Parse(SelfLoop());
+  StepInterpreter interp(5);
+  absl::StatusOr<Analysis<Steps>> a = Analyze(interp, *doc.objects[0].plan);
+  ASSERT_TRUE(a.ok()) << a.status();
+  const Node& let_rec = *doc.objects[0].plan;
+  ASSERT_EQ(a->let_recs.count(&let_rec), 1u);
+  const LetRecOutcome outcome = a->let_recs.at(&let_rec);
+  // Rounds 1..5 raise l0 to 1..5; round 6 changes nothing.
+  EXPECT_EQ(outcome.rounds, 6u);
+  EXPECT_FALSE(outcome.hit_limit);
+  EXPECT_EQ(outcome.limit, kMaxLetRecRounds);
+  EXPECT_EQ(a->root.n, 5);
+  // The values' nodes hold their last evaluation (l0 = 5 read as min(6, 5)).
+  EXPECT_EQ(a->Find(ById(let_rec, 2))->n, 5);
+  // Each round evaluates the three value nodes; the body two.
+  EXPECT_EQ(a->evaluations, 6u * 3u + 1u);
+  // Value nodes are visited in a recursive context, the body's are not.
+  EXPECT_TRUE(interp.recursive.at(1));
+  EXPECT_TRUE(interp.recursive.at(2));
+  EXPECT_TRUE(interp.recursive.at(3));
+  EXPECT_FALSE(interp.recursive.at(4));
+}
+
+TEST(Driver, LetRecGivesUpAfterOneHundredRounds) {
+  Document doc = Parse(SelfLoop());
+  StepInterpreter interp(1000);
+  absl::StatusOr<Analysis<Steps>> a = Analyze(interp, *doc.objects[0].plan);
+  ASSERT_TRUE(a.ok()) << a.status();
+  const LetRecOutcome outcome = a->let_recs.at(doc.objects[0].plan.get());
+  EXPECT_TRUE(outcome.hit_limit);
+  EXPECT_EQ(outcome.rounds, 100u);
+  // Every binding is top; the body reads it.
+  EXPECT_EQ(a->root.n, 1000);
+  // The values were evaluated once more with top: 100 rounds + 1 pass.
+  EXPECT_EQ(a->evaluations, 101u * 3u + 1u);
+  EXPECT_EQ(a->Find(ById(*doc.objects[0].plan, 2))->n, 1000);
+}
+
+TEST(Driver, TheSmallestRecursionLimitBoundsTheRounds) {
+  Document doc = Parse(SelfLoop(" [recursion_limit=3]"));
+  StepInterpreter interp(5);
+  absl::StatusOr<Analysis<Steps>> a = Analyze(interp, *doc.objects[0].plan);
+  ASSERT_TRUE(a.ok()) << a.status();
+  const LetRecOutcome outcome = a->let_recs.at(doc.objects[0].plan.get());
+  EXPECT_TRUE(outcome.hit_limit);
+  EXPECT_EQ(outcome.rounds, 3u);
+  EXPECT_EQ(outcome.limit, 3u);
+  EXPECT_EQ(a->root.n, 5);  // top
+
+  // A limit the fixpoint does not reach changes nothing.
+  Document loose = Parse(SelfLoop(" [recursion_limit=7, return_at_limit]"));
+  a = Analyze(interp, *loose.objects[0].plan);
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_FALSE(a->let_recs.at(loose.objects[0].plan.get()).hit_limit);
+  EXPECT_EQ(a->let_recs.at(loose.objects[0].plan.get()).rounds, 6u);
+}
+
+TEST(Driver, TheRecursiveFlagCoversNestedValuesOnly) {
+  // An outer LetRec whose body holds an inner LetRec: the inner values are
+  // recursive, the inner body is not (it is in the outer body).
+  Document doc = Parse(
+      "Explained Query:\n"
+      "  With Mutually Recursive\n"
+      "    cte l0 =\n"
+      "      Constant\n"
+      "        - (1)\n"
+      "  Return\n"
+      "    With Mutually Recursive\n"
+      "      cte l1 =\n"
+      "        Get::PassArrangements l0\n"
+      "          raw=true\n"
+      "    Return\n"
+      "      Negate\n"
+      "        Get::PassArrangements l1\n"
+      "          raw=true\n");
+  StepInterpreter interp(10);
+  ASSERT_TRUE(Analyze(interp, *doc.objects[0].plan).ok());
+  EXPECT_TRUE(interp.recursive.at(1));   // Constant in l0's value
+  EXPECT_TRUE(interp.recursive.at(2));   // Get l0 in l1's value
+  EXPECT_FALSE(interp.recursive.at(3));  // Get l1 in the inner body
+  EXPECT_FALSE(interp.recursive.at(4));  // Negate
+}
+
+TEST(Driver, RejectsShadowingAndUnboundIds) {
+  // Validation would reject these plans too; the driver must not rely on it.
+  Document shadow = Parse(
+      "Explained Query:\n"
+      "  With\n"
+      "    cte l0 =\n"
+      "      Constant\n"
+      "        - (1)\n"
+      "    cte l0 =\n"
+      "      Constant\n"
+      "        - (2)\n"
+      "  Return\n"
+      "    Get::PassArrangements l0\n"
+      "      raw=true\n");
+  StepInterpreter interp(10);
+  absl::StatusOr<Analysis<Steps>> a = Analyze(interp, *shadow.objects[0].plan);
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(absl::StrContains(a.status().message(), "l0 is already bound"))
+      << a.status();
+
+  Document letrec_shadow = Parse(
+      "Explained Query:\n"
+      "  With\n"
+      "    cte l0 =\n"
+      "      Constant\n"
+      "        - (1)\n"
+      "  Return\n"
+      "    With Mutually Recursive\n"
+      "      cte l0 =\n"
+      "        Get::PassArrangements l0\n"
+      "          raw=true\n"
+      "    Return\n"
+      "      Get::PassArrangements l0\n"
+      "        raw=true\n");
+  a = Analyze(interp, *letrec_shadow.objects[0].plan);
+  ASSERT_FALSE(a.ok());
+  EXPECT_TRUE(absl::StrContains(a.status().message(), "l0 is already bound"));
+
+  Document unbound = Parse(
+      "Explained Query:\n"
+      "  Negate\n"
+      "    Get::PassArrangements l3\n"
+      "      raw=true\n");
+  a = Analyze(interp, *unbound.objects[0].plan);
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.status().message(),
+            "LirId(1) Get::PassArrangements: l3 is not bound here");
+}
+
+TEST(Driver, RejectsMalformedNodes) {
+  StepInterpreter interp(10);
+  NodePtr negate = MakeNode(NegateOp{});
+  negate->id = 4;
+  absl::StatusOr<Analysis<Steps>> a = Analyze(interp, *negate);
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.status().message(), "LirId(4) Negate: has 0 inputs, expected 1");
+
+  std::vector<NodePtr> inputs;
+  inputs.push_back(nullptr);
+  NodePtr with_null = MakeNode(UnionOp{}, std::move(inputs));
+  a = Analyze(interp, *with_null);
+  ASSERT_FALSE(a.ok());
+  EXPECT_TRUE(absl::StrContains(a.status().message(), "input 0 is null"));
+
+  LetRecOp twice;
+  twice.ids = {1, 1};
+  twice.limits = {std::nullopt, std::nullopt};
+  std::vector<NodePtr> parts;
+  for (int i = 0; i < 3; ++i) parts.push_back(MakeNode(ConstantOp{}));
+  NodePtr let_rec = MakeNode(twice, std::move(parts));
+  a = Analyze(interp, *let_rec);
+  ASSERT_FALSE(a.ok());
+  EXPECT_TRUE(absl::StrContains(a.status().message(), "binds the same id twice"));
+}
+
+TEST(Driver, TransformVisitsBottomUpWithInputValues) {
+  Document doc = Parse(
+      "Explained Query:\n"
+      "  With\n"
+      "    cte l0 =\n"
+      "      Constant\n"
+      "        - (1)\n"
+      "  Return\n"
+      "    Union\n"
+      "      Get::PassArrangements l0\n"
+      "        raw=true\n"
+      "      Negate\n"
+      "        Get::PassArrangements l0\n"
+      "          raw=true\n");
+  StepInterpreter interp(10);
+  std::vector<LirId> order;
+  std::map<LirId, std::vector<int>> seen_inputs;
+  absl::StatusOr<Analysis<Steps>> a = Transform(
+      interp, *doc.objects[0].plan,
+      [&](Node& node, const Steps& own, std::span<const Steps> inputs) {
+        order.push_back(node.id);
+        for (const Steps& s : inputs) seen_inputs[node.id].push_back(s.n);
+        // Mutations are allowed: mark Negates by turning them into Unions.
+        if (node.Is<NegateOp>()) node.op = UnionOp{};
+        EXPECT_EQ(own.n, node.id == 1 ? 1 : 2);
+      });
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_EQ(order, (std::vector<LirId>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(seen_inputs[5], (std::vector<int>{2, 2}));  // Union
+  EXPECT_EQ(seen_inputs[6], (std::vector<int>{1, 2}));  // Let {value, body}
+  EXPECT_TRUE(ById(*doc.objects[0].plan, 4).Is<UnionOp>());
+}
+
+TEST(Driver, AnalysesWalkVeryDeepPlansWithoutRecursion) {
+  // 100,000 nested Negates, then the same inside a LetRec value.
+  NodePtr plan = MakeNode(ConstantOp{{{Row{Literal::Int(1)}, 1}}});
+  for (int i = 0; i < 100000; ++i) {
+    std::vector<NodePtr> in;
+    in.push_back(std::move(plan));
+    plan = MakeNode(NegateOp{}, std::move(in));
+  }
+  AssignPostOrderIds(*plan);
+  absl::StatusOr<Analysis<Arity>> arity = AnalyzeArity(*plan);
+  ASSERT_TRUE(arity.ok());
+  EXPECT_EQ(arity->root, Arity::Known(1));
+  absl::StatusOr<Analysis<PhysicallyMonotonic>> monotonic =
+      AnalyzeMonotonicity(*plan, {});
+  ASSERT_TRUE(monotonic.ok());
+  EXPECT_FALSE(monotonic->root.monotonic);
+  absl::StatusOr<Analysis<AvailableForms>> forms =
+      AnalyzeArrangements(*plan, &*arity);
+  ASSERT_TRUE(forms.ok());
+  EXPECT_EQ(FormatForms(forms->root), "raw");
+
+  LetRecOp op;
+  op.ids = {0};
+  op.limits = {std::nullopt};
+  std::vector<NodePtr> parts;
+  parts.push_back(std::move(plan));
+  GetOp get;
+  get.id = CollectionId::Local(0);
+  get.keys.raw = true;
+  parts.push_back(MakeNode(get));
+  NodePtr let_rec = MakeNode(op, std::move(parts));
+  AssignPostOrderIds(*let_rec);
+  size_t visited = 0;
+  absl::StatusOr<Analysis<Steps>> steps = Transform(
+      StepInterpreter(10), *let_rec,
+      [&](Node&, const Steps&, std::span<const Steps>) { ++visited; });
+  ASSERT_TRUE(steps.ok()) << steps.status();
+  EXPECT_EQ(visited, 100003u);
+  EXPECT_EQ(steps->let_recs.begin()->second.rounds, 2u);
+}
+
+// ---- Lattices and inputs ---------------------------------------------------
+
+TEST(ArityLattice, JoinsToTheLeastUpperBound) {
+  const Arity u = Arity::Unknown(), c = Arity::Conflict();
+  const Arity two = Arity::Known(2), three = Arity::Known(3);
+  EXPECT_EQ(JoinArity(u, u), u);
+  EXPECT_EQ(JoinArity(u, two), two);
+  EXPECT_EQ(JoinArity(two, u), two);
+  EXPECT_EQ(JoinArity(two, two), two);
+  EXPECT_EQ(JoinArity(two, three), c);
+  EXPECT_EQ(JoinArity(c, u), c);
+  EXPECT_EQ(JoinArity(two, c), c);
+  EXPECT_EQ(FormatArity(u), "?");
+  EXPECT_EQ(FormatArity(two), "2");
+  EXPECT_EQ(FormatArity(c), "conflict");
+  EXPECT_EQ(two.ToOptional(), std::optional<int>(2));
+  EXPECT_EQ(c.ToOptional(), std::nullopt);
+}
+
+TEST(ArityLattice, MfpAndArrangementLayouts) {
+  MapFilterProject mfp;
+  mfp.map = {ScalarExpr::Lit(Literal::Int(1))};
+  EXPECT_EQ(MfpOutputArity(mfp, Arity::Known(2)), Arity::Known(3));
+  EXPECT_EQ(MfpOutputArity(mfp, Arity::Unknown()), Arity::Unknown());
+  mfp.project = std::vector<int>{0};
+  EXPECT_EQ(MfpOutputArity(mfp, Arity::Unknown()), Arity::Known(1));
+  EXPECT_EQ(DescribedArity(MakeColumnArrangement({1}, 3)), Arity::Known(3));
+  ArrangementForm broken = MakeColumnArrangement({0}, 2);
+  broken.thinning = {0};  // #0 both in the key and the value
+  EXPECT_EQ(DescribedArity(broken), Arity::Conflict());
+}
+
+TEST(FormsLattice, JoinIsTheIntersection) {
+  AvailableForms everything;
+  everything.everything = true;
+  AvailableForms a = AvailableForms::Raw();
+  a.AddKey(ColumnKey({0}));
+  a.AddKey(ColumnKey({1}));
+  a.AddKey({ScalarExpr::Column(0, "named")});  // same key, ignored
+  EXPECT_EQ(a.arranged.size(), 2u);
+  AvailableForms b = AvailableForms::ArrangedBy(ColumnKey({1}));
+  EXPECT_EQ(FormatForms(JoinForms(a, b)), "[#1]");
+  EXPECT_TRUE(SameForms(JoinForms(everything, a), a));
+  EXPECT_TRUE(SameForms(JoinForms(b, everything), b));
+  EXPECT_EQ(FormatForms(JoinForms(AvailableForms::Raw(), b)), "none");
+  EXPECT_EQ(FormatForms(a), "raw, [#0], [#1]");
+  EXPECT_EQ(FormatForms(everything), "*");
+  EXPECT_FALSE(SameForms(a, b));
+  AvailableForms reordered = AvailableForms::Raw();
+  reordered.AddKey(ColumnKey({1}));
+  reordered.AddKey(ColumnKey({0}));
+  EXPECT_TRUE(SameForms(a, reordered));
+  EXPECT_EQ(FormatForms(AvailableForms::ArrangedBy(ColumnKey({0, 1, 2}))),
+            "[#0..=#2]");
+}
+
+TEST(Monotonicity, TemporalPredicatesAndTableFunctions) {
+  MapFilterProject mfp;
+  EXPECT_FALSE(HasTemporalPredicates(mfp));
+  mfp.filter = {ScalarExpr::Call(
+      CallStyle::kInfix, "<",
+      {ScalarExpr::Call(CallStyle::kFunction, "mz_now", {}),
+       ScalarExpr::Column(0)})};
+  EXPECT_TRUE(HasTemporalPredicates(mfp));
+  MapFilterProject bounded;
+  bounded.temporal = TemporalFilter{{}, {ScalarExpr::Column(0)}};
+  EXPECT_TRUE(HasTemporalPredicates(bounded));
+  EXPECT_TRUE(TableFunctionPreservesMonotonicity("generate_series(1, #0, 1)"));
+  EXPECT_TRUE(TableFunctionPreservesMonotonicity("unnest_list(#1)"));
+  EXPECT_TRUE(TableFunctionPreservesMonotonicity("wrap2(1, 2)"));
+  EXPECT_FALSE(TableFunctionPreservesMonotonicity("repeat_row(#0)"));
+  EXPECT_FALSE(TableFunctionPreservesMonotonicity("wrapper(#0)"));
+  EXPECT_FALSE(TableFunctionPreservesMonotonicity("some_new_function(#0)"));
+}
+
+TEST(Inputs, ParseIdAndArityLists) {
+  std::set<std::string> ids;
+  ParseIdList("a, b,,c", &ids);
+  EXPECT_EQ(ids, (std::set<std::string>{"a", "b", "c"}));
+  std::map<std::string, int> arities;
+  ASSERT_TRUE(ParseArityList("materialize.public.t=2, u=0", &arities).ok());
+  EXPECT_EQ(arities, (std::map<std::string, int>{{"materialize.public.t", 2},
+                                                 {"u", 0}}));
+  EXPECT_TRUE(ParseArityList("u=0", &arities).ok());  // same again is fine
+  EXPECT_EQ(ParseArityList("u=1", &arities).message(),
+            "u is given arities 0 and 1");
+  EXPECT_EQ(ParseArityList("t", &arities).message(),
+            "expected name=ARITY, got 't'");
+  EXPECT_EQ(ParseArityList("t=-1", &arities).message(),
+            "expected a non-negative arity in 't=-1'");
+  EXPECT_FALSE(ParseArityList("=3", &arities).ok());
+}
+
+TEST(Inputs, ParseAnnotationFields) {
+  absl::StatusOr<AnnotationFields> fields =
+      ParseAnnotationFields("arrangements,node_id");
+  ASSERT_TRUE(fields.ok());
+  EXPECT_TRUE(fields->node_id && fields->arrangements);
+  EXPECT_FALSE(fields->arity || fields->monotonic);
+  EXPECT_TRUE(fields->AnyComputed());
+  EXPECT_FALSE(ParseAnnotationFields("node_id")->AnyComputed());
+  EXPECT_EQ(ParseAnnotationFields("arity,colour").status().message(),
+            "unknown annotation 'colour'; expected node_id, arity, monotonic "
+            "or arrangements");
+}
+
+TEST(DocumentAnalysis, FieldsPrintInTheirFixedOrder) {
+  Document doc = Parse(
+      "Explained Query:\n"
+      "  ArrangeBy\n"
+      "    raw=true\n"
+      "    arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }\n"
+      "    Constant\n"
+      "      - (1, \"a\")\n");
+  absl::StatusOr<DocumentAnalysis> analysis =
+      DocumentAnalysis::Run(doc, AnalysisInputs());
+  ASSERT_TRUE(analysis.ok());
+  AnnotationFields all{true, true, true, true};
+  const Node& root = *doc.objects[0].plan;
+  EXPECT_EQ(analysis->CommentFields(root, all),
+            "arity: 2, monotonic: true, arrangements: \"raw, [#0]\"");
+  EXPECT_EQ(analysis->JsonFields(root, all).dump(),
+            R"({"arity":2,"arrangements":"raw, [#0]","monotonic":true})");
+  explain::PrintOptions options;
+  options.node_identifiers = true;
+  options.annotate = [&](const Node& node) {
+    return analysis->CommentFields(node, AnnotationFields{false, true, false, false});
+  };
+  EXPECT_TRUE(absl::StrContains(explain::PrintText(doc, options),
+                                "  ArrangeBy // { node_id: LirId(2), arity: 2 }\n"));
+}
+
+}  // namespace
+}  // namespace lir::interp

@@ -1,0 +1,216 @@
+// The fused set-difference recognizer over every plan of the Materialize
+// corpus: results stay valid and serializable, the pass is idempotent, the
+// disabled pass changes nothing, and docs/corpus-report.md is current.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "src/explain/text.h"
+#include "src/lir/validate.h"
+#include "src/recognizer/corpus_report.h"
+#include "src/recognizer/pass.h"
+#include "tests/line_diff.h"
+#include "tests/recognizer_test_util.h"
+
+namespace lir {
+namespace {
+
+using recognizer_testing::OptimizeCopy;
+using recognizer_testing::WellFormedProblems;
+
+std::filesystem::path CorpusDir() {
+  return std::filesystem::path(LIR_SHARED_DIR) / "corpus" / "materialize";
+}
+
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+std::vector<std::filesystem::path> CorpusFiles() {
+  std::vector<std::filesystem::path> files;
+  if (!std::filesystem::exists(CorpusDir())) return files;
+  for (const auto& entry : std::filesystem::directory_iterator(CorpusDir())) {
+    if (entry.path().extension() == ".plan") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+#define SKIP_WITHOUT_CORPUS(files)                                        \
+  if ((files).empty()) {                                                  \
+    GTEST_SKIP() << "corpus not found at " << CorpusDir()                 \
+                 << " (../shared is absent); skipping the recognizer "    \
+                    "corpus test";                                        \
+  }
+
+TEST(RecognizerCorpus, EveryPlanStaysWellFormedIdempotentAndUntouchedWhenOff) {
+  std::vector<std::filesystem::path> files = CorpusFiles();
+  SKIP_WITHOUT_CORPUS(files);
+  EXPECT_EQ(files.size(), 134u);
+  size_t plans_with_candidates = 0, candidates = 0, fired = 0;
+  std::map<std::string, size_t> declined;
+  for (const auto& path : files) {
+    const std::string name = path.filename().string();
+    SCOPED_TRACE(name);
+    const std::string text = ReadFile(path);
+    absl::StatusOr<Document> doc = explain::ParseText(text);
+    ASSERT_TRUE(doc.ok()) << doc.status();
+    ASSERT_TRUE(Validate(*doc).ok()) << "input plan does not validate";
+
+    absl::StatusOr<OptimizeResult> off = OptimizeCopy(*doc, false);
+    ASSERT_TRUE(off.ok()) << off.status();
+    EXPECT_EQ(explain::PrintText(off->document), text);
+
+    absl::StatusOr<OptimizeResult> on = OptimizeCopy(*doc, true);
+    ASSERT_TRUE(on.ok()) << on.status();
+    EXPECT_EQ(WellFormedProblems(on->document), "");
+    const std::string optimized = explain::PrintText(on->document);
+
+    absl::StatusOr<OptimizeResult> twice = OptimizeCopy(on->document, true);
+    ASSERT_TRUE(twice.ok()) << twice.status();
+    EXPECT_EQ(explain::PrintText(twice->document), optimized) << "not idempotent";
+
+    // The disabled pass predicts the enabled one, candidate by candidate.
+    ASSERT_EQ(off->report.candidates.size(), on->report.candidates.size());
+    bool changed = false;
+    for (size_t i = 0; i < on->report.candidates.size(); ++i) {
+      const Candidate& d = off->report.candidates[i];
+      const Candidate& e = on->report.candidates[i];
+      EXPECT_EQ(d.outcome, CandidateOutcome::kDisabled);
+      EXPECT_EQ(d.would_fire, e.outcome == CandidateOutcome::kFired);
+      EXPECT_EQ(d.reason, e.reason);
+      EXPECT_EQ(d.arm, e.arm);
+      EXPECT_NE(e.outcome, CandidateOutcome::kDisabled);
+      ++candidates;
+      if (e.outcome == CandidateOutcome::kFired) {
+        ++fired;
+        changed = true;
+      } else {
+        EXPECT_NE(e.reason, "");
+        ++declined[e.reason];
+      }
+    }
+    for (const Candidate& c : twice->report.candidates) {
+      EXPECT_NE(c.outcome, CandidateOutcome::kFired) << "fired again";
+    }
+    // Only a firing candidate changes the text.
+    EXPECT_EQ(optimized != text, changed);
+    if (!on->report.candidates.empty()) ++plans_with_candidates;
+  }
+  std::cout << files.size() << " plans, " << plans_with_candidates
+            << " with candidates; " << candidates << " candidates: " << fired
+            << " fired, " << candidates - fired << " declined\n";
+  for (const auto& [code, n] : declined) {
+    std::cout << "  declined " << code << ": " << n << "\n";
+  }
+  EXPECT_GT(fired, 0u);
+}
+
+TEST(RecognizerCorpus, OuterJoinL100FiresOnceAndDeclinesOnce) {
+  const std::filesystem::path path = CorpusDir() / "outer_join-L100.plan";
+  if (!std::filesystem::exists(path)) {
+    GTEST_SKIP() << path << " not found (../shared is absent)";
+  }
+  absl::StatusOr<Document> doc = explain::ParseText(ReadFile(path));
+  ASSERT_TRUE(doc.ok()) << doc.status();
+  absl::StatusOr<OptimizeResult> on = OptimizeCopy(*doc, true);
+  ASSERT_TRUE(on.ok());
+  const std::vector<Candidate>& c = on->report.candidates;
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[0].outcome, CandidateOutcome::kFired);
+  EXPECT_EQ(c[0].base_key, std::vector<int>{0});
+  EXPECT_EQ(c[0].subtract_key, std::vector<int>{0});
+  EXPECT_EQ(c[1].outcome, CandidateOutcome::kDeclined);
+  EXPECT_EQ(c[1].reason, "not_co_arranged");
+  EXPECT_EQ(c[1].arm, "subtract");
+  EXPECT_EQ(c[1].message,
+            "subtract arm: Get::Collection materialize.public.right2 has no "
+            "arrangement on [#0]");
+  // The fused node replaced the first Threshold: its arms are the ArrangeBy
+  // over l1 (base) and the projecting Get::Arrangement of l0 (subtract).
+  const std::string printed = explain::PrintText(on->document);
+  const std::string fused =
+      "            SetDifference ensure_arrangement={ key=[#0], permutation=id, "
+      "thinning=() }\n"
+      "              base_key=[#0]\n"
+      "              subtract_key=[#0]\n"
+      "              ArrangeBy\n"
+      "                input_key=[#0]\n"
+      "                raw=true\n"
+      "                Get::PassArrangements l1\n"
+      "                  raw=false\n"
+      "                  arrangements[0]={ key=[#0], permutation=id, thinning=() }\n"
+      "              Get::Arrangement l0\n"
+      "                project=(#0)\n"
+      "                key=#0\n";
+  EXPECT_NE(printed.find(fused), std::string::npos) << printed;
+  EXPECT_EQ(printed.find("SetDifference"), printed.rfind("SetDifference"));
+  EXPECT_NE(printed.find("Threshold::Basic"), std::string::npos);
+}
+
+TEST(RecognizerCorpus, CommittedCorpusReportIsCurrent) {
+  if (CorpusFiles().empty()) {
+    GTEST_SKIP() << "corpus not found at " << CorpusDir()
+                 << " (../shared is absent); cannot check docs/corpus-report.md";
+  }
+  absl::StatusOr<std::vector<NamedDocument>> docs =
+      ReadPlanDirectory(CorpusDir().string());
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  absl::StatusOr<std::string> report = CorpusReportMarkdown(*docs);
+  ASSERT_TRUE(report.ok()) << report.status();
+  const std::filesystem::path committed =
+      std::filesystem::path(LIR_SOURCE_DIR) / "docs" / "corpus-report.md";
+  ASSERT_TRUE(std::filesystem::exists(committed))
+      << committed << " is missing; regenerate it with: " << kCorpusReportCommand;
+  const std::string expected = ReadFile(committed);
+  EXPECT_EQ(*report, expected)
+      << "docs/corpus-report.md is stale; regenerate it with: "
+      << kCorpusReportCommand << "\n"
+      << testing_util::UnifiedDiff(expected, *report);
+}
+
+TEST(RecognizerCorpus, ReportNamesEveryCodeAndIsDeterministic) {
+  std::vector<std::filesystem::path> files = CorpusFiles();
+  SKIP_WITHOUT_CORPUS(files);
+  absl::StatusOr<std::vector<NamedDocument>> docs =
+      ReadPlanDirectory(CorpusDir().string());
+  ASSERT_TRUE(docs.ok()) << docs.status();
+  ASSERT_EQ(docs->size(), files.size());
+  EXPECT_EQ((*docs)[0].first, files[0].filename().string());
+  absl::StatusOr<std::string> a = CorpusReportMarkdown(*docs);
+  absl::StatusOr<std::string> b = CorpusReportMarkdown(*docs);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(*a, *b);
+  for (const char* code :
+       {"inside_let_rec", "input_not_arranged", "not_two_arm_union",
+        "not_one_negated_arm", "temporal_bucketing", "non_projection_mfp",
+        "arm_not_get_or_arrange_by", "key_remapped_by_projection",
+        "not_co_arranged"}) {
+    EXPECT_NE(a->find(absl::StrCat("| declined | `", code, "` |")),
+              std::string::npos)
+        << code;
+  }
+  EXPECT_NE(a->find("| outer_join-L100.plan | Explained Query | "),
+            std::string::npos);
+  EXPECT_NE(a->find(kCorpusReportCommand), std::string::npos);
+}
+
+TEST(RecognizerCorpus, ReadPlanDirectoryReportsAMissingDirectory) {
+  absl::StatusOr<std::vector<NamedDocument>> docs =
+      ReadPlanDirectory("/nonexistent/lir/plans");
+  ASSERT_FALSE(docs.ok());
+  EXPECT_NE(docs.status().message().find("/nonexistent/lir/plans"),
+            std::string_view::npos);
+}
+
+}  // namespace
+}  // namespace lir

@@ -1,0 +1,87 @@
+#include "tools/lir-opt/annotate_flags.h"
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "tools/lir-opt/commands.h"
+
+ABSL_FLAG(lir::cli::AnnotationList, annotate, lir::cli::AnnotationList{},
+          "Append analysis results to every node header, in Materialize's "
+          "comment style: ' // { node_id: LirId(7), arity: 2, monotonic: "
+          "true, arrangements: \"raw, [#0]\" }'. A comma-separated list of "
+          "fields, always printed in that order; arity is '?' where nothing "
+          "reveals it. With --format=json the computed fields go into each "
+          "node's \"annotations\" object. Computed on the plan after the "
+          "optimizer passes, with --single_time, --monotonic_ids and --arity.");
+ABSL_FLAG(bool, single_time, false,
+          "The plan is a single-time (one-shot SELECT) dataflow: reductions "
+          "outside iterations emit no retractions. Used by "
+          "enable_relax_must_consolidate.");
+ABSL_FLAG(std::vector<std::string>, monotonic_ids, {},
+          "Comma-separated global collections (as the plan names them, e.g. "
+          "materialize.public.t) that are insert-only, for the monotonicity "
+          "analysis.");
+ABSL_FLAG(std::vector<std::string>, arity, {},
+          "Arities of global collections the plan does not reveal, as "
+          "name=N items, comma-separated (e.g. "
+          "materialize.public.t=2,materialize.public.u=3).");
+
+namespace lir::cli {
+
+bool AbslParseFlag(absl::string_view text, AnnotationList* value,
+                   std::string* error) {
+  value->fields = interp::AnnotationFields();
+  for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipEmpty())) {
+    AnnotationField field;
+    if (!ParseChoice<AnnotationField>(kAnnotationFieldChoices,
+                                      absl::StripAsciiWhitespace(item), &field,
+                                      error)) {
+      *error = absl::StrCat("unknown field '", item, "': ", *error);
+      return false;
+    }
+    switch (field) {
+      case AnnotationField::kNodeId:
+        value->fields.node_id = true;
+        break;
+      case AnnotationField::kArity:
+        value->fields.arity = true;
+        break;
+      case AnnotationField::kMonotonic:
+        value->fields.monotonic = true;
+        break;
+      case AnnotationField::kArrangements:
+        value->fields.arrangements = true;
+        break;
+    }
+  }
+  return true;
+}
+
+std::string AbslUnparseFlag(const AnnotationList& value) {
+  std::vector<absl::string_view> names;
+  const interp::AnnotationFields& f = value.fields;
+  if (f.node_id) names.push_back("node_id");
+  if (f.arity) names.push_back("arity");
+  if (f.monotonic) names.push_back("monotonic");
+  if (f.arrangements) names.push_back("arrangements");
+  return absl::StrJoin(names, ",");
+}
+
+int ResolveAnalysisInputsOrReport(interp::AnalysisInputs* inputs) {
+  *inputs = interp::AnalysisInputs();
+  inputs->single_time = absl::GetFlag(FLAGS_single_time);
+  for (const std::string& id : absl::GetFlag(FLAGS_monotonic_ids)) {
+    interp::ParseIdList(id, &inputs->monotonic_ids);
+  }
+  for (const std::string& item : absl::GetFlag(FLAGS_arity)) {
+    absl::Status status = interp::ParseArityList(item, &inputs->global_arity);
+    if (!status.ok()) {
+      return UsageError(absl::StrCat("--arity: ", status.message()));
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace lir::cli

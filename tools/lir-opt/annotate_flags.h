@@ -1,0 +1,51 @@
+// Analysis flags of lir-opt: `--annotate` (which analysis results EXPLAIN
+// shows on every node) and the facts about the dataflow the analyses and
+// analysis-driven passes need (`--single_time`, `--monotonic_ids`,
+// `--arity`).
+#ifndef LIR_TOOLS_LIR_OPT_ANNOTATE_FLAGS_H_
+#define LIR_TOOLS_LIR_OPT_ANNOTATE_FLAGS_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/flags/declare.h"
+#include "absl/strings/string_view.h"
+#include "src/interp/annotations.h"
+#include "src/interp/inputs.h"
+#include "tools/lir-opt/flags.h"
+
+namespace lir::cli {
+
+/// One field of `--annotate`.
+enum class AnnotationField { kNodeId, kArity, kMonotonic, kArrangements };
+inline constexpr Choice<AnnotationField> kAnnotationFieldChoices[] = {
+    {"node_id", AnnotationField::kNodeId},
+    {"arity", AnnotationField::kArity},
+    {"monotonic", AnnotationField::kMonotonic},
+    {"arrangements", AnnotationField::kArrangements},
+};
+
+/// The value of `--annotate`: a comma-separated list of fields, in any
+/// order (they always print as node_id, arity, monotonic, arrangements).
+struct AnnotationList {
+  interp::AnnotationFields fields;
+};
+
+// absl finds these by argument-dependent lookup.
+bool AbslParseFlag(absl::string_view text, AnnotationList* value,
+                   std::string* error);
+std::string AbslUnparseFlag(const AnnotationList& value);
+
+/// Collects --single_time, --monotonic_ids and --arity into `*inputs`.
+/// Returns 0, or the exit status after printing a usage error (a malformed
+/// --arity item).
+int ResolveAnalysisInputsOrReport(interp::AnalysisInputs* inputs);
+
+}  // namespace lir::cli
+
+ABSL_DECLARE_FLAG(lir::cli::AnnotationList, annotate);
+ABSL_DECLARE_FLAG(bool, single_time);
+ABSL_DECLARE_FLAG(std::vector<std::string>, monotonic_ids);
+ABSL_DECLARE_FLAG(std::vector<std::string>, arity);
+
+#endif  // LIR_TOOLS_LIR_OPT_ANNOTATE_FLAGS_H_
