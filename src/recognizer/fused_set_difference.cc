@@ -46,10 +46,16 @@ std::optional<std::vector<int>> Through(const MapFilterProject& mfp,
   return out;
 }
 
+// Whether `forms` has an arrangement keyed by exactly the plain columns
+// `key` (compared in place: this runs for every arrangement of every arm).
 bool HasKey(const AvailableCollections& forms, const std::vector<int>& key) {
   for (const ArrangementForm& form : forms.arranged) {
-    std::optional<std::vector<int>> columns = KeyColumns(form.key);
-    if (columns.has_value() && *columns == key) return true;
+    if (form.key.size() != key.size()) continue;
+    bool same = true;
+    for (size_t i = 0; same && i < key.size(); ++i) {
+      same = form.key[i].IsColumn() && form.key[i].column == key[i];
+    }
+    if (same) return true;
   }
   return false;
 }
