@@ -227,10 +227,12 @@ TEST(RelaxMustConsolidate, ReportsWithoutFusedKeys) {
             "input Get::PassArrangements materialize.public.t is not "
             "physically monotonic");
   EXPECT_FALSE(declined.contains("arm"));
-  // Only the pass that ran enabled is listed: fused_set_difference was off
-  // and found nothing to say.
-  ASSERT_EQ(report["passes"].size(), 1u);
-  EXPECT_EQ(report["passes"][0]["name"], "relax_must_consolidate");
+  // Every registered pass is listed with whether it ran enabled.
+  ASSERT_EQ(report["passes"].size(), 2u);
+  EXPECT_EQ(report["passes"][0]["name"], "fused_set_difference");
+  EXPECT_EQ(report["passes"][0]["enabled"], false);
+  EXPECT_EQ(report["passes"][1]["name"], "relax_must_consolidate");
+  EXPECT_EQ(report["passes"][1]["enabled"], true);
   EXPECT_EQ(PrintCandidates(result->report),
             "Rewrite candidates:\n"
             "  Explained Query:\n"
@@ -251,8 +253,9 @@ TEST(RelaxMustConsolidate, DisabledItOnlyReports) {
   EXPECT_FALSE(result->report.candidates[1].would_fire);
   nlohmann::json report = ReportToJson(result->report);
   EXPECT_EQ(report["candidates"][0]["if_enabled"], "fired");
-  ASSERT_EQ(report["passes"].size(), 1u);
-  EXPECT_EQ(report["passes"][0]["enabled"], false);
+  ASSERT_EQ(report["passes"].size(), 2u);
+  EXPECT_EQ(report["passes"][1]["name"], "relax_must_consolidate");
+  EXPECT_EQ(report["passes"][1]["enabled"], false);
 }
 
 TEST(RelaxMustConsolidate, AnUnanalyzablePlanDeclinesInsteadOfFailing) {

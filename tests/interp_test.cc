@@ -19,6 +19,7 @@
 #include "src/interp/inputs.h"
 #include "src/interp/monotonicity.h"
 #include "src/lir/document.h"
+#include "src/lir/plan_generator.h"
 
 namespace lir::interp {
 namespace {
@@ -408,6 +409,31 @@ TEST(Driver, AnalysesWalkVeryDeepPlansWithoutRecursion) {
   ASSERT_TRUE(steps.ok()) << steps.status();
   EXPECT_EQ(visited, 100003u);
   EXPECT_EQ(steps->let_recs.begin()->second.rounds, 2u);
+}
+
+TEST(Driver, AnalysesWalkDeepLetChains) {
+  // 100,000 nested Lets, each value reading the previous binding.
+  PlanGeneratorOptions options;
+  options.shape = PlanShape::kLetChain;
+  options.node_count = 200001;
+  GeneratedPlan generated = GeneratePlan(options);
+  absl::StatusOr<Analysis<Arity>> arity =
+      AnalyzeArity(*generated.plan, generated.validate_options.global_arity);
+  ASSERT_TRUE(arity.ok()) << arity.status();
+  EXPECT_TRUE(arity->root.known());
+  EXPECT_EQ(arity->nodes.size(), CountNodes(*generated.plan));
+  std::set<std::string> all;
+  for (const auto& [name, n] : generated.validate_options.global_arity) {
+    all.insert(name);
+  }
+  absl::StatusOr<Analysis<PhysicallyMonotonic>> monotonic =
+      AnalyzeMonotonicity(*generated.plan, all);
+  ASSERT_TRUE(monotonic.ok()) << monotonic.status();
+  // A chain of reads of a monotonic global stays monotonic to the end.
+  EXPECT_TRUE(monotonic->root.monotonic);
+  absl::StatusOr<Analysis<AvailableForms>> forms =
+      AnalyzeArrangements(*generated.plan, &*arity);
+  ASSERT_TRUE(forms.ok()) << forms.status();
 }
 
 // ---- Lattices and inputs ---------------------------------------------------

@@ -78,11 +78,13 @@ class ArityInterpreter {
                    const RevealedArities& revealed)
       : given_(given), revealed_(revealed) {}
 
+  /// The lattice (see the Domain type).
   Domain Top() const { return Arity::Conflict(); }
   Domain Bottom() const { return Arity::Unknown(); }
   Domain Join(const Domain& a, const Domain& b) const { return JoinArity(a, b); }
   bool Equal(const Domain& a, const Domain& b) const { return a == b; }
 
+  /// Transfer functions, one per node kind (rules in the class comment).
   Domain VisitConstant(const Context<Domain>& ctx, const Node& node,
                        const ConstantOp& op) const;
   Domain VisitGet(const Context<Domain>& ctx, const Node& node,

@@ -73,6 +73,7 @@ class ArrangementsInterpreter {
   explicit ArrangementsInterpreter(const Analysis<Arity>* arities)
       : arities_(arities) {}
 
+  /// The lattice (see the Domain type).
   Domain Top() const { return AvailableForms(); }
   Domain Bottom() const {
     AvailableForms forms;
@@ -82,6 +83,7 @@ class ArrangementsInterpreter {
   Domain Join(const Domain& a, const Domain& b) const { return JoinForms(a, b); }
   bool Equal(const Domain& a, const Domain& b) const { return SameForms(a, b); }
 
+  /// Transfer functions, one per node kind (rules in the class comment).
   Domain VisitConstant(const Context<Domain>& ctx, const Node& node,
                        const ConstantOp& op) const;
   Domain VisitGet(const Context<Domain>& ctx, const Node& node,

@@ -51,6 +51,7 @@ class MonotonicityInterpreter {
   explicit MonotonicityInterpreter(const std::set<std::string>& monotonic_globals)
       : monotonic_globals_(monotonic_globals) {}
 
+  /// The lattice (see the Domain type).
   Domain Top() const { return {false}; }
   Domain Bottom() const { return {true}; }
   Domain Join(const Domain& a, const Domain& b) const {
@@ -58,6 +59,7 @@ class MonotonicityInterpreter {
   }
   bool Equal(const Domain& a, const Domain& b) const { return a == b; }
 
+  /// Transfer functions, one per node kind (rules in the class comment).
   Domain VisitConstant(const Context<Domain>& ctx, const Node& node,
                        const ConstantOp& op) const;
   Domain VisitGet(const Context<Domain>& ctx, const Node& node,

@@ -31,12 +31,11 @@ absl::StatusOr<OptimizeResult> Optimize(Document doc,
     ctx.pass_name = std::string(entry.name);
     ctx.report = &result.report;
     ctx.inputs = inputs;
-    const size_t candidates_before = result.report.candidates.size();
+    // Every registered pass is listed, so a report always shows what could
+    // have run and whether it did.
+    result.report.passes.push_back(
+        {std::string(entry.name), std::string(entry.feature), ctx.apply});
     LIR_RETURN_IF_ERROR(entry.function(doc, ctx));
-    if (ctx.apply || result.report.candidates.size() > candidates_before) {
-      result.report.passes.push_back(
-          {std::string(entry.name), std::string(entry.feature), ctx.apply});
-    }
   }
   result.document = std::move(doc);
   return result;
