@@ -12,31 +12,14 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "tests/cli_test_util.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
-std::string ShellQuote(const std::string& arg) {
-  std::string quoted = "'";
-  for (char c : arg) {
-    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  }
-  return quoted + "'";
-}
+using lir::testing_util::ReadFile;
+using lir::testing_util::RunResult;
 
 constexpr char kPlan[] =
     "Explained Query:\n"
@@ -50,37 +33,13 @@ constexpr char kPlan[] =
     "\n"
     "Target cluster: quickstart\n";
 
-class AnnotateCliTest : public ::testing::Test {
+class AnnotateCliTest : public lir::testing_util::LirOptTest {
  protected:
   void SetUp() override {
-    if (std::string(LIR_OPT_PATH).empty()) {
-      GTEST_SKIP() << "lir-opt is not built (LIR_BUILD_TOOLS=OFF)";
-    }
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::path(::testing::TempDir()) /
-           absl::StrCat("lir_annotate_cli_test_", info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    std::ofstream(dir_ / "plan.txt", std::ios::binary) << kPlan;
+    LirOptTest::SetUp();
+    if (IsSkipped()) return;
+    Temp("plan.txt", kPlan);
   }
-
-  /// Runs `lir-opt <args...>` with `stdin_text` on standard input.
-  RunResult Run(const std::vector<std::string>& args,
-                const std::string& stdin_text = "") {
-    std::ofstream(dir_ / "stdin", std::ios::binary) << stdin_text;
-    std::string command = absl::StrCat("cd ", ShellQuote(dir_.string()),
-                                       " && ", ShellQuote(LIR_OPT_PATH));
-    for (const std::string& arg : args) absl::StrAppend(&command, " ", ShellQuote(arg));
-    absl::StrAppend(&command, " <stdin >stdout 2>stderr");
-    const int status = std::system(command.c_str());
-    RunResult result;
-    if (status != -1 && WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-    result.out = ReadFile(dir_ / "stdout");
-    result.err = ReadFile(dir_ / "stderr");
-    return result;
-  }
-
-  fs::path dir_;
 };
 
 TEST_F(AnnotateCliTest, AppendsTheAskedFieldsInTheirFixedOrder) {

@@ -12,89 +12,20 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
+#include "tests/cli_test_util.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-/// What one run of lir-opt produced.
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using lir::testing_util::ReadFile;
+using lir::testing_util::RunResult;
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
-void WriteFile(const fs::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
-
-/// Single-quotes `arg` for /bin/sh.
-std::string ShellQuote(const std::string& arg) {
-  std::string quoted = "'";
-  for (char c : arg) {
-    if (c == '\'') {
-      quoted += "'\\''";
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + "'";
-}
-
-class CliTest : public ::testing::Test {
+class CliTest : public lir::testing_util::LirOptTest {
  protected:
-  void SetUp() override {
-    if (std::string(LIR_OPT_PATH).empty()) {
-      GTEST_SKIP() << "lir-opt is not built (LIR_BUILD_TOOLS=OFF)";
-    }
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::path(::testing::TempDir()) /
-           absl::StrCat("lir_cli_test_", info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-
-  /// Runs `lir-opt <args...>` in the test's directory with `stdin_text` as
-  /// standard input.
-  RunResult Run(std::initializer_list<std::string> args,
-                const std::string& stdin_text = "") {
-    WriteFile(dir_ / "stdin", stdin_text);
-    std::string command = absl::StrCat("cd ", ShellQuote(dir_.string()), " && ",
-                                       ShellQuote(LIR_OPT_PATH));
-    for (const std::string& arg : args) {
-      absl::StrAppend(&command, " ", ShellQuote(arg));
-    }
-    absl::StrAppend(&command, " <", ShellQuote((dir_ / "stdin").string()), " >",
-                    ShellQuote((dir_ / "stdout").string()), " 2>",
-                    ShellQuote((dir_ / "stderr").string()));
-    int status = std::system(command.c_str());
-    RunResult result;
-    if (status != -1 && WIFEXITED(status)) {
-      result.exit_code = WEXITSTATUS(status);
-    }
-    result.out = ReadFile(dir_ / "stdout");
-    result.err = ReadFile(dir_ / "stderr");
-    return result;
-  }
-
-  /// Writes `text` to a file in the test's directory; returns its path.
-  std::string Temp(const std::string& name, const std::string& text) {
-    WriteFile(dir_ / name, text);
-    return (dir_ / name).string();
-  }
-
   static std::string Example() {
     return (fs::path(LIR_SOURCE_DIR) / "examples" / "except.plan").string();
   }
-
-  fs::path dir_;
 };
 
 constexpr char kSmallPlan[] =

@@ -38,6 +38,12 @@ absl::StatusOr<Document> FromJson(const nlohmann::json& json);
 std::string WriteJson(const Document& doc,
                       const JsonWriteOptions& options = {});
 
+/// Parses JSON text (any JSON, not only plans). A syntax error is
+/// InvalidArgument `filename:line:column: <context><what nlohmann says>`.
+absl::StatusOr<nlohmann::json> ParseJsonText(std::string_view text,
+                                             std::string_view filename,
+                                             std::string_view context = "");
+
 /// Parses JSON text and then FromJson. Syntax errors are reported as
 /// `file:line:column: ...`.
 absl::StatusOr<Document> ReadJson(std::string_view text,

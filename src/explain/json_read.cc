@@ -624,21 +624,28 @@ absl::StatusOr<Document> FromJson(const nlohmann::json& json) {
   return doc;
 }
 
-absl::StatusOr<Document> ReadJson(std::string_view text,
-                                  std::string_view filename) {
-  nlohmann::json value;
+absl::StatusOr<nlohmann::json> ParseJsonText(std::string_view text,
+                                             std::string_view filename,
+                                             std::string_view context) {
   try {
-    value = nlohmann::json::parse(text.begin(), text.end());
+    return nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte counts the bytes read, including the offending one.
     auto [line, column] = LineColumn(text, e.byte == 0 ? 0 : e.byte - 1);
-    return absl::InvalidArgumentError(absl::StrCat(ToAbsl(filename), ":", line,
-                                                   ":", column, ": ",
-                                                   ParseErrorDetail(e.what())));
+    return absl::InvalidArgumentError(
+        absl::StrCat(ToAbsl(filename), ":", line, ":", column, ": ",
+                     ToAbsl(context), ParseErrorDetail(e.what())));
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(
-        absl::StrCat(ToAbsl(filename), ": ", e.what()));
+        absl::StrCat(ToAbsl(filename), ": ", ToAbsl(context), e.what()));
   }
+}
+
+absl::StatusOr<Document> ReadJson(std::string_view text,
+                                  std::string_view filename) {
+  absl::StatusOr<nlohmann::json> parsed = ParseJsonText(text, filename);
+  if (!parsed.ok()) return parsed.status();
+  const nlohmann::json& value = *parsed;
   absl::StatusOr<Document> doc = FromJson(value);
   if (!doc.ok()) {
     return absl::InvalidArgumentError(

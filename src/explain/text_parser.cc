@@ -423,24 +423,6 @@ absl::StatusOr<Finish> ParseFinish(const ErrorSink& errors, const TextLine& line
   return finish;
 }
 
-// Splits `u1, u2 (x), u3` at top-level `, `.
-std::vector<std::string> SplitUsages(absl::string_view text) {
-  std::vector<std::string> parts;
-  int depth = 0;
-  size_t start = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '(') ++depth;
-    if (text[i] == ')') --depth;
-    if (depth == 0 && text.substr(i, 2) == ", ") {
-      parts.emplace_back(text.substr(start, i - start));
-      start = i + 2;
-      ++i;
-    }
-  }
-  parts.emplace_back(text.substr(start));
-  return parts;
-}
-
 absl::StatusOr<UsedIndex> ParseUsedIndex(const ErrorSink& errors,
                                          const TextLine& line) {
   absl::string_view text = line.content;
@@ -456,7 +438,11 @@ absl::StatusOr<UsedIndex> ParseUsedIndex(const ErrorSink& errors,
     return errors.Expected(line, 2, "'<index name> (<usage>, ...)'");
   }
   index.name = std::string(text.substr(0, name_end));
-  index.usages = SplitUsages(text.substr(name_end + 2, text.size() - name_end - 3));
+  // Usages may contain parentheses: `delta join 1st input (full scan)`.
+  for (auto [offset, usage] :
+       internal::SplitTopLevel(text.substr(name_end + 2, text.size() - name_end - 3), ", ")) {
+    index.usages.emplace_back(usage);
+  }
   return index;
 }
 

@@ -10,6 +10,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "nlohmann/json.hpp"
+#include "src/explain/json.h"
 #include "src/lir/status_macros.h"
 
 namespace lir {
@@ -21,21 +22,6 @@ std::string KnownFeatures() {
     names.push_back(absl::StrCat(info.name, " (", info.type, ")"));
   }
   return absl::StrJoin(names, ", ");
-}
-
-// Line and column (both 1-based) of byte `offset` in `text`.
-std::pair<size_t, size_t> LineColumn(absl::string_view text, size_t offset) {
-  size_t line = 1;
-  size_t column = 1;
-  for (size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return {line, column};
 }
 
 }  // namespace
@@ -111,22 +97,11 @@ absl::Status ApplyFeatureList(OptimizerFeatures& features,
 absl::Status ApplyConfigText(OptimizerFeatures& features,
                              absl::string_view text,
                              absl::string_view filename) {
-  nlohmann::json json = nlohmann::json::parse(text.begin(), text.end(), nullptr,
-                                              /*allow_exceptions=*/false);
-  if (json.is_discarded()) {
-    // Re-parse with exceptions to learn where the syntax error is.
-    try {
-      (void)nlohmann::json::parse(text.begin(), text.end());
-    } catch (const nlohmann::json::parse_error& e) {
-      auto [line, column] = LineColumn(text, e.byte == 0 ? 0 : e.byte - 1);
-      std::string message = e.what();
-      size_t colon = message.find(": ", message.find("parse error"));
-      return absl::InvalidArgumentError(absl::StrCat(
-          filename, ":", line, ":", column, ": invalid JSON config: ",
-          colon == std::string::npos ? message : message.substr(colon + 2)));
-    }
-    return absl::InvalidArgumentError(absl::StrCat(filename, ": invalid JSON config"));
-  }
+  absl::StatusOr<nlohmann::json> parsed = explain::ParseJsonText(
+      std::string_view(text.data(), text.size()),
+      std::string_view(filename.data(), filename.size()), "invalid JSON config: ");
+  if (!parsed.ok()) return parsed.status();
+  const nlohmann::json& json = *parsed;
   if (!json.is_object()) {
     return absl::InvalidArgumentError(absl::StrCat(
         filename, ": expected a JSON object {\"features\": {...}}"));

@@ -1,0 +1,102 @@
+// A GoogleTest fixture that runs the built lir-opt binary in a scratch
+// directory and captures its exit code, stdout and stderr. Shared by the
+// end-to-end CLI tests.
+#ifndef LIR_TESTS_CLI_TEST_UTIL_H_
+#define LIR_TESTS_CLI_TEST_UTIL_H_
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+
+namespace lir::testing_util {
+
+/// What one run of lir-opt produced.
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+inline std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+inline void WriteFile(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+/// Single-quotes `arg` for /bin/sh.
+inline std::string ShellQuote(const std::string& arg) {
+  std::string quoted = "'";
+  for (char c : arg) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "'";
+}
+
+/// Runs lir-opt (LIR_OPT_PATH) in a fresh directory per test; skips when the
+/// tool is not built.
+class LirOptTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (std::string(LIR_OPT_PATH).empty()) {
+      GTEST_SKIP() << "lir-opt is not built (LIR_BUILD_TOOLS=OFF)";
+    }
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = std::filesystem::path(::testing::TempDir()) /
+           absl::StrCat("lir_opt_test_", info->test_suite_name(), "_",
+                        info->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+
+  /// Runs `lir-opt <args...>` in the test's directory with `stdin_text` as
+  /// standard input.
+  RunResult Run(const std::vector<std::string>& args,
+                const std::string& stdin_text = "") {
+    WriteFile(dir_ / "stdin", stdin_text);
+    std::string command = absl::StrCat("cd ", ShellQuote(dir_.string()), " && ",
+                                       ShellQuote(LIR_OPT_PATH));
+    for (const std::string& arg : args) {
+      absl::StrAppend(&command, " ", ShellQuote(arg));
+    }
+    absl::StrAppend(&command, " <", ShellQuote((dir_ / "stdin").string()), " >",
+                    ShellQuote((dir_ / "stdout").string()), " 2>",
+                    ShellQuote((dir_ / "stderr").string()));
+    int status = std::system(command.c_str());
+    RunResult result;
+    if (status != -1 && WIFEXITED(status)) {
+      result.exit_code = WEXITSTATUS(status);
+    }
+    result.out = ReadFile(dir_ / "stdout");
+    result.err = ReadFile(dir_ / "stderr");
+    return result;
+  }
+
+  /// Writes `text` to a file in the test's directory; returns its path.
+  std::string Temp(const std::string& name, const std::string& text) {
+    WriteFile(dir_ / name, text);
+    return (dir_ / name).string();
+  }
+
+  std::filesystem::path dir_;
+};
+
+}  // namespace lir::testing_util
+
+#endif  // LIR_TESTS_CLI_TEST_UTIL_H_
