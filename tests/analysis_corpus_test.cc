@@ -208,7 +208,7 @@ TEST(AnalysisCorpus, ArrangementsAgreeWithWhatThePlanAdvertises) {
           const AvailableForms& input = *analysis->FormsOf(*node.inputs[0]);
           if (input.raw) EXPECT_TRUE(computed.raw) << where;
           for (const auto& key : input.arranged) {
-            EXPECT_TRUE(computed.HasKey(key)) << where;
+            EXPECT_TRUE(computed.HasKey(*key)) << where;
           }
         }
       });

@@ -472,11 +472,11 @@ TEST(FormsLattice, JoinIsTheIntersection) {
   AvailableForms everything;
   everything.everything = true;
   AvailableForms a = AvailableForms::Raw();
-  a.AddKey(ColumnKey({0}));
-  a.AddKey(ColumnKey({1}));
-  a.AddKey({ScalarExpr::Column(0, "named")});  // same key, ignored
+  a.AddKey(OwnedKey(ColumnKey({0})));
+  a.AddKey(OwnedKey(ColumnKey({1})));
+  a.AddKey(OwnedKey({ScalarExpr::Column(0, "named")}));  // same key, ignored
   EXPECT_EQ(a.arranged.size(), 2u);
-  AvailableForms b = AvailableForms::ArrangedBy(ColumnKey({1}));
+  AvailableForms b = AvailableForms::ArrangedBy(OwnedKey(ColumnKey({1})));
   EXPECT_EQ(FormatForms(JoinForms(a, b)), "[#1]");
   EXPECT_TRUE(SameForms(JoinForms(everything, a), a));
   EXPECT_TRUE(SameForms(JoinForms(b, everything), b));
@@ -485,11 +485,12 @@ TEST(FormsLattice, JoinIsTheIntersection) {
   EXPECT_EQ(FormatForms(everything), "*");
   EXPECT_FALSE(SameForms(a, b));
   AvailableForms reordered = AvailableForms::Raw();
-  reordered.AddKey(ColumnKey({1}));
-  reordered.AddKey(ColumnKey({0}));
+  reordered.AddKey(OwnedKey(ColumnKey({1})));
+  reordered.AddKey(OwnedKey(ColumnKey({0})));
   EXPECT_TRUE(SameForms(a, reordered));
-  EXPECT_EQ(FormatForms(AvailableForms::ArrangedBy(ColumnKey({0, 1, 2}))),
-            "[#0..=#2]");
+  EXPECT_EQ(
+      FormatForms(AvailableForms::ArrangedBy(OwnedKey(ColumnKey({0, 1, 2})))),
+      "[#0..=#2]");
 }
 
 TEST(Monotonicity, TemporalPredicatesAndTableFunctions) {

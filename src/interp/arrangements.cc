@@ -8,13 +8,22 @@
 
 namespace lir::interp {
 
+SharedKey OwnedKey(std::vector<ScalarExpr> key) {
+  return std::make_shared<const std::vector<ScalarExpr>>(std::move(key));
+}
+
+SharedKey PlanKey(const std::vector<ScalarExpr>& key) {
+  // The aliasing constructor with an empty owner: a non-owning pointer.
+  return SharedKey(std::shared_ptr<void>(), &key);
+}
+
 AvailableForms AvailableForms::Raw() {
   AvailableForms forms;
   forms.raw = true;
   return forms;
 }
 
-AvailableForms AvailableForms::ArrangedBy(std::vector<ScalarExpr> key) {
+AvailableForms AvailableForms::ArrangedBy(SharedKey key) {
   AvailableForms forms;
   forms.arranged.push_back(std::move(key));
   return forms;
@@ -23,19 +32,21 @@ AvailableForms AvailableForms::ArrangedBy(std::vector<ScalarExpr> key) {
 AvailableForms AvailableForms::Of(const AvailableCollections& collections) {
   AvailableForms forms;
   forms.raw = collections.raw;
-  for (const ArrangementForm& form : collections.arranged) forms.AddKey(form.key);
+  for (const ArrangementForm& form : collections.arranged) {
+    forms.AddKey(PlanKey(form.key));
+  }
   return forms;
 }
 
 bool AvailableForms::HasKey(const std::vector<ScalarExpr>& key) const {
-  for (const std::vector<ScalarExpr>& present : arranged) {
-    if (SameIgnoringNames(present, key)) return true;
+  for (const SharedKey& present : arranged) {
+    if (SameIgnoringNames(*present, key)) return true;
   }
   return false;
 }
 
-void AvailableForms::AddKey(const std::vector<ScalarExpr>& key) {
-  if (!HasKey(key)) arranged.push_back(key);
+void AvailableForms::AddKey(SharedKey key) {
+  if (!HasKey(*key)) arranged.push_back(std::move(key));
 }
 
 bool SameForms(const AvailableForms& a, const AvailableForms& b) {
@@ -44,8 +55,8 @@ bool SameForms(const AvailableForms& a, const AvailableForms& b) {
       a.arranged.size() != b.arranged.size()) {
     return false;
   }
-  for (const std::vector<ScalarExpr>& key : a.arranged) {
-    if (!b.HasKey(key)) return false;
+  for (const SharedKey& key : a.arranged) {
+    if (!b.HasKey(*key)) return false;
   }
   return true;
 }
@@ -56,8 +67,8 @@ AvailableForms JoinForms(const AvailableForms& a, const AvailableForms& b) {
   AvailableForms both;
   both.raw = a.raw && b.raw;
   both.unknown_key = a.unknown_key && b.unknown_key;
-  for (const std::vector<ScalarExpr>& key : a.arranged) {
-    if (b.HasKey(key)) both.arranged.push_back(key);
+  for (const SharedKey& key : a.arranged) {
+    if (b.HasKey(*key)) both.arranged.push_back(key);
   }
   return both;
 }
@@ -66,8 +77,8 @@ std::string FormatForms(const AvailableForms& forms) {
   if (forms.everything) return "*";
   std::vector<std::string> parts;
   if (forms.raw) parts.push_back("raw");
-  for (const std::vector<ScalarExpr>& key : forms.arranged) {
-    parts.push_back(absl::StrCat("[", explain::PrintCompactScalars(key), "]"));
+  for (const SharedKey& key : forms.arranged) {
+    parts.push_back(absl::StrCat("[", explain::PrintCompactScalars(*key), "]"));
   }
   if (forms.unknown_key) parts.push_back("[?]");
   if (parts.empty()) return "none";
@@ -99,7 +110,7 @@ Domain ArrangementsInterpreter::VisitMfp(const Context<Domain>&, const Node&,
   // Reading an arrangement through an identity MFP (only useful with a
   // seek, `input_val=`) keeps the output in that arrangement.
   if (op.input_key.has_value() && op.mfp.IsIdentity()) {
-    return AvailableForms::ArrangedBy(*op.input_key);
+    return AvailableForms::ArrangedBy(PlanKey(*op.input_key));
   }
   return AvailableForms::Raw();
 }
@@ -130,16 +141,27 @@ Domain ArrangementsInterpreter::VisitReduce(const Context<Domain>&,
     forms.unknown_key = true;
     return forms;
   }
-  std::vector<int> columns(key.value);
-  for (int i = 0; i < key.value; ++i) columns[i] = i;
-  return AvailableForms::ArrangedBy(ColumnKey(columns));
+  return AvailableForms::ArrangedBy(PrefixKey(key.value));
+}
+
+SharedKey ArrangementsInterpreter::PrefixKey(int width) const {
+  if (prefix_keys_.size() <= static_cast<size_t>(width)) {
+    prefix_keys_.resize(width + 1);
+  }
+  SharedKey& key = prefix_keys_[width];
+  if (key == nullptr) {
+    std::vector<int> columns(width);
+    for (int i = 0; i < width; ++i) columns[i] = i;
+    key = OwnedKey(ColumnKey(columns));
+  }
+  return key;
 }
 
 Domain ArrangementsInterpreter::VisitTopK(const Context<Domain>&, const Node&,
                                           const TopKOp& op,
                                           const Domain&) const {
   if (op.kind == TopKKind::kMonotonicTop1) {
-    return AvailableForms::ArrangedBy(ColumnKey(op.group_by));
+    return AvailableForms::ArrangedBy(OwnedKey(ColumnKey(op.group_by)));
   }
   return AvailableForms::Raw();
 }
@@ -153,7 +175,7 @@ Domain ArrangementsInterpreter::VisitThreshold(const Context<Domain>&,
                                                const Node&,
                                                const ThresholdOp& op,
                                                const Domain&) const {
-  return AvailableForms::ArrangedBy(op.ensure_arrangement.key);
+  return AvailableForms::ArrangedBy(PlanKey(op.ensure_arrangement.key));
 }
 
 Domain ArrangementsInterpreter::VisitUnion(const Context<Domain>&, const Node&,
@@ -169,7 +191,9 @@ Domain ArrangementsInterpreter::VisitArrangeBy(const Context<Domain>&,
   AvailableForms forms;
   if (op.input_mfp.IsIdentity() && !input.everything) forms = input;
   forms.raw = forms.raw || op.forms.raw;
-  for (const ArrangementForm& form : op.forms.arranged) forms.AddKey(form.key);
+  for (const ArrangementForm& form : op.forms.arranged) {
+    forms.AddKey(PlanKey(form.key));
+  }
   return forms;
 }
 
@@ -178,7 +202,7 @@ Domain ArrangementsInterpreter::VisitSetDifference(const Context<Domain>&,
                                                    const SetDifferenceOp& op,
                                                    const Domain&,
                                                    const Domain&) const {
-  return AvailableForms::ArrangedBy(op.ensure_arrangement.key);
+  return AvailableForms::ArrangedBy(PlanKey(op.ensure_arrangement.key));
 }
 
 absl::StatusOr<Analysis<AvailableForms>> AnalyzeArrangements(

@@ -4,10 +4,12 @@
 #ifndef LIR_INTERP_ARRANGEMENTS_H_
 #define LIR_INTERP_ARRANGEMENTS_H_
 
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "src/interp/arity.h"
 #include "src/interp/interpreter.h"
@@ -16,6 +18,20 @@
 #include "src/lir/scalar.h"
 
 namespace lir::interp {
+
+/// An arrangement key, shared rather than copied: a node's result is copied
+/// into its own entry, into its parent's input list and across fixpoint
+/// rounds, and copying ScalarExpr vectors dominated the analysis of large
+/// plans.
+using SharedKey = std::shared_ptr<const std::vector<ScalarExpr>>;
+
+/// A key the analysis made up (a Reduce or TopK group key); owned.
+SharedKey OwnedKey(std::vector<ScalarExpr> key);
+
+/// A key stored in the plan, referred to without ownership: the plan must
+/// outlive the analysis anyway (results are indexed by node pointer), and
+/// copies of such a reference touch no reference count.
+SharedKey PlanKey(const std::vector<ScalarExpr>& key);
 
 /// Forms guaranteed to be available. Ordered by inclusion reversed: more
 /// forms is lower; bottom (`everything`, the start of a LetRec fixpoint)
@@ -26,7 +42,7 @@ struct AvailableForms {
   bool raw = false;
   /// Keys of the available arrangements, without duplicates (column names
   /// ignored), in the order they became available.
-  std::vector<std::vector<ScalarExpr>> arranged;
+  absl::InlinedVector<SharedKey, 1> arranged;
   /// Also arranged by a key this analysis cannot spell out: the group key of
   /// a Reduce whose key width is unknown (printed `[?]`).
   bool unknown_key = false;
@@ -34,14 +50,14 @@ struct AvailableForms {
   /// Raw only.
   static AvailableForms Raw();
   /// Arranged by exactly `key`.
-  static AvailableForms ArrangedBy(std::vector<ScalarExpr> key);
-  /// The forms an AvailableCollections lists.
+  static AvailableForms ArrangedBy(SharedKey key);
+  /// The forms an AvailableCollections of the plan lists (keys refer to it).
   static AvailableForms Of(const AvailableCollections& collections);
 
   /// Whether `key` (column names ignored) is among the arranged keys.
   bool HasKey(const std::vector<ScalarExpr>& key) const;
   /// Adds `key` unless present.
-  void AddKey(const std::vector<ScalarExpr>& key);
+  void AddKey(SharedKey key);
 };
 
 /// Same forms, column names and order of keys ignored.
@@ -111,7 +127,12 @@ class ArrangementsInterpreter {
                             const Domain& subtract) const;
 
  private:
+  /// The key `#0..#width-1`, made once per width: a plan has many Reduces
+  /// and few distinct group-key widths.
+  SharedKey PrefixKey(int width) const;
+
   const Analysis<Arity>* arities_;
+  mutable std::vector<SharedKey> prefix_keys_;
 };
 
 /// Runs the arrangements analysis over `plan` (`arities` as for the

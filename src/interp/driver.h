@@ -58,18 +58,9 @@ class Driver {
   absl::StatusOr<Analysis<D>> Run(const Node& root) {
     Analysis<D> analysis;
     analysis_ = &analysis;
-    completed_.clear();
     absl::Status status = Walk(root);
     analysis_ = nullptr;
     if (!status.ok()) return status;
-    // Results are gathered in a list during the walk (values of abandoned
-    // fixpoint rounds are dropped from it) and indexed once at the end,
-    // into a table of the right size.
-    analysis.nodes.reserve(completed_.size());
-    for (auto& [node, value] : completed_) {
-      analysis.nodes.insert_or_assign(node, std::move(value));
-    }
-    completed_.clear();
     return analysis;
   }
 
@@ -83,7 +74,6 @@ class Driver {
     // LetRec only.
     uint64_t round = 0;
     uint64_t limit = 0;
-    size_t completed_mark = 0;  ///< completed_.size() before the values
     bool changed = false;
     bool final_pass = false;  ///< re-evaluating values after a give-up
     bool hit_limit = false;
@@ -138,7 +128,6 @@ class Driver {
         LIR_RETURN_IF_ERROR(Bind(node, id, interp_.Bottom(), true));
       }
       frame.limit = *limit;
-      frame.completed_mark = completed_.size();
       frame.outer_recursive = ctx_.recursive_;
       ctx_.recursive_ = true;
     }
@@ -182,12 +171,8 @@ class Driver {
         f.final_pass = true;
         f.hit_limit = true;
       }
-      // Each round re-evaluates the values: only the last one's results
-      // are kept.
-      if (f.next == 0) {
-        completed_.erase(completed_.begin() + f.completed_mark,
-                         completed_.end());
-      }
+      // Each round re-evaluates every node of the values, so the results
+      // recorded for them are those of the last round.
       ++f.next;
       return Enter(*node.inputs[f.next - 1]);
     }
@@ -214,7 +199,7 @@ class Driver {
   absl::Status Complete(D result) {
     const Node& node = *frames_.back().node;
     frames_.pop_back();
-    completed_.emplace_back(&node, result);
+    analysis_->nodes.insert_or_assign(&node, result);
     if (frames_.empty()) {
       analysis_->root = std::move(result);
       return absl::OkStatus();
@@ -286,8 +271,6 @@ class Driver {
   Context<D> ctx_;
   std::vector<Frame> frames_;
   std::vector<D> values_;
-  /// Every node's result, in completion order.
-  std::vector<std::pair<const Node*, D>> completed_;
   Analysis<D>* analysis_ = nullptr;
 };
 
