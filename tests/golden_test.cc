@@ -39,6 +39,7 @@
 #include "src/lir/validate.h"
 #include "src/recognizer/features.h"
 #include "src/recognizer/pass.h"
+#include "tests/golden_run.h"
 #include "tests/line_diff.h"
 
 namespace lir {
@@ -455,6 +456,22 @@ std::string RunAnalyze(TestCase& test) {
   return out;
 }
 
+// `run [fused=off|on|both] [engine=incremental|snapshot]
+// [compaction=eager|none] [fuel=N] [arrangement_sizes=true|false]`: the
+// input is a plan, `====`, and the data (tests/golden_run.h).
+std::string RunRunCommand(TestCase& test) {
+  golden::RunArgs args;
+  args.fused = test.args.Get("fused", "both");
+  args.engine = test.args.Get("engine", "incremental");
+  args.compaction = test.args.Get("compaction", "eager");
+  if (!absl::SimpleAtoi(test.args.Get("fuel", "0"), &args.fuel)) {
+    return "error: fuel must be a non-negative integer\n";
+  }
+  args.arrangement_sizes =
+      test.args.Get("arrangement_sizes", "true") == "true";
+  return golden::RunGolden(test.input, args);
+}
+
 using CommandFn = std::string (*)(TestCase& test);
 
 /// Command name -> handler. A handler returns the case's actual output.
@@ -465,6 +482,7 @@ const std::map<std::string, CommandFn>& Commands() {
       {"error", &RunError},
       {"optimize", &RunOptimize},
       {"analyze", &RunAnalyze},
+      {"run", &RunRunCommand},
   };
   return *commands;
 }

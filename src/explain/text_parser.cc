@@ -70,6 +70,28 @@ absl::StatusOr<std::vector<TextLine>> SplitLines(absl::string_view text,
   return lines;
 }
 
+// Where a ` // { ` comment starts in a node header: the first one outside
+// string literals (the header's literals, and the arrangements an annotation
+// repeats, may contain that text themselves), or npos.
+size_t FindCommentStart(absl::string_view content) {
+  bool quoted = false;
+  for (size_t i = 0; i < content.size(); ++i) {
+    const char c = content[i];
+    if (quoted) {
+      if (c == '\\') {
+        ++i;  // an escaped character, possibly a quote
+      } else if (c == '"') {
+        quoted = false;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (absl::StartsWith(content.substr(i), " // { ")) {
+      return i;
+    }
+  }
+  return absl::string_view::npos;
+}
+
 // Removes a trailing ` // { node_id: LirId(n), ... }` comment. Other fields
 // of the comment (analysis results) are recomputed, never trusted.
 absl::StatusOr<absl::string_view> StripAnnotation(const ErrorSink& errors,
@@ -77,7 +99,7 @@ absl::StatusOr<absl::string_view> StripAnnotation(const ErrorSink& errors,
                                                  std::optional<LirId>* id) {
   absl::string_view content = line.content;
   if (content.back() != '}') return content;  // the common case: no comment
-  size_t pos = content.rfind(" // { ");
+  size_t pos = FindCommentStart(content);
   if (pos == absl::string_view::npos) return content;
   absl::string_view comment = content.substr(pos + 6);
   if (!absl::EndsWith(comment, " }")) {
@@ -85,7 +107,10 @@ absl::StatusOr<absl::string_view> StripAnnotation(const ErrorSink& errors,
   }
   static const LazyRE2 kNodeId = {R"(node_id: LirId\((\d+)\))"};
   uint64_t value = 0;
-  if (RE2::PartialMatch(re2::StringPiece(comment.data(), comment.size()), *kNodeId, &value)) *id = value;
+  if (RE2::PartialMatch(re2::StringPiece(comment.data(), comment.size()),
+                        *kNodeId, &value)) {
+    *id = value;
+  }
   return content.substr(0, pos);
 }
 

@@ -77,14 +77,20 @@ absl::StatusOr<AnnotationFields> ParseAnnotationFields(absl::string_view list) {
 
 absl::StatusOr<DocumentAnalysis> DocumentAnalysis::Run(
     const Document& doc, const AnalysisInputs& inputs) {
-  RevealedArities revealed;
+  // A global collection is the same in every object, so what any object
+  // reveals about it holds for all; local ids are numbered per object
+  // (every object has its own l0), so their arities stay in their object.
+  RevealedArities document;
   for (const Object& object : doc.objects) {
-    if (object.plan != nullptr) CollectRevealedArities(*object.plan, &revealed);
+    if (object.plan != nullptr) CollectRevealedArities(*object.plan, &document);
   }
   DocumentAnalysis result;
   for (const Object& object : doc.objects) {
     if (object.plan == nullptr) continue;
     const Node& plan = *object.plan;
+    RevealedArities revealed;
+    CollectRevealedArities(plan, &revealed);
+    revealed.globals = document.globals;
     absl::StatusOr<Analysis<Arity>> arity =
         Analyze(ArityInterpreter(inputs.global_arity, revealed), plan);
     if (!arity.ok()) return InObject(object, arity.status());

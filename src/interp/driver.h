@@ -12,8 +12,9 @@
 //           recursive flag of the enclosing context.
 //
 // After a give-up the values are evaluated once more with the top bindings,
-// so that the results recorded for their nodes are sound (Materialize keeps
-// the results of the last round before the give-up).
+// so that the results recorded for their nodes are sound. (Materialize's
+// Fold records no per-node results; this extra pass is this project's
+// choice, so that a node's annotation never claims more than holds.)
 #ifndef LIR_INTERP_DRIVER_H_
 #define LIR_INTERP_DRIVER_H_
 

@@ -41,6 +41,9 @@ int InputError(absl::string_view message);
 /// `lir-opt explain [flags] FILE|-`.
 int RunExplain(const CommandArgs& args);
 
+/// `lir-opt run --data=FILE [flags] FILE|-`.
+int RunRun(const CommandArgs& args);
+
 }  // namespace lir::cli
 
 #endif  // LIR_TOOLS_LIR_OPT_COMMANDS_H_

@@ -68,6 +68,10 @@ std::string FlagValueSyntax(const absl::CommandLineFlag& flag) {
     values = ChoiceSyntax<InputFormat>(kInputFormatChoices);
   } else if (flag.IsOfType<OutputFormat>()) {
     values = ChoiceSyntax<OutputFormat>(kOutputFormatChoices);
+  } else if (flag.IsOfType<EngineChoice>()) {
+    values = ChoiceSyntax<EngineChoice>(kEngineChoices);
+  } else if (flag.IsOfType<CompactionChoice>()) {
+    values = ChoiceSyntax<CompactionChoice>(kCompactionChoices);
   } else if (flag.IsOfType<AnnotationList>()) {
     values = absl::StrCat(
         ChoiceSyntax<AnnotationField>(kAnnotationFieldChoices), ",...");

@@ -89,6 +89,34 @@ inline std::string AbslUnparseFlag(OutputFormat value) {
   return UnparseChoice<OutputFormat>(kOutputFormatChoices, value);
 }
 
+/// Which evaluation engine `run` uses (`--engine`).
+enum class EngineChoice { kIncremental, kSnapshot };
+inline constexpr Choice<EngineChoice> kEngineChoices[] = {
+    {"incremental", EngineChoice::kIncremental},
+    {"snapshot", EngineChoice::kSnapshot},
+};
+inline bool AbslParseFlag(absl::string_view text, EngineChoice* value,
+                          std::string* error) {
+  return ParseChoice<EngineChoice>(kEngineChoices, text, value, error);
+}
+inline std::string AbslUnparseFlag(EngineChoice value) {
+  return UnparseChoice<EngineChoice>(kEngineChoices, value);
+}
+
+/// What `run`'s arrangements keep after each round (`--compaction`).
+enum class CompactionChoice { kEager, kNone };
+inline constexpr Choice<CompactionChoice> kCompactionChoices[] = {
+    {"eager", CompactionChoice::kEager},
+    {"none", CompactionChoice::kNone},
+};
+inline bool AbslParseFlag(absl::string_view text, CompactionChoice* value,
+                          std::string* error) {
+  return ParseChoice<CompactionChoice>(kCompactionChoices, text, value, error);
+}
+inline std::string AbslUnparseFlag(CompactionChoice value) {
+  return UnparseChoice<CompactionChoice>(kCompactionChoices, value);
+}
+
 /// `--name=<syntax>` as the usage text prints it: `--[no]validate`,
 /// `--format=text|json`, `--limit=VALUE`.
 std::string FlagValueSyntax(const absl::CommandLineFlag& flag);

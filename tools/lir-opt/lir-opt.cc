@@ -38,6 +38,13 @@ constexpr Subcommand kSubcommands[] = {
      "(see --config, --features and the per-feature flags), validate the "
      "result, and print it as text or JSON.",
      &RunExplain},
+    {"run", "--data=DATA [flags] FILE|-",
+     "Execute the plan document in FILE on the updates in DATA (JSON), round "
+     "by round, after the optimizer passes whose features are on, and print "
+     "every object's contents after every round (text, or JSON with "
+     "--format=json). --engine, --compaction, --fuel and "
+     "--arrangement_sizes control the evaluator.",
+     &RunRun},
     {"help", "", "Print this text.", nullptr},
 };
 
@@ -59,6 +66,9 @@ constexpr absl::string_view kExamples =
     "      --report=- examples/except.plan\n"
     "  lir-opt explain --annotate=node_id,arity,monotonic,arrangements \\\n"
     "      --monotonic_ids=materialize.public.a examples/except.plan\n"
+    "  lir-opt run --data=examples/except.data.json \\\n"
+    "      --enable_fused_set_difference --arrangement_sizes \\\n"
+    "      examples/except.plan\n"
     "  lir-opt explain --single_time --enable_relax_must_consolidate \\\n"
     "      --explain_declines examples/except.plan\n";
 

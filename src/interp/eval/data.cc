@@ -1,0 +1,218 @@
+// Reading and writing the evaluator's input data files.
+#include "src/interp/eval/data.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "nlohmann/json.hpp"
+#include "src/explain/json.h"
+#include "src/lir/status_macros.h"
+
+namespace lir::eval {
+
+namespace {
+
+using nlohmann::json;
+
+// Errors name where in the file they are: `file: collections["t"]
+// .updates[3]: ...`.
+class DataErrors {
+ public:
+  explicit DataErrors(std::string_view filename) : filename_(filename) {}
+
+  absl::Status At(std::string_view where, std::string_view what) const {
+    return absl::InvalidArgumentError(
+        absl::StrCat(std::string(filename_), ": ", std::string(where), ": ",
+                     std::string(what)));
+  }
+
+ private:
+  std::string_view filename_;
+};
+
+std::string TypeName(const json& value) { return value.type_name(); }
+
+absl::StatusOr<Datum> ReadDatum(const json& value) {
+  switch (value.type()) {
+    case json::value_t::null:
+      return Datum::Null();
+    case json::value_t::boolean:
+      return Datum::Bool(value.get<bool>());
+    case json::value_t::number_integer:
+      return Datum::Int(value.get<int64_t>());
+    case json::value_t::number_unsigned: {
+      const uint64_t u = value.get<uint64_t>();
+      if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("integer ", u, " does not fit in 64 signed bits"));
+      }
+      return Datum::Int(static_cast<int64_t>(u));
+    }
+    case json::value_t::number_float:
+      return Datum::Float(value.get<double>());
+    case json::value_t::string:
+      return Datum::String(value.get<std::string>());
+    default:
+      return absl::InvalidArgumentError(absl::StrCat(
+          "expected null, a boolean, an integer, a number or a string, got ",
+          TypeName(value)));
+  }
+}
+
+// A JSON integer (signed or unsigned) as int64, or nullopt.
+std::optional<int64_t> ReadInteger(const json& value) {
+  if (value.is_number_integer() && !value.is_number_unsigned()) {
+    return value.get<int64_t>();
+  }
+  if (value.is_number_unsigned()) {
+    const uint64_t u = value.get<uint64_t>();
+    if (u <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return static_cast<int64_t>(u);
+    }
+  }
+  return std::nullopt;
+}
+
+absl::Status ReadUpdates(const json& updates, const std::string& where,
+                         const DataErrors& errors, InputCollection* out) {
+  if (!updates.is_array()) {
+    return errors.At(where, absl::StrCat("expected an array of updates, got ",
+                                         TypeName(updates)));
+  }
+  out->updates.reserve(updates.size());
+  for (size_t i = 0; i < updates.size(); ++i) {
+    const std::string at = absl::StrCat(where, "[", i, "]");
+    const json& update = updates[i];
+    if (!update.is_array() || update.size() != 3) {
+      return errors.At(at, "expected [row, round, diff]");
+    }
+    if (!update[0].is_array()) {
+      return errors.At(at, absl::StrCat("expected the row as an array, got ",
+                                        TypeName(update[0])));
+    }
+    if (static_cast<int>(update[0].size()) != out->arity) {
+      return errors.At(at, absl::StrCat("the row has ", update[0].size(),
+                                        " values, the collection's arity is ",
+                                        out->arity));
+    }
+    InputUpdate parsed;
+    for (size_t c = 0; c < update[0].size(); ++c) {
+      absl::StatusOr<Datum> datum = ReadDatum(update[0][c]);
+      if (!datum.ok()) {
+        return errors.At(absl::StrCat(at, " value ", c),
+                         std::string(datum.status().message()));
+      }
+      parsed.row.push_back(*std::move(datum));
+    }
+    const std::optional<int64_t> round = ReadInteger(update[1]);
+    if (!round.has_value() || *round < 0) {
+      return errors.At(at, absl::StrCat("the round must be a non-negative "
+                                        "integer, got ",
+                                        update[1].dump()));
+    }
+    parsed.round = static_cast<uint64_t>(*round);
+    const std::optional<int64_t> diff = ReadInteger(update[2]);
+    if (!diff.has_value() || *diff == 0) {
+      return errors.At(at, absl::StrCat("the diff must be a non-zero 64-bit "
+                                        "integer, got ",
+                                        update[2].dump()));
+    }
+    parsed.diff = *diff;
+    out->updates.push_back(std::move(parsed));
+  }
+  return absl::OkStatus();
+}
+
+json DatumToJson(const Datum& datum) {
+  switch (datum.value.index()) {
+    case 1:
+      return datum.as_bool();
+    case 2:
+      return datum.as_int();
+    case 3:
+      return datum.as_float();
+    case 4:
+      return datum.as_string();
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
+uint64_t InputData::LastRound() const {
+  uint64_t last = 0;
+  for (const auto& [name, collection] : collections) {
+    for (const InputUpdate& update : collection.updates) {
+      last = std::max(last, update.round);
+    }
+  }
+  return last;
+}
+
+absl::StatusOr<InputData> ParseInputData(std::string_view text,
+                                         std::string_view filename) {
+  LIR_ASSIGN_OR_RETURN(json root, explain::ParseJsonText(text, filename));
+  const DataErrors errors(filename);
+  if (!root.is_object() || !root.contains("collections")) {
+    return errors.At("top level", "expected an object with \"collections\"");
+  }
+  for (const auto& [key, value] : root.items()) {
+    if (key != "collections") {
+      return errors.At("top level", absl::StrCat("unknown field \"", key,
+                                                 "\" (expected \"collections\")"));
+    }
+  }
+  const json& collections = root["collections"];
+  if (!collections.is_object()) {
+    return errors.At("collections", "expected an object keyed by global name");
+  }
+  InputData data;
+  for (const auto& [name, collection] : collections.items()) {
+    const std::string where = absl::StrCat("collections[\"", name, "\"]");
+    if (!collection.is_object()) {
+      return errors.At(where, "expected {\"arity\": N, \"updates\": [...]}");
+    }
+    for (const auto& [field, value] : collection.items()) {
+      if (field != "arity" && field != "updates") {
+        return errors.At(where, absl::StrCat("unknown field \"", field,
+                                             "\" (expected \"arity\" or "
+                                             "\"updates\")"));
+      }
+    }
+    InputCollection parsed;
+    const std::optional<int64_t> arity =
+        collection.contains("arity") ? ReadInteger(collection["arity"])
+                                     : std::nullopt;
+    if (!arity.has_value() || *arity < 0 || *arity > 100000) {
+      return errors.At(where, "expected \"arity\": a non-negative integer");
+    }
+    parsed.arity = static_cast<int>(*arity);
+    if (collection.contains("updates")) {
+      LIR_RETURN_IF_ERROR(ReadUpdates(collection["updates"],
+                                      absl::StrCat(where, ".updates"), errors,
+                                      &parsed));
+    }
+    data.collections.emplace(name, std::move(parsed));
+  }
+  return data;
+}
+
+std::string InputDataToJson(const InputData& data) {
+  json collections = json::object();
+  for (const auto& [name, collection] : data.collections) {
+    json updates = json::array();
+    for (const InputUpdate& update : collection.updates) {
+      json row = json::array();
+      for (const Datum& datum : update.row) row.push_back(DatumToJson(datum));
+      updates.push_back(json::array({std::move(row), update.round, update.diff}));
+    }
+    collections[name] = {{"arity", collection.arity},
+                         {"updates", std::move(updates)}};
+  }
+  return json{{"collections", std::move(collections)}}.dump() + "\n";
+}
+
+}  // namespace lir::eval

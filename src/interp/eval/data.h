@@ -1,0 +1,56 @@
+// Input data for the evaluator: each global collection's arity and its
+// updates `[row, round, diff]`, read from JSON (docs/evaluator.md):
+//
+//   {"collections": {"materialize.public.t": {"arity": 2, "updates": [
+//       [[1, "x"], 0, 1], [[1, "x"], 2, -1]]}}}
+#ifndef LIR_INTERP_EVAL_DATA_H_
+#define LIR_INTERP_EVAL_DATA_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "src/interp/eval/datum.h"
+
+namespace lir::eval {
+
+/// One update of an input collection.
+struct InputUpdate {
+  DataRow row;
+  uint64_t round = 0;
+  int64_t diff = 0;
+};
+
+/// One input collection.
+struct InputCollection {
+  int arity = 0;
+  /// In file order.
+  std::vector<InputUpdate> updates;
+};
+
+/// Every input collection, by global name.
+struct InputData {
+  std::map<std::string, InputCollection> collections;
+
+  /// The largest round of any update (0 when there are none).
+  uint64_t LastRound() const;
+};
+
+/// Parses the data file's text. Errors are InvalidArgument starting with
+/// `filename:`: JSON syntax errors give line:column; the others name the
+/// collection, the update index and what is wrong (wrong arity, a value that
+/// is not null/boolean/64-bit integer/number/string, a round that is not a
+/// non-negative integer, a diff that is 0 or not an integer).
+absl::StatusOr<InputData> ParseInputData(std::string_view text,
+                                         std::string_view filename);
+
+/// The data as JSON text in the same format (floats keep a fraction or an
+/// exponent so they read back as floats).
+std::string InputDataToJson(const InputData& data);
+
+}  // namespace lir::eval
+
+#endif  // LIR_INTERP_EVAL_DATA_H_

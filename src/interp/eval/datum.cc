@@ -1,0 +1,178 @@
+// Datums, rows and multisets of the evaluator.
+#include "src/interp/eval/datum.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "src/explain/text_primitives.h"
+
+namespace lir::eval {
+
+namespace {
+
+// Floats sort NaN last and NaN equal to NaN (PostgreSQL's order), -0 = 0.
+std::strong_ordering CompareFloats(double a, double b) {
+  const bool a_nan = std::isnan(a);
+  const bool b_nan = std::isnan(b);
+  if (a_nan && b_nan) return std::strong_ordering::equal;
+  if (a_nan) return std::strong_ordering::greater;
+  if (b_nan) return std::strong_ordering::less;
+  if (a < b) return std::strong_ordering::less;
+  if (a > b) return std::strong_ordering::greater;
+  return std::strong_ordering::equal;
+}
+
+absl::Status DiffOverflow() {
+  return absl::OutOfRangeError("multiplicity out of 64-bit range");
+}
+
+// Shortest text that reads back as the same double.
+std::string FloatText(double d) {
+  if (std::isnan(d)) return "NaN";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  char buffer[64];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), d);
+  return std::string(buffer, end);
+}
+
+Literal ToLiteral(const Datum& datum) {
+  switch (datum.value.index()) {
+    case 1:
+      return Literal::Bool(datum.as_bool());
+    case 2:
+      return Literal::Int(datum.as_int());
+    case 3: {
+      Literal literal;
+      literal.kind = LiteralKind::kNumber;
+      literal.text = FloatText(datum.as_float());
+      return literal;
+    }
+    case 4:
+      return Literal::String(datum.as_string());
+    default:
+      return Literal::Null();
+  }
+}
+
+}  // namespace
+
+std::strong_ordering operator<=>(const Datum& a, const Datum& b) {
+  if (a.value.index() != b.value.index()) {
+    return a.value.index() <=> b.value.index();
+  }
+  switch (a.value.index()) {
+    case 1:
+      return a.as_bool() <=> b.as_bool();
+    case 2:
+      return a.as_int() <=> b.as_int();
+    case 3:
+      return CompareFloats(a.as_float(), b.as_float());
+    case 4:
+      return a.as_string().compare(b.as_string()) <=> 0;
+    default:
+      return std::strong_ordering::equal;
+  }
+}
+
+absl::StatusOr<Multiset> Consolidate(std::vector<RowDiff> updates) {
+  std::sort(updates.begin(), updates.end(),
+            [](const RowDiff& a, const RowDiff& b) { return a.first < b.first; });
+  Multiset out;
+  out.reserve(updates.size());
+  for (RowDiff& update : updates) {
+    if (!out.empty() && out.back().first == update.first) {
+      if (__builtin_add_overflow(out.back().second, update.second,
+                                 &out.back().second)) {
+        return DiffOverflow();
+      }
+      continue;
+    }
+    if (!out.empty() && out.back().second == 0) out.pop_back();
+    out.push_back(std::move(update));
+  }
+  if (!out.empty() && out.back().second == 0) out.pop_back();
+  return out;
+}
+
+absl::StatusOr<Multiset> AddMultisets(const Multiset& a, const Multiset& b) {
+  Multiset out;
+  out.reserve(a.size() + b.size());
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && a[i].first < b[j].first)) {
+      out.push_back(a[i++]);
+    } else if (i == a.size() || b[j].first < a[i].first) {
+      out.push_back(b[j++]);
+    } else {
+      int64_t sum;
+      if (__builtin_add_overflow(a[i].second, b[j].second, &sum)) {
+        return DiffOverflow();
+      }
+      if (sum != 0) out.emplace_back(a[i].first, sum);
+      ++i;
+      ++j;
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<Multiset> DiffMultisets(const Multiset& after,
+                                       const Multiset& before) {
+  Multiset negated;
+  negated.reserve(before.size());
+  for (const RowDiff& entry : before) {
+    if (entry.second == std::numeric_limits<int64_t>::min()) {
+      return DiffOverflow();
+    }
+    negated.emplace_back(entry.first, -entry.second);
+  }
+  return AddMultisets(after, negated);
+}
+
+absl::StatusOr<Datum> FromLiteral(const Literal& literal) {
+  switch (literal.kind) {
+    case LiteralKind::kNull:
+      return Datum::Null();
+    case LiteralKind::kBool:
+      return Datum::Bool(literal.text == "true");
+    case LiteralKind::kString:
+      return Datum::String(literal.text);
+    case LiteralKind::kNumber: {
+      if (literal.IsInteger()) return Datum::Int(literal.AsInteger());
+      if (literal.text == "NaN") {
+        return Datum::Float(std::numeric_limits<double>::quiet_NaN());
+      }
+      if (literal.text == "inf") {
+        return Datum::Float(std::numeric_limits<double>::infinity());
+      }
+      if (literal.text == "-inf") {
+        return Datum::Float(-std::numeric_limits<double>::infinity());
+      }
+      double value;
+      if (absl::SimpleAtod(literal.text, &value)) return Datum::Float(value);
+      break;
+    }
+    default:
+      break;
+  }
+  return absl::UnimplementedError(
+      absl::StrCat("unsupported literal ", literal.text));
+}
+
+std::string FormatDatum(const Datum& datum) {
+  return explain::PrintExpr(ScalarExpr::Lit(ToLiteral(datum)));
+}
+
+std::string FormatRow(const DataRow& row) {
+  Row literals;
+  literals.reserve(row.size());
+  for (const Datum& datum : row) literals.push_back(ToLiteral(datum));
+  return explain::PrintRow(literals);
+}
+
+}  // namespace lir::eval

@@ -1,0 +1,102 @@
+// Values the evaluator computes with: SQL datums, rows, and consolidated
+// multisets of rows (collections at one round, or the changes of a round).
+#ifndef LIR_INTERP_EVAL_DATUM_H_
+#define LIR_INTERP_EVAL_DATUM_H_
+
+#include <compare>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "src/lir/scalar.h"
+
+namespace lir::eval {
+
+/// One SQL value: NULL, a boolean, a 64-bit integer, a floating-point number
+/// or a string. The evaluator's type system is exactly these five; plan
+/// literals of other kinds (dates, intervals, ...) are rejected with an error.
+struct Datum {
+  std::variant<std::monostate, bool, int64_t, double, std::string> value;
+
+  static Datum Null() { return Datum{}; }
+  static Datum Bool(bool b) { return Datum{b}; }
+  static Datum Int(int64_t i) { return Datum{i}; }
+  static Datum Float(double d) { return Datum{d}; }
+  static Datum String(std::string s) { return Datum{std::move(s)}; }
+
+  bool is_null() const { return value.index() == 0; }
+  bool is_bool() const { return value.index() == 1; }
+  bool is_int() const { return value.index() == 2; }
+  bool is_float() const { return value.index() == 3; }
+  bool is_string() const { return value.index() == 4; }
+  bool as_bool() const { return std::get<bool>(value); }
+  int64_t as_int() const { return std::get<int64_t>(value); }
+  double as_float() const { return std::get<double>(value); }
+  const std::string& as_string() const { return std::get<std::string>(value); }
+
+  /// A total order used for sorting and grouping (not SQL comparison):
+  /// NULL < booleans < integers < floats < strings; floats order NaN last
+  /// and equal to itself, as PostgreSQL sorts them.
+  friend std::strong_ordering operator<=>(const Datum& a, const Datum& b);
+  friend bool operator==(const Datum& a, const Datum& b) {
+    return (a <=> b) == 0;
+  }
+
+  template <typename H>
+  friend H AbslHashValue(H h, const Datum& d) {
+    h = H::combine(std::move(h), d.value.index());
+    switch (d.value.index()) {
+      case 1: return H::combine(std::move(h), d.as_bool());
+      case 2: return H::combine(std::move(h), d.as_int());
+      case 3: {
+        double f = d.as_float();
+        if (f != f) return H::combine(std::move(h), 0x7ff8);  // every NaN
+        if (f == 0) f = 0;  // -0.0 == 0.0
+        return H::combine(std::move(h), f);
+      }
+      case 4: return H::combine(std::move(h), d.as_string());
+      default: return h;
+    }
+  }
+};
+
+/// A row of datums.
+using DataRow = std::vector<Datum>;
+
+/// A row with its multiplicity (or multiplicity change).
+using RowDiff = std::pair<DataRow, int64_t>;
+
+/// A consolidated multiset: rows in ascending order, each at most once,
+/// none with diff 0.
+using Multiset = std::vector<RowDiff>;
+
+/// Sorts `updates` by row, sums the diffs of equal rows and drops zeros.
+/// Fails (OutOfRange) when a sum overflows 64 bits.
+absl::StatusOr<Multiset> Consolidate(std::vector<RowDiff> updates);
+
+/// `a + b` as multisets (both consolidated), consolidated.
+absl::StatusOr<Multiset> AddMultisets(const Multiset& a, const Multiset& b);
+
+/// `after - before` (both consolidated): the changes that turn `before` into
+/// `after`.
+absl::StatusOr<Multiset> DiffMultisets(const Multiset& after,
+                                       const Multiset& before);
+
+/// The datum a plan literal denotes: null, true/false, integers (Int),
+/// decimals and floats (Float, including NaN/inf), strings. Other literal
+/// kinds are InvalidArgument `unsupported literal <text>`.
+absl::StatusOr<Datum> FromLiteral(const Literal& literal);
+
+/// The datum as EXPLAIN prints a literal: `null`, `true`, `42`, `1.5`,
+/// `"text"` (quoted and escaped as in TEXT-FORMAT.md).
+std::string FormatDatum(const Datum& datum);
+
+/// `(1, "x", null)`.
+std::string FormatRow(const DataRow& row);
+
+}  // namespace lir::eval
+
+#endif  // LIR_INTERP_EVAL_DATUM_H_

@@ -1,0 +1,337 @@
+// The incremental engine's stateless (linear) operators, ArrangeBy, and the
+// graph plumbing they share.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "src/explain/text_primitives.h"
+#include "src/interp/eval/incremental_internal.h"
+#include "src/interp/eval/operators.h"
+#include "src/interp/eval/scalar_eval.h"
+#include "src/lir/status_macros.h"
+
+namespace lir::eval::incremental_internal {
+
+Trace* FindOffered(const std::vector<Offered>& offered,
+                   const std::vector<ScalarExpr>& key) {
+  for (const Offered& o : offered) {
+    if (SameIgnoringNames(o.key, key)) return o.trace;
+  }
+  return nullptr;
+}
+
+std::string KeyListText(const std::vector<ScalarExpr>& key) {
+  std::vector<std::string> parts;
+  parts.reserve(key.size());
+  for (const ScalarExpr& e : key) {
+    parts.push_back(e.IsColumn() ? absl::StrCat("Column(", e.column, ")")
+                                 : explain::PrintExpr(e));
+  }
+  return absl::StrCat("[[", absl::StrJoin(parts, ", "), "]]");
+}
+
+absl::Status AtNode(const Node& node, const absl::Status& status) {
+  if (status.ok()) return status;
+  absl::string_view message = status.message();
+  if (message.substr(0, 6) == "LirId(") return status;
+  return absl::Status(status.code(), absl::StrCat("LirId(", node.id, ") ",
+                                                  HeaderName(node), ": ",
+                                                  message));
+}
+
+absl::StatusOr<DataRow> SeekRow(const Row& row) {
+  DataRow out;
+  out.reserve(row.size());
+  for (const Literal& lit : row) {
+    LIR_ASSIGN_OR_RETURN(Datum d, FromLiteral(lit));
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+Trace* Graph::NewTrace(Trace::Info info) {
+  traces_.push_back(std::make_unique<Trace>(std::move(info)));
+  return traces_.back().get();
+}
+
+Trace* Graph::Import(const std::string& name, const ArrangementForm& form,
+                     LirId lir_id) {
+  for (const ImportEntry& e : imports_) {
+    if (e.global == name && SameIgnoringNames(e.key, form.key)) return e.trace;
+  }
+  Trace::Info info;
+  info.operator_name = absl::StrCat("Index ", name, KeyListText(form.key));
+  info.lir_id = lir_id;
+  info.value_columns = form.thinning;
+  Trace* trace = NewTrace(std::move(info));
+  imports_.push_back(ImportEntry{name, form.key, trace});
+  return trace;
+}
+
+size_t Graph::Add(std::unique_ptr<Operator> op) {
+  const size_t index = ops_.size();
+  op_of_[&op->node()] = index;
+  ops_.push_back(std::move(op));
+  return index;
+}
+
+namespace {
+
+const Multiset kEmpty;
+
+// Reads a collection as Get::Arrangement / Mfp with input_val do: rows whose
+// `key` equals `seek` when one is given, then `mfp` (linear, so it applies
+// to changes as to contents).
+absl::StatusOr<Multiset> SeekThenMfp(const Multiset& in,
+                                     const std::vector<ScalarExpr>* key,
+                                     const std::optional<DataRow>& seek,
+                                     const MapFilterProject& mfp) {
+  if (in.empty()) return Multiset{};
+  if (!seek.has_value() && mfp.IsIdentity()) return in;
+  std::vector<RowDiff> out;
+  out.reserve(in.size());
+  for (const auto& [row, diff] : in) {
+    if (seek.has_value()) {
+      LIR_ASSIGN_OR_RETURN(DataRow k, EvalKey(*key, row));
+      if (k != *seek) continue;
+    }
+    LIR_ASSIGN_OR_RETURN(std::optional<DataRow> mapped, EvalMfp(mfp, row));
+    if (mapped.has_value()) out.emplace_back(std::move(*mapped), diff);
+  }
+  return Consolidate(std::move(out));
+}
+
+class ConstantOperator : public Operator {
+ public:
+  using Operator::Operator;
+  bool AlwaysRun() const override { return true; }
+  absl::StatusOr<Multiset> Run(Round& r) override {
+    if (r.round != 0) return Multiset{};
+    return ConstantRows(node().As<ConstantOp>());
+  }
+};
+
+class GetOperator : public Operator {
+ public:
+  GetOperator(const Node& node, std::optional<DataRow> seek)
+      : Operator(node), seek_(std::move(seek)) {}
+  bool AlwaysRun() const override { return global_; }
+  absl::StatusOr<Multiset> Run(Round& r) override {
+    const GetOp& get = node().As<GetOp>();
+    const Multiset* source = &kEmpty;
+    if (global_) {
+      auto it = r.globals->find(get.id.global);
+      if (it != r.globals->end()) source = &it->second;
+    } else {
+      source = &r.delta(inputs[0]);
+    }
+    switch (get.kind) {
+      case GetKind::kPassArrangements:
+        return *source;
+      case GetKind::kArrangement:
+        return SeekThenMfp(*source, &get.key, seek_, get.mfp);
+      case GetKind::kCollection:
+        return SeekThenMfp(*source, nullptr, std::nullopt, get.mfp);
+    }
+    return *source;
+  }
+  bool global_ = false;
+
+ private:
+  std::optional<DataRow> seek_;
+};
+
+class MfpOperator : public Operator {
+ public:
+  MfpOperator(const Node& node, std::optional<DataRow> seek)
+      : Operator(node), seek_(std::move(seek)) {}
+  absl::StatusOr<Multiset> Run(Round& r) override {
+    const MfpOp& op = node().As<MfpOp>();
+    return SeekThenMfp(r.delta(inputs[0]),
+                       op.input_key.has_value() ? &*op.input_key : nullptr,
+                       seek_, op.mfp);
+  }
+
+ private:
+  std::optional<DataRow> seek_;
+};
+
+class FlatMapOperator : public Operator {
+ public:
+  using Operator::Operator;
+  absl::StatusOr<Multiset> Run(Round& r) override {
+    const FlatMapOp& op = node().As<FlatMapOp>();
+    std::vector<RowDiff> out;
+    for (const auto& [row, diff] : r.delta(inputs[0])) {
+      LIR_ASSIGN_OR_RETURN(std::vector<DataRow> rows, FlatMapRow(op, row));
+      for (DataRow& produced : rows) out.emplace_back(std::move(produced), diff);
+    }
+    return Consolidate(std::move(out));
+  }
+};
+
+class NegateOperator : public Operator {
+ public:
+  using Operator::Operator;
+  absl::StatusOr<Multiset> Run(Round& r) override {
+    Multiset out = r.delta(inputs[0]);
+    for (auto& [row, diff] : out) {
+      if (diff == INT64_MIN) {
+        return absl::OutOfRangeError("multiplicity overflow in Negate");
+      }
+      diff = -diff;
+    }
+    return out;
+  }
+};
+
+class UnionOperator : public Operator {
+ public:
+  using Operator::Operator;
+  absl::StatusOr<Multiset> Run(Round& r) override {
+    std::vector<RowDiff> all;
+    for (size_t input : inputs) {
+      const Multiset& d = r.delta(input);
+      all.insert(all.end(), d.begin(), d.end());
+    }
+    return Consolidate(std::move(all));
+  }
+};
+
+// Let: the body's changes; the binding was made visible to the body while
+// building.
+class LetOperator : public Operator {
+ public:
+  using Operator::Operator;
+  absl::StatusOr<Multiset> Run(Round& r) override {
+    return r.delta(inputs[1]);
+  }
+};
+
+class ArrangeByOperator : public Operator {
+ public:
+  using Operator::Operator;
+  absl::StatusOr<Multiset> Run(Round& r) override {
+    const ArrangeByOp& op = node().As<ArrangeByOp>();
+    LIR_ASSIGN_OR_RETURN(
+        Multiset out,
+        SeekThenMfp(r.delta(inputs[0]), nullptr, std::nullopt, op.input_mfp));
+    for (const Offered& form : own_) {
+      for (const auto& [row, diff] : out) {
+        LIR_ASSIGN_OR_RETURN(DataRow key, EvalKey(form.key, row));
+        LIR_RETURN_IF_ERROR(form.trace->Insert(key, row, r.round, diff));
+      }
+    }
+    return out;
+  }
+  /// The forms this ArrangeBy builds itself.
+  std::vector<Offered> own_;
+};
+
+}  // namespace
+
+absl::StatusOr<size_t> BuildLinearOp(const Node& node, Graph& graph) {
+  std::unique_ptr<Operator> op;
+  std::vector<size_t> inputs;
+  for (const NodePtr& input : node.inputs) {
+    inputs.push_back(graph.OpOf(input.get()));
+  }
+  switch (node.kind()) {
+    case NodeKind::kConstant:
+      op = std::make_unique<ConstantOperator>(node);
+      break;
+    case NodeKind::kGet: {
+      const GetOp& get = node.As<GetOp>();
+      std::optional<DataRow> seek;
+      if (get.kind == GetKind::kArrangement && get.seek.has_value()) {
+        LIR_ASSIGN_OR_RETURN(seek, SeekRow(*get.seek));
+      }
+      auto get_op = std::make_unique<GetOperator>(node, std::move(seek));
+      if (get.id.is_local) {
+        auto it = graph.locals.find(get.id.local);
+        if (it == graph.locals.end()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("unbound local ", get.id.ToString()));
+        }
+        inputs = {it->second};
+        if (get.kind == GetKind::kPassArrangements) {
+          get_op->offered = graph.op(it->second).offered;
+        }
+      } else {
+        get_op->global_ = true;
+        if (!graph.options().globals.contains(get.id.global)) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("no data for collection ", get.id.global));
+        }
+        // A global read through its arrangements reads indexes maintained
+        // outside the dataflow: import them.
+        if (get.kind != GetKind::kCollection) {
+          for (const ArrangementForm& form : get.keys.arranged) {
+            Trace* trace = graph.Import(get.id.global, form, node.id);
+            if (get.kind == GetKind::kPassArrangements) {
+              get_op->offered.push_back(Offered{form.key, trace});
+            }
+          }
+        }
+      }
+      op = std::move(get_op);
+      break;
+    }
+    case NodeKind::kLet: {
+      op = std::make_unique<LetOperator>(node);
+      op->offered = graph.op(inputs[1]).offered;
+      break;
+    }
+    case NodeKind::kMfp: {
+      const MfpOp& mfp = node.As<MfpOp>();
+      std::optional<DataRow> seek;
+      if (mfp.input_val.has_value()) {
+        if (!mfp.input_key.has_value()) {
+          return absl::InvalidArgumentError("input_val without input_key");
+        }
+        LIR_ASSIGN_OR_RETURN(seek, SeekRow(*mfp.input_val));
+      }
+      op = std::make_unique<MfpOperator>(node, std::move(seek));
+      break;
+    }
+    case NodeKind::kFlatMap:
+      op = std::make_unique<FlatMapOperator>(node);
+      break;
+    case NodeKind::kNegate:
+      op = std::make_unique<NegateOperator>(node);
+      break;
+    case NodeKind::kUnion:
+      op = std::make_unique<UnionOperator>(node);
+      break;
+    default:
+      return absl::InternalError("not a linear operator");
+  }
+  op->inputs = std::move(inputs);
+  return graph.Add(std::move(op));
+}
+
+absl::StatusOr<size_t> BuildArrangeBy(const Node& node, Graph& graph) {
+  const ArrangeByOp& arrange = node.As<ArrangeByOp>();
+  auto op = std::make_unique<ArrangeByOperator>(node);
+  const size_t input = graph.OpOf(node.inputs[0].get());
+  op->inputs = {input};
+  // The input's arrangements remain available when the rows pass unchanged;
+  // a form the input already offers is read, not rebuilt.
+  if (arrange.input_mfp.IsIdentity()) op->offered = graph.op(input).offered;
+  for (const ArrangementForm& form : arrange.forms.arranged) {
+    if (FindOffered(op->offered, form.key) != nullptr) continue;
+    Trace::Info info;
+    info.operator_name = absl::StrCat("ArrangeBy", KeyListText(form.key));
+    info.lir_id = node.id;
+    info.value_columns = form.thinning;
+    Offered own{form.key, graph.NewTrace(std::move(info))};
+    op->own_.push_back(own);
+    op->offered.push_back(own);
+  }
+  return graph.Add(std::move(op));
+}
+
+}  // namespace lir::eval::incremental_internal

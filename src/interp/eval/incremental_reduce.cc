@@ -1,0 +1,363 @@
+// The incremental engine's reducing operators: Threshold, the fused
+// SetDifference (co_reduce2 over its arms' arrangements), Reduce and TopK.
+// Each keeps an output arrangement and, per round, recomputes only the keys
+// whose input changed, emitting the difference to its previous output.
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "src/explain/text_primitives.h"
+#include "src/interp/eval/incremental_internal.h"
+#include "src/interp/eval/operators.h"
+#include "src/interp/eval/scalar_eval.h"
+#include "src/lir/status_macros.h"
+
+namespace lir::eval::incremental_internal {
+namespace {
+
+// Inserts `changes` into `trace` keyed by `key` evaluated on each row.
+absl::Status InsertRows(Trace& trace, const std::vector<ScalarExpr>& key,
+                        const Multiset& changes, uint64_t round) {
+  for (const auto& [row, diff] : changes) {
+    LIR_ASSIGN_OR_RETURN(DataRow k, EvalKey(key, row));
+    LIR_RETURN_IF_ERROR(trace.Insert(k, row, round, diff));
+  }
+  return absl::OkStatus();
+}
+
+// Makes `output` hold `desired` at `key` (rows are the stored values):
+// inserts the difference to what it holds and appends it to `emitted`.
+absl::Status SetOutput(Trace& output, const DataRow& key,
+                       const Multiset& desired, uint64_t round,
+                       std::vector<RowDiff>& emitted) {
+  LIR_ASSIGN_OR_RETURN(Multiset previous, output.Read(key, round + 1));
+  LIR_ASSIGN_OR_RETURN(Multiset change, DiffMultisets(desired, previous));
+  for (auto& [row, diff] : change) {
+    LIR_RETURN_IF_ERROR(output.Insert(key, row, round, diff));
+    emitted.emplace_back(std::move(row), diff);
+  }
+  return absl::OkStatus();
+}
+
+Trace* OutputTrace(Graph& graph, const Node& node, std::string name,
+                   const ArrangementForm& form) {
+  Trace::Info info;
+  info.operator_name = std::move(name);
+  info.lir_id = node.id;
+  info.value_columns = form.thinning;
+  return graph.NewTrace(std::move(info));
+}
+
+// Threshold::Basic: reads trace T (its input's arrangement on the threshold
+// key; built here only when the input does not offer one) and keeps the
+// `Threshold local` output arrangement.
+class ThresholdOperator : public Operator {
+ public:
+  using Operator::Operator;
+  bool AlwaysRun() const override { return true; }
+  absl::StatusOr<Multiset> Run(Round& r) override {
+    const ThresholdOp& op = node().As<ThresholdOp>();
+    if (own_input_) {
+      LIR_RETURN_IF_ERROR(InsertRows(*input_, op.ensure_arrangement.key,
+                                     r.delta(inputs[0]), r.round));
+    }
+    std::vector<RowDiff> emitted;
+    for (const DataRow& key : input_->TouchedKeys()) {
+      LIR_ASSIGN_OR_RETURN(Multiset rows, input_->Read(key, r.round + 1));
+      Multiset positive;
+      for (auto& [row, count] : rows) {
+        if (count > 0) positive.emplace_back(std::move(row), count);
+      }
+      LIR_RETURN_IF_ERROR(SetOutput(*output_, key, positive, r.round, emitted));
+    }
+    return Consolidate(std::move(emitted));
+  }
+
+  Trace* input_ = nullptr;
+  bool own_input_ = false;
+  Trace* output_ = nullptr;
+};
+
+// SetDifference as co_reduce2: per dirty key (a key with updates in either
+// arm arrangement this round), output max(0, count_base - count_subtract)
+// copies of the key row. The key is the whole row (SEMANTICS.md 3), so the
+// arms' value columns are ignored and only their diffs are summed.
+class SetDifferenceOperator : public Operator {
+ public:
+  using Operator::Operator;
+  bool AlwaysRun() const override { return true; }
+  bool CountsOwnActivations() const override { return true; }
+  absl::StatusOr<Multiset> Run(Round& r) override {
+    std::vector<DataRow> dirty = base_->TouchedKeys();
+    std::vector<DataRow> more = subtract_->TouchedKeys();
+    std::vector<DataRow> merged;
+    merged.reserve(dirty.size() + more.size());
+    std::set_union(dirty.begin(), dirty.end(), more.begin(), more.end(),
+                   std::back_inserter(merged));
+    const size_t fuel = r.fuel == 0 ? merged.size() : r.fuel;
+    std::vector<RowDiff> emitted;
+    // One activation per `fuel` keys; the changes are held back until every
+    // dirty key is done, so no partial round is ever visible.
+    for (size_t start = 0; start < merged.size(); start += fuel) {
+      ++r.activations;
+      const size_t end = std::min(merged.size(), start + fuel);
+      for (size_t i = start; i < end; ++i) {
+        const DataRow& key = merged[i];
+        LIR_ASSIGN_OR_RETURN(int64_t base, base_->Count(key, r.round + 1));
+        LIR_ASSIGN_OR_RETURN(int64_t sub, subtract_->Count(key, r.round + 1));
+        int64_t net = 0;
+        if (__builtin_sub_overflow(base, sub, &net)) {
+          return absl::OutOfRangeError("multiplicity overflow");
+        }
+        Multiset desired;
+        if (net > 0) desired.emplace_back(key, net);
+        LIR_RETURN_IF_ERROR(SetOutput(*output_, key, desired, r.round, emitted));
+      }
+    }
+    return Consolidate(std::move(emitted));
+  }
+
+  Trace* base_ = nullptr;
+  Trace* subtract_ = nullptr;
+  Trace* output_ = nullptr;
+};
+
+// The arrangement a SetDifference arm reads: through a projection-only Mfp
+// wrapper to a Get (the bound collection's arrangement on `arm_key`) or an
+// ArrangeBy (one of its forms, or the input arrangement it reads), as the
+// recognizer allows (SEMANTICS.md 4.3).
+absl::StatusOr<Trace*> ResolveArm(const Node& arm, const std::vector<int>& arm_key,
+                                  Graph& graph, absl::string_view which) {
+  const Node* node = &arm;
+  // The key in the wrapped node's output columns (before an ArrangeBy's
+  // input_mfp), as the recognizer computes it: the whole row through the
+  // wrapper's projection.
+  std::vector<int> wrapper_key;
+  for (size_t c = 0; c < arm_key.size(); ++c) {
+    wrapper_key.push_back(static_cast<int>(c));
+  }
+  if (node->Is<MfpOp>() && !node->inputs.empty()) {
+    for (int& c : wrapper_key) c = node->As<MfpOp>().mfp.ProjectedColumn(c);
+    node = node->inputs[0].get();
+  }
+  const std::vector<ScalarExpr> key = ColumnKey(arm_key);
+  Trace* found = nullptr;
+  if (node->Is<GetOp>()) {
+    const GetOp& get = node->As<GetOp>();
+    if (get.id.is_local) {
+      auto it = graph.locals.find(get.id.local);
+      if (it != graph.locals.end()) {
+        found = FindOffered(graph.op(it->second).offered, key);
+      }
+    } else if (const ArrangementForm* form = get.keys.FindByKey(key)) {
+      found = graph.Import(get.id.global, *form, node->id);
+    }
+  } else if (node->Is<ArrangeByOp>()) {
+    const ArrangeByOp& arrange = node->As<ArrangeByOp>();
+    // A form (output columns) when the recognizer matched one; else the
+    // input arrangement the ArrangeBy reads (input columns).
+    if (wrapper_key == arm_key) {
+      found = FindOffered(graph.op(graph.OpOf(node)).offered, key);
+    }
+    if (found == nullptr && arrange.input_key.has_value() &&
+        SameIgnoringNames(*arrange.input_key, key)) {
+      found = FindOffered(graph.op(graph.OpOf(node->inputs[0].get())).offered,
+                          key);
+    }
+  }
+  if (found == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        which, " arm offers no arrangement on [",
+        explain::PrintIndices(arm_key), "] to read"));
+  }
+  return found;
+}
+
+// The Reduce's two arrangements, named as Materialize names them.
+std::pair<std::string, std::string> ReduceNames(ReduceKind kind) {
+  switch (kind) {
+    case ReduceKind::kDistinct:
+      return {"Arranged DistinctBy", "DistinctBy"};
+    case ReduceKind::kAccumulable:
+      return {"ArrangeAccumulable [val: empty]", "ReduceAccumulable"};
+    case ReduceKind::kHierarchicalMonotonic:
+      return {"ArrangeMonotonic [val: empty]", "ReduceMonotonic"};
+    case ReduceKind::kHierarchicalBucketed:
+      return {"Arrange ReduceMinsMaxes", "ReduceMinsMaxes"};
+    case ReduceKind::kBasicSingle:
+    case ReduceKind::kBasicMultiple:
+      return {"Arranged ReduceInaccumulable", "ReduceInaccumulable"};
+  }
+  return {"Arranged Reduce", "Reduce"};
+}
+
+// Reduce: the input arrangement holds (group key, val row); the output
+// arrangement holds each group's output row under its key.
+class ReduceOperator : public Operator {
+ public:
+  using Operator::Operator;
+  absl::StatusOr<Multiset> Run(Round& r) override {
+    const ReduceOp& op = node().As<ReduceOp>();
+    for (const auto& [row, diff] : r.delta(inputs[0])) {
+      LIR_ASSIGN_OR_RETURN(auto key_val, ReduceKeyVal(op, row));
+      if (!key_val.has_value()) continue;
+      LIR_RETURN_IF_ERROR(
+          input_->Insert(key_val->first, key_val->second, r.round, diff));
+    }
+    std::vector<RowDiff> emitted;
+    for (const DataRow& key : input_->TouchedKeys()) {
+      LIR_ASSIGN_OR_RETURN(Multiset vals, input_->Read(key, r.round + 1));
+      Multiset desired;
+      if (!vals.empty()) {
+        LIR_ASSIGN_OR_RETURN(std::optional<DataRow> out,
+                             ReduceGroup(op, key, vals));
+        if (out.has_value()) desired.emplace_back(std::move(*out), 1);
+      }
+      LIR_RETURN_IF_ERROR(SetOutput(*output_, key, desired, r.round, emitted));
+    }
+    return Consolidate(std::move(emitted));
+  }
+
+  Trace* input_ = nullptr;
+  Trace* output_ = nullptr;
+};
+
+// TopK per dirty group: the input arrangement by group key, the output
+// arrangement of each group's selected rows.
+class TopKOperator : public Operator {
+ public:
+  using Operator::Operator;
+  absl::StatusOr<Multiset> Run(Round& r) override {
+    const TopKOp& op = node().As<TopKOp>();
+    for (const auto& [row, diff] : r.delta(inputs[0])) {
+      LIR_RETURN_IF_ERROR(
+          input_->Insert(TopKGroupKey(op, row), row, r.round, diff));
+    }
+    std::vector<RowDiff> emitted;
+    for (const DataRow& key : input_->TouchedKeys()) {
+      LIR_ASSIGN_OR_RETURN(Multiset rows, input_->Read(key, r.round + 1));
+      Multiset desired;
+      if (!rows.empty()) {
+        LIR_ASSIGN_OR_RETURN(desired, TopKGroup(op, rows));
+      }
+      LIR_RETURN_IF_ERROR(SetOutput(*output_, key, desired, r.round, emitted));
+    }
+    return Consolidate(std::move(emitted));
+  }
+
+  Trace* input_ = nullptr;
+  Trace* output_ = nullptr;
+};
+
+}  // namespace
+
+absl::StatusOr<size_t> BuildThreshold(const Node& node, Graph& graph) {
+  const ThresholdOp& threshold = node.As<ThresholdOp>();
+  auto op = std::make_unique<ThresholdOperator>(node);
+  const size_t input = graph.OpOf(node.inputs[0].get());
+  op->inputs = {input};
+  op->input_ = FindOffered(graph.op(input).offered,
+                           threshold.ensure_arrangement.key);
+  if (op->input_ == nullptr) {
+    // Materialize always gives Threshold an arranged input (trace T); a
+    // plan without one gets a private trace T here.
+    Trace::Info info;
+    info.operator_name = "Arranged Threshold input";
+    info.lir_id = node.id;
+    info.value_columns = threshold.ensure_arrangement.thinning;
+    op->input_ = graph.NewTrace(std::move(info));
+    op->own_input_ = true;
+  }
+  op->output_ = OutputTrace(graph, node, "Threshold local",
+                            threshold.ensure_arrangement);
+  op->offered.push_back({threshold.ensure_arrangement.key, op->output_});
+  return graph.Add(std::move(op));
+}
+
+absl::StatusOr<size_t> BuildSetDifference(const Node& node, Graph& graph) {
+  const SetDifferenceOp& sd = node.As<SetDifferenceOp>();
+  if (node.inputs.size() != 2) {
+    return absl::InvalidArgumentError("SetDifference needs two inputs");
+  }
+  std::optional<std::vector<int>> ensure_columns =
+      KeyColumns(sd.ensure_arrangement.key);
+  bool whole_row = ensure_columns.has_value() &&
+                   ensure_columns->size() == sd.base_key.size() &&
+                   ensure_columns->size() == sd.subtract_key.size();
+  for (size_t i = 0; whole_row && i < ensure_columns->size(); ++i) {
+    whole_row = (*ensure_columns)[i] == static_cast<int>(i);
+  }
+  if (!whole_row) {
+    return absl::InvalidArgumentError(
+        "SetDifference keys must be the whole row #0..#n-1");
+  }
+  auto op = std::make_unique<SetDifferenceOperator>(node);
+  op->inputs = {graph.OpOf(node.inputs[0].get()),
+                graph.OpOf(node.inputs[1].get())};
+  LIR_ASSIGN_OR_RETURN(op->base_,
+                       ResolveArm(*node.inputs[0], sd.base_key, graph, "base"));
+  LIR_ASSIGN_OR_RETURN(op->subtract_, ResolveArm(*node.inputs[1],
+                                                 sd.subtract_key, graph,
+                                                 "subtract"));
+  op->output_ =
+      OutputTrace(graph, node, "SetDifference", sd.ensure_arrangement);
+  op->offered.push_back({sd.ensure_arrangement.key, op->output_});
+  return graph.Add(std::move(op));
+}
+
+absl::StatusOr<size_t> BuildReduce(const Node& node, Graph& graph) {
+  const ReduceOp& reduce = node.As<ReduceOp>();
+  auto op = std::make_unique<ReduceOperator>(node);
+  op->inputs = {graph.OpOf(node.inputs[0].get())};
+  auto [input_name, output_name] = ReduceNames(reduce.kind);
+  Trace::Info in;
+  in.operator_name = input_name;
+  in.lir_id = node.id;
+  op->input_ = graph.NewTrace(std::move(in));
+  Trace::Info out;
+  out.operator_name = output_name;
+  out.lir_id = node.id;
+  // The output arrangement is keyed by the group key: its width is the
+  // key_plan's output arity over the input's.
+  std::optional<int> key_arity;
+  if (std::optional<int> input_arity = graph.ArityOf(*node.inputs[0])) {
+    key_arity = interp::MfpOutputArity(reduce.key_plan,
+                                       interp::Arity::Known(*input_arity))
+                    .ToOptional();
+  } else if (reduce.key_plan.project.has_value()) {
+    key_arity = static_cast<int>(reduce.key_plan.project->size());
+  }
+  out.value_skip = static_cast<size_t>(key_arity.value_or(0));
+  op->output_ = graph.NewTrace(std::move(out));
+  if (key_arity.has_value()) {
+    std::vector<int> key_columns;
+    for (int c = 0; c < *key_arity; ++c) key_columns.push_back(c);
+    op->offered.push_back({ColumnKey(key_columns), op->output_});
+  }
+  return graph.Add(std::move(op));
+}
+
+absl::StatusOr<size_t> BuildTopK(const Node& node, Graph& graph) {
+  const TopKOp& topk = node.As<TopKOp>();
+  const bool top1 = topk.kind == TopKKind::kMonotonicTop1;
+  auto op = std::make_unique<TopKOperator>(node);
+  op->inputs = {graph.OpOf(node.inputs[0].get())};
+  Trace::Info in;
+  in.operator_name =
+      top1 ? "Arranged MonotonicTop1 partial [val: empty]" : "Arranged TopK input";
+  in.lir_id = node.id;
+  op->input_ = graph.NewTrace(std::move(in));
+  Trace::Info out;
+  out.operator_name = top1 ? "MonotonicTop1" : "Reduced TopK input";
+  out.lir_id = node.id;
+  op->output_ = graph.NewTrace(std::move(out));
+  // MonotonicTop1's output is arranged by the group key (SEMANTICS.md 2):
+  // its output trace holds exactly that.
+  if (top1) op->offered.push_back({ColumnKey(topk.group_by), op->output_});
+  return graph.Add(std::move(op));
+}
+
+}  // namespace lir::eval::incremental_internal

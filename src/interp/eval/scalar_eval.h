@@ -1,0 +1,47 @@
+// Evaluation of scalar expressions and map-filter-projects on rows, with
+// SQL's three-valued logic and NULL semantics.
+//
+// Supported: column references, literals (see FromLiteral), arithmetic
+// (+ - * / % and unary -), comparisons (= != < <= > >=), AND/OR/NOT, IS NULL /
+// IS NOT NULL / IS TRUE / IS FALSE, `case when` (kIf), coalesce, and integer
+// widening casts. Any other function is Unimplemented `unsupported function
+// NAME`; CheckScalar reports it before any row is evaluated.
+#ifndef LIR_INTERP_EVAL_SCALAR_EVAL_H_
+#define LIR_INTERP_EVAL_SCALAR_EVAL_H_
+
+#include <optional>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "src/interp/eval/datum.h"
+#include "src/lir/mfp.h"
+#include "src/lir/scalar.h"
+
+namespace lir::eval {
+
+/// OK when every function, operator and literal in `expr` is supported;
+/// otherwise Unimplemented naming the first unsupported one.
+absl::Status CheckScalar(const ScalarExpr& expr);
+
+/// As CheckScalar, for every expression of `mfp` (temporal bounds are
+/// Unimplemented `unsupported function mz_now`).
+absl::Status CheckMfp(const MapFilterProject& mfp);
+
+/// The value of `expr` on `row`. Data errors (division by zero, integer
+/// overflow, a column out of range) are OutOfRange / InvalidArgument.
+absl::StatusOr<Datum> EvalScalar(const ScalarExpr& expr, const DataRow& row);
+
+/// Applies `mfp` to `row`: appends the map columns (each may read earlier
+/// ones), keeps the row only if every filter is true (false and NULL drop
+/// it), then projects. nullopt when filtered out.
+absl::StatusOr<std::optional<DataRow>> EvalMfp(const MapFilterProject& mfp,
+                                               DataRow row);
+
+/// The values of `exprs` on `row` (an arrangement key, a stream key).
+absl::StatusOr<DataRow> EvalKey(const std::vector<ScalarExpr>& exprs,
+                                const DataRow& row);
+
+}  // namespace lir::eval
+
+#endif  // LIR_INTERP_EVAL_SCALAR_EVAL_H_

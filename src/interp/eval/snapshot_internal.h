@@ -1,0 +1,43 @@
+// Internals of the snapshot engine: the whole-collection meaning of each
+// non-binding node kind, given its inputs' contents. The walk over the plan
+// (Let, LetRec, Get of locals) lives in snapshot.cc.
+#ifndef LIR_INTERP_EVAL_SNAPSHOT_INTERNAL_H_
+#define LIR_INTERP_EVAL_SNAPSHOT_INTERNAL_H_
+
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "src/interp/eval/datum.h"
+#include "src/lir/node.h"
+
+namespace lir::eval::snapshot_internal {
+
+/// `LirId(7) Mfp: <message of status>`, keeping the status code.
+absl::Status AtNode(const Node& node, const absl::Status& status);
+
+/// Reads `input` as Get::Arrangement / Mfp with `input_val` do: when `seek`
+/// is set, only rows whose `key` evaluates to it; then `mfp`.
+absl::StatusOr<Multiset> ReadSeekMfp(const Multiset& input,
+                                     const std::vector<ScalarExpr>* key,
+                                     const std::optional<Row>* seek,
+                                     const MapFilterProject& mfp);
+
+/// The output of a Get of the collection whose contents are `source`.
+absl::StatusOr<Multiset> ComputeGet(const GetOp& op, const Multiset& source);
+
+/// The output of a node of any kind but Get, Let and LetRec, whose inputs'
+/// contents are `inputs` (in the node's input order; they may be moved
+/// from). Errors are not yet prefixed with the node.
+absl::StatusOr<Multiset> ComputeNode(const Node& node,
+                                     std::span<Multiset> inputs,
+                                     bool check_delta_paths);
+
+/// Checks the relation indices of a join's paths against its input count.
+absl::Status CheckJoinShape(const JoinOp& op, size_t relations);
+
+}  // namespace lir::eval::snapshot_internal
+
+#endif  // LIR_INTERP_EVAL_SNAPSHOT_INTERNAL_H_

@@ -1,0 +1,333 @@
+// Generated EXCEPT-shaped plans and data for the evaluator's equivalence
+// harness. Plans are written as verbose EXPLAIN text from templates in the
+// style of Materialize's lowering, so a failing case prints as a plan anyone
+// can read and rerun with `lir-opt run`.
+#include "tests/eval_case_gen.h"
+
+#include <map>
+#include <random>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace lir::testing {
+
+namespace {
+
+using Lines = std::vector<std::string>;
+
+// Draws integers in [0, n) from a seeded engine without depending on the
+// platform's distributions.
+class Dice {
+ public:
+  explicit Dice(uint64_t seed) : engine_(seed) {}
+  int Below(int n) { return static_cast<int>(engine_() % static_cast<uint64_t>(n)); }
+  bool Chance(int percent) { return Below(100) < percent; }
+
+ private:
+  std::mt19937_64 engine_;
+};
+
+// One input collection the plan reads, and how its data may look.
+struct CollectionSpec {
+  int arity = 1;
+  /// Retractions may exceed insertions (negative counts): only for
+  /// collections no Reduce reads (Distinct would reject them).
+  bool allow_negative = false;
+};
+
+// The arm templates. Every arm produces rows of the threshold's key width.
+enum class Arm {
+  kIndex,               // Get::PassArrangements of an index on all columns
+  kDistinctArranged,    // ArrangeBy over Reduce::Distinct (EXCEPT)
+  kProjectedIndex,      // Mfp project=(#1) over an index on [#1]
+  kProjectedArrangement,// Get::Arrangement project=(#1) of an index on [#1]
+  kRaw,                 // Get::Collection: declines not_co_arranged
+  kFiltered,            // Mfp with a filter: declines non_projection_mfp
+  kBareReduce,          // Reduce::Distinct: declines arm_not_get_or_arrange_by
+};
+
+constexpr const char* kArmNames[] = {
+    "index", "distinct", "projected_index", "projected_arrangement",
+    "raw",   "filtered", "bare_reduce"};
+
+Lines Indent(const Lines& lines, int spaces) {
+  Lines out;
+  out.reserve(lines.size());
+  const std::string pad(spaces, ' ');
+  for (const std::string& line : lines) out.push_back(pad + line);
+  return out;
+}
+
+void Append(Lines& out, const Lines& more) {
+  out.insert(out.end(), more.begin(), more.end());
+}
+
+std::string KeyList(int width) {
+  return width == 1 ? "[#0]" : "[#0, #1]";
+}
+
+class CaseBuilder {
+ public:
+  explicit CaseBuilder(uint64_t seed) : dice_(seed) {}
+
+  EvalCase Build() {
+    EvalCase out;
+    Lines plan;
+    const int context = dice_.Below(5);
+    switch (context) {
+      case 0:
+        Append(plan, Indent(Except(&out.description), 2));
+        break;
+      case 1:
+        Append(plan, Indent(InLet(&out.description), 2));
+        break;
+      case 2:
+        Append(plan, Indent(InJoin(&out.description), 2));
+        break;
+      case 3:
+        Append(plan, Indent(AntiSide(&out.description), 2));
+        break;
+      default:
+        Append(plan, Indent(TwoExcepts(&out.description), 2));
+        break;
+    }
+    out.plan_text = absl::StrCat("Explained Query:\n", absl::StrJoin(plan, "\n"),
+                                 "\n\nTarget cluster: quickstart\n");
+    out.data = Data();
+    return out;
+  }
+
+ private:
+  std::string NewCollection(int arity, bool allow_negative) {
+    const std::string name =
+        absl::StrCat("materialize.public.c", collections_.size());
+    collections_[name] = CollectionSpec{arity, allow_negative};
+    return name;
+  }
+
+  // An arm of key width `width`.
+  Lines MakeArm(int width, std::string* description) {
+    Arm arm = static_cast<Arm>(dice_.Below(7));
+    if (width != 1 && (arm == Arm::kProjectedIndex ||
+                       arm == Arm::kProjectedArrangement)) {
+      arm = Arm::kIndex;
+    }
+    absl::StrAppend(description, kArmNames[static_cast<int>(arm)], " ");
+    const std::string key = KeyList(width);
+    switch (arm) {
+      case Arm::kIndex:
+        return {absl::StrCat("Get::PassArrangements ",
+                             NewCollection(width, true)),
+                "  raw=false",
+                absl::StrCat("  arrangements[0]={ key=", key,
+                             ", permutation=id, thinning=() }")};
+      case Arm::kDistinctArranged:
+        return {"ArrangeBy",
+                absl::StrCat("  input_key=", key),
+                "  raw=true",
+                "  Reduce::Distinct",
+                "    key_plan=id",
+                "    val_plan",
+                "      project=()",
+                absl::StrCat("    Get::Collection ", NewCollection(width, false)),
+                "      raw=true"};
+      case Arm::kProjectedIndex:
+        return {"Mfp",
+                "  project=(#1)",
+                absl::StrCat("  Get::PassArrangements ", NewCollection(2, true)),
+                "    raw=false",
+                "    arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, "
+                "thinning=(#0) }"};
+      case Arm::kProjectedArrangement:
+        return {absl::StrCat("Get::Arrangement ", NewCollection(2, true)),
+                "  project=(#1)",
+                "  key=#1",
+                "  raw=false",
+                "  arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, "
+                "thinning=(#0) }"};
+      case Arm::kRaw:
+        return {absl::StrCat("Get::Collection ", NewCollection(width, true)),
+                "  raw=true"};
+      case Arm::kFiltered:
+        return {"Mfp",
+                "  filter=((#0) IS NOT NULL)",
+                absl::StrCat("  Get::PassArrangements ",
+                             NewCollection(width, true)),
+                "    raw=false",
+                absl::StrCat("    arrangements[0]={ key=", key,
+                             ", permutation=id, thinning=() }")};
+      case Arm::kBareReduce:
+        return {"Reduce::Distinct",
+                "  key_plan=id",
+                "  val_plan",
+                "    project=()",
+                absl::StrCat("  Get::Collection ", NewCollection(width, false)),
+                "    raw=true"};
+    }
+    return {};
+  }
+
+  // Threshold(ArrangeBy(Union(base, Negate(subtract)))) in either order.
+  Lines Except(std::string* description, int width = 0) {
+    if (width == 0) width = 1 + dice_.Below(2);
+    absl::StrAppend(description, "except(w=", width, " ");
+    const std::string key = KeyList(width);
+    Lines base = MakeArm(width, description);
+    Lines subtract = {"Negate"};
+    Append(subtract, Indent(MakeArm(width, description), 2));
+    const bool negate_first = dice_.Chance(50);
+    if (negate_first) absl::StrAppend(description, "negate_first ");
+    absl::StrAppend(description, ") ");
+    Lines out = {
+        absl::StrCat("Threshold::Basic ensure_arrangement={ key=", key,
+                     ", permutation=id, thinning=() }"),
+        "  ArrangeBy",
+        "    raw=false",
+        absl::StrCat("    arrangements[0]={ key=", key,
+                     ", permutation=id, thinning=() }"),
+        "    Union consolidate_output=true"};
+    Append(out, Indent(negate_first ? subtract : base, 6));
+    Append(out, Indent(negate_first ? base : subtract, 6));
+    return out;
+  }
+
+  // With cte l0 = EXCEPT, read twice by a Union body.
+  Lines InLet(std::string* description) {
+    absl::StrAppend(description, "let ");
+    const int width = 1 + dice_.Below(2);
+    const std::string key = KeyList(width);
+    Lines out = {"With", "  cte l0 ="};
+    Append(out, Indent(Except(description, width), 4));
+    Append(out, {"Return", "  Union",
+                 "    Get::PassArrangements l0", "      raw=false",
+                 absl::StrCat("      arrangements[0]={ key=", key,
+                              ", permutation=id, thinning=() }"),
+                 "    Negate",
+                 absl::StrCat("      Get::Collection ",
+                              NewCollection(width, true)),
+                 "        raw=true"});
+    return out;
+  }
+
+  // Join::Linear of the EXCEPT (arranged by its key) with another
+  // collection on the first column.
+  Lines InJoin(std::string* description) {
+    absl::StrAppend(description, "join ");
+    const int width = 1 + dice_.Below(2);
+    Lines out = {"Join::Linear", "  linear_stage[0]",
+                 "    lookup={ relation=1, key=[#0] }",
+                 width == 1 ? "    stream={ key=[#0], thinning=() }"
+                            : "    stream={ key=[#0], thinning=(#1) }",
+                 // The EXCEPT is arranged by all its columns, not by the
+                 // stream key: the join reads it as a collection.
+                 "  source={ relation=0, raw }"};
+    Append(out, Indent(Except(description, width), 2));
+    Append(out, {"  ArrangeBy", "    raw=true",
+                 "    arrangements[0]={ key=[#0], permutation=id, "
+                 "thinning=(#1) }",
+                 absl::StrCat("    Get::Collection ", NewCollection(2, true)),
+                 "      raw=true"});
+    return out;
+  }
+
+  // The anti-side of a LEFT JOIN, as Materialize lowers it: keys of the
+  // left side that have no match on the right, padded with NULLs.
+  Lines AntiSide(std::string* description) {
+    absl::StrAppend(description, "anti_side ");
+    const std::string right = NewCollection(2, false);
+    const std::string left = NewCollection(2, false);
+    const bool negate_first = dice_.Chance(50);
+    if (negate_first) absl::StrAppend(description, "negate_first ");
+    Lines subtract = {"Negate", "  Get::Arrangement l0", "    project=(#0)",
+                      "    key=#0", "    raw=false",
+                      "    arrangements[0]={ key=[#0], permutation=id, "
+                      "thinning=(#1) }"};
+    Lines base = {"ArrangeBy", "  input_key=[#0]", "  raw=true",
+                  "  Get::PassArrangements l1", "    raw=false",
+                  "    arrangements[0]={ key=[#0], permutation=id, "
+                  "thinning=() }"};
+    Lines out = {"With", "  cte l0 =", "    ArrangeBy", "      raw=false",
+                 "      arrangements[0]={ key=[#0], permutation=id, "
+                 "thinning=(#1) }",
+                 absl::StrCat("      Get::Collection ", right),
+                 "        raw=true",
+                 "  cte l1 =", "    Reduce::Distinct", "      key_plan=id",
+                 "      val_plan", "        project=()",
+                 absl::StrCat("      Get::Collection ", left),
+                 "        project=(#0)", "        raw=true",
+                 "Return", "  Union", "    Mfp", "      project=(#0..=#2)",
+                 "      map=(null, null)", "      input_key=#0",
+                 "      Threshold::Basic ensure_arrangement={ key=[#0], "
+                 "permutation=id, thinning=() }",
+                 "        ArrangeBy", "          raw=false",
+                 "          arrangements[0]={ key=[#0], permutation=id, "
+                 "thinning=() }",
+                 "          Union consolidate_output=true"};
+    Append(out, Indent(negate_first ? subtract : base, 12));
+    Append(out, Indent(negate_first ? base : subtract, 12));
+    Append(out, {absl::StrCat("    Get::Collection ", NewCollection(3, true)),
+                 "      raw=true"});
+    return out;
+  }
+
+  // Two EXCEPTs of the same width under one Union.
+  Lines TwoExcepts(std::string* description) {
+    absl::StrAppend(description, "union_of_two ");
+    const int width = 1 + dice_.Below(2);
+    Lines out = {"Union"};
+    Append(out, Indent(Except(description, width), 2));
+    Append(out, Indent(Except(description, width), 2));
+    return out;
+  }
+
+  eval::Datum Value() {
+    if (dice_.Chance(4)) return eval::Datum::Null();
+    return eval::Datum::Int(dice_.Below(4));
+  }
+
+  eval::InputData Data() {
+    eval::InputData data;
+    const int rounds = 2 + dice_.Below(4);
+    for (const auto& [name, spec] : collections_) {
+      eval::InputCollection collection;
+      collection.arity = spec.arity;
+      std::map<eval::DataRow, int64_t> present;
+      for (int round = 0; round < rounds; ++round) {
+        const int inserts = dice_.Below(round == 0 ? 6 : 3);
+        for (int i = 0; i < inserts; ++i) {
+          eval::DataRow row;
+          for (int c = 0; c < spec.arity; ++c) row.push_back(Value());
+          const int64_t diff = 1 + dice_.Below(2);
+          present[row] += diff;
+          collection.updates.push_back({row, static_cast<uint64_t>(round), diff});
+        }
+        const int retractions = round == 0 ? 0 : dice_.Below(3);
+        for (int i = 0; i < retractions && !present.empty(); ++i) {
+          auto it = present.begin();
+          std::advance(it, dice_.Below(static_cast<int>(present.size())));
+          int64_t diff = -1;
+          if (spec.allow_negative && dice_.Chance(15)) diff = -(it->second + 1);
+          if (!spec.allow_negative && it->second <= 0) continue;
+          collection.updates.push_back(
+              {it->first, static_cast<uint64_t>(round), diff});
+          it->second += diff;
+        }
+      }
+      data.collections[name] = std::move(collection);
+    }
+    return data;
+  }
+
+  Dice dice_;
+  std::map<std::string, CollectionSpec> collections_;
+};
+
+}  // namespace
+
+EvalCase GenerateEvalCase(uint64_t seed) {
+  return CaseBuilder(seed).Build();
+}
+
+}  // namespace lir::testing

@@ -1,0 +1,28 @@
+// Generated evaluator test cases: EXCEPT-shaped plans (EXCEPT, EXCEPT ALL,
+// LEFT JOIN anti-sides; arms that fire and arms that decline; projecting
+// arms; both arm orders; nested in Let, Join and Union) in Materialize's
+// verbose EXPLAIN text, with multi-round input data including retractions.
+#ifndef LIR_TESTS_EVAL_CASE_GEN_H_
+#define LIR_TESTS_EVAL_CASE_GEN_H_
+
+#include <cstdint>
+#include <string>
+
+#include "src/interp/eval/data.h"
+
+namespace lir::testing {
+
+/// One generated case.
+struct EvalCase {
+  std::string plan_text;
+  eval::InputData data;
+  /// Which templates were combined (for failure messages and counts).
+  std::string description;
+};
+
+/// A case, a pure function of `seed`.
+EvalCase GenerateEvalCase(uint64_t seed);
+
+}  // namespace lir::testing
+
+#endif  // LIR_TESTS_EVAL_CASE_GEN_H_

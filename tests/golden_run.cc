@@ -1,0 +1,95 @@
+// The golden tests' `run` command.
+#include "tests/golden_run.h"
+
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "src/explain/text.h"
+#include "src/interp/eval/run.h"
+#include "src/lir/validate.h"
+#include "src/recognizer/pass.h"
+
+namespace lir::golden {
+
+namespace {
+
+std::string Error(const absl::Status& status) {
+  return absl::StrCat("error: ", status.message(), "\n");
+}
+
+}  // namespace
+
+std::string RunGolden(const std::string& input, const RunArgs& args) {
+  const size_t split = input.find("\n====\n");
+  if (split == std::string::npos) {
+    return "error: the input needs a plan, a line ====, and the data\n";
+  }
+  absl::StatusOr<Document> doc = explain::ParseText(input.substr(0, split + 1));
+  if (!doc.ok()) return Error(doc.status());
+  absl::StatusOr<eval::InputData> data =
+      eval::ParseInputData(input.substr(split + 6), "data");
+  if (!data.ok()) return Error(data.status());
+
+  eval::RunOptions options;
+  options.engine = args.engine == "snapshot" ? eval::Engine::kSnapshot
+                                             : eval::Engine::kIncremental;
+  options.compaction = args.compaction == "none" ? eval::Compaction::kNone
+                                                 : eval::Compaction::kEager;
+  options.fuel = args.fuel;
+  std::string out;
+  std::optional<eval::RunResult> first;
+  for (const bool fused : {false, true}) {
+    if ((fused && args.fused == "off") || (!fused && args.fused == "on")) {
+      continue;
+    }
+    OptimizerFeatures features;
+    features.enable_fused_set_difference = fused;
+    absl::StatusOr<OptimizeResult> optimized = Optimize(Clone(*doc), features);
+    if (!optimized.ok()) return Error(optimized.status());
+    absl::StatusOr<eval::RunResult> result =
+        eval::RunDocument(optimized->document, *data, options);
+    if (!result.ok()) return out + Error(result.status());
+    if (args.fused == "both") {
+      absl::StrAppend(&out, "-- rewrite ", fused ? "on" : "off", " --\n");
+    }
+    absl::StrAppend(&out, eval::FormatRunText(*result, args.arrangement_sizes));
+
+    // Every golden is also a cross-check of the engines, the fuel and the
+    // rewrite.
+    eval::RunOptions other = options;
+    other.engine = options.engine == eval::Engine::kSnapshot
+                       ? eval::Engine::kIncremental
+                       : eval::Engine::kSnapshot;
+    eval::RunOptions fuel_one = options;
+    fuel_one.engine = eval::Engine::kIncremental;
+    fuel_one.fuel = 1;
+    for (const eval::RunOptions& check : {other, fuel_one}) {
+      absl::StatusOr<eval::RunResult> again =
+          eval::RunDocument(optimized->document, *data, check);
+      if (!again.ok()) {
+        ADD_FAILURE() << "cross-check failed to run: " << again.status();
+        continue;
+      }
+      std::optional<std::string> difference =
+          eval::FirstDifference(*result, *again);
+      if (difference.has_value()) {
+        ADD_FAILURE() << "engines or fuel disagree: " << *difference;
+      }
+    }
+    if (first.has_value()) {
+      std::optional<std::string> difference =
+          eval::FirstDifference(*first, *result);
+      if (difference.has_value()) {
+        absl::StrAppend(&out, "MISMATCH between rewrite off and on: ",
+                        *difference, "\n");
+        ADD_FAILURE() << "rewrite changed the results: " << *difference;
+      }
+    } else {
+      first = *std::move(result);
+    }
+  }
+  return out;
+}
+
+}  // namespace lir::golden

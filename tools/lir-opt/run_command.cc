@@ -1,0 +1,101 @@
+// `lir-opt run`: execute a plan document on input data, round by round.
+#include <iostream>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "src/interp/eval/data.h"
+#include "src/interp/eval/run.h"
+#include "src/recognizer/pass.h"
+#include "tools/lir-opt/annotate_flags.h"
+#include "tools/lir-opt/commands.h"
+#include "tools/lir-opt/feature_flags.h"
+#include "tools/lir-opt/flags.h"
+#include "tools/lir-opt/plan_io.h"
+
+ABSL_FLAG(std::string, data, "",
+          "run: the input data, a JSON file {\"collections\": {NAME: "
+          "{\"arity\": N, \"updates\": [[row, round, diff], ...]}}} "
+          "(docs/evaluator.md).");
+ABSL_FLAG(lir::cli::EngineChoice, engine, lir::cli::EngineChoice::kIncremental,
+          "run: incremental (operators consume each round's changes and keep "
+          "arrangements) or snapshot (recompute every round: the oracle).");
+ABSL_FLAG(lir::cli::CompactionChoice, compaction,
+          lir::cli::CompactionChoice::kEager,
+          "run: eager (consolidate every arrangement after each round) or "
+          "none (keep every update).");
+ABSL_FLAG(uint64_t, fuel, 0,
+          "run: keys a fused SetDifference processes per activation (0: "
+          "unlimited). Changes only the number of activations.");
+ABSL_FLAG(bool, arrangement_sizes, false,
+          "run: also report every maintained arrangement: object, LirId, "
+          "operator, records, batches, estimated bytes.");
+
+namespace lir::cli {
+
+int RunRun(const CommandArgs& args) {
+  if (args.operands.size() != 1) {
+    return UsageError(absl::StrCat(
+        args.command, ": expected exactly one FILE (or - for stdin), got ",
+        args.operands.size()));
+  }
+  const std::string data_path = absl::GetFlag(FLAGS_data);
+  if (data_path.empty()) {
+    return UsageError(absl::StrCat(args.command, ": --data=FILE is required"));
+  }
+  eval::RunOptions options;
+  options.engine = absl::GetFlag(FLAGS_engine) == EngineChoice::kSnapshot
+                       ? eval::Engine::kSnapshot
+                       : eval::Engine::kIncremental;
+  options.compaction = absl::GetFlag(FLAGS_compaction) == CompactionChoice::kNone
+                           ? eval::Compaction::kNone
+                           : eval::Compaction::kEager;
+  options.fuel = absl::GetFlag(FLAGS_fuel);
+  const bool sizes = absl::GetFlag(FLAGS_arrangement_sizes);
+
+  OptimizerFeatures features;
+  if (int exit_code = ResolveFeaturesOrReport(&features); exit_code != kExitOk) {
+    return exit_code;
+  }
+  interp::AnalysisInputs analysis_inputs;
+  if (int exit_code = ResolveAnalysisInputsOrReport(&analysis_inputs);
+      exit_code != kExitOk) {
+    return exit_code;
+  }
+  absl::StatusOr<InputText> input = ReadInput(args.operands[0]);
+  if (!input.ok()) return InputError(input.status().message());
+  LoadOptions load;
+  load.format = absl::GetFlag(FLAGS_input_format);
+  load.validate = absl::GetFlag(FLAGS_validate);
+  absl::StatusOr<Document> doc = LoadDocument(*input, load);
+  if (!doc.ok()) return InputError(doc.status().message());
+  absl::StatusOr<InputText> data_text = ReadInput(data_path);
+  if (!data_text.ok()) return InputError(data_text.status().message());
+  absl::StatusOr<eval::InputData> data =
+      eval::ParseInputData(data_text->text, data_text->name);
+  if (!data.ok()) return InputError(data.status().message());
+
+  absl::StatusOr<OptimizeResult> optimized =
+      Optimize(std::move(*doc), features, analysis_inputs);
+  if (!optimized.ok()) {
+    return InputError(
+        absl::StrCat(input->name, ": ", optimized.status().message()));
+  }
+  absl::StatusOr<eval::RunResult> result =
+      eval::RunDocument(optimized->document, *data, options);
+  if (!result.ok()) {
+    return InputError(absl::StrCat(input->name, ": ", result.status().message()));
+  }
+  if (absl::GetFlag(FLAGS_format) == OutputFormat::kJson) {
+    std::cout << eval::RunToJson(*result, sizes).dump(2) << "\n";
+  } else {
+    std::cout << eval::FormatRunText(*result, sizes);
+  }
+  std::cout << std::flush;
+  if (result->error.has_value()) {
+    std::cerr << "lir-opt: " << input->name << ": " << *result->error << "\n";
+    return kExitInvalidInput;
+  }
+  return kExitOk;
+}
+
+}  // namespace lir::cli
