@@ -1,0 +1,225 @@
+// End-to-end tests of `lir-opt run`: output forms, engines, the rewrite
+// flag, arrangement sizes, and how bad data is reported.
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/cli_test_util.h"
+
+namespace {
+
+using lir::testing_util::ReadFile;
+using lir::testing_util::RunResult;
+
+// SELECT a FROM a EXCEPT ALL SELECT a FROM b over two indexes.
+constexpr char kPlan[] =
+    "Explained Query:\n"
+    "  Threshold::Basic ensure_arrangement={ key=[#0], permutation=id, "
+    "thinning=() }\n"
+    "    ArrangeBy\n"
+    "      raw=false\n"
+    "      arrangements[0]={ key=[#0], permutation=id, thinning=() }\n"
+    "      Union consolidate_output=true\n"
+    "        Get::PassArrangements materialize.public.a\n"
+    "          raw=false\n"
+    "          arrangements[0]={ key=[#0], permutation=id, thinning=() }\n"
+    "        Negate\n"
+    "          Get::PassArrangements materialize.public.b\n"
+    "            raw=false\n"
+    "            arrangements[0]={ key=[#0], permutation=id, thinning=() }\n"
+    "\n"
+    "Target cluster: quickstart\n";
+
+// a = {1 x 2, 2} at round 0; b = {1} at round 0, {2} at round 1.
+constexpr char kData[] = R"({"collections": {
+  "materialize.public.a": {"arity": 1, "updates": [[[1], 0, 2], [[2], 0, 1]]},
+  "materialize.public.b": {"arity": 1, "updates": [[[1], 0, 1], [[2], 1, 1]]}
+}})";
+
+constexpr char kExpectedText[] =
+    "Explained Query:\n"
+    "  round 0:\n"
+    "    - (1)\n"
+    "    - (2)\n"
+    "  round 1:\n"
+    "    - (1)\n";
+
+class RunCliTest : public lir::testing_util::LirOptTest {
+ protected:
+  void SetUp() override {
+    LirOptTest::SetUp();
+    if (IsSkipped()) return;
+    Temp("plan.txt", kPlan);
+    Temp("data.json", kData);
+  }
+
+  // Runs `lir-opt run --data=data.json <flags> plan.txt`.
+  RunResult RunPlan(std::vector<std::string> flags,
+                    const std::string& data = "data.json") {
+    std::vector<std::string> args = {"run", "--data=" + data};
+    args.insert(args.end(), flags.begin(), flags.end());
+    args.push_back("plan.txt");
+    return Run(args);
+  }
+};
+
+TEST_F(RunCliTest, PrintsEveryRoundSorted) {
+  RunResult r = RunPlan({});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, kExpectedText);
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(RunCliTest, EnginesAndTheRewriteGiveTheSameContents) {
+  for (const std::vector<std::string>& flags :
+       std::vector<std::vector<std::string>>{
+           {"--engine=snapshot"},
+           {"--enable_fused_set_difference"},
+           {"--enable_fused_set_difference", "--fuel=1", "--compaction=none"},
+           {"--features=enable_fused_set_difference=on", "--engine=snapshot"}}) {
+    RunResult r = RunPlan(flags);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, kExpectedText) << flags[0];
+  }
+}
+
+TEST_F(RunCliTest, ArrangementSizesShowWhatTheRewriteRemoves) {
+  RunResult off = RunPlan({"--arrangement_sizes", "--format=json"});
+  RunResult on = RunPlan({"--arrangement_sizes", "--format=json",
+                          "--enable_fused_set_difference"});
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  auto names = [](const std::string& out) {
+    std::vector<std::string> operators;
+    const nlohmann::json json = nlohmann::json::parse(out);
+    for (const auto& a : json["arrangements"]) {
+      operators.push_back(a["operator"].get<std::string>());
+    }
+    return operators;
+  };
+  // Trace T (the ArrangeBy on the full row) and the Threshold's output
+  // arrangement become the single SetDifference output.
+  EXPECT_EQ(names(off.out),
+            (std::vector<std::string>{"Index materialize.public.a[[Column(0)]]",
+                                      "Index materialize.public.b[[Column(0)]]",
+                                      "ArrangeBy[[Column(0)]]", "Threshold local"}));
+  EXPECT_EQ(names(on.out),
+            (std::vector<std::string>{"Index materialize.public.a[[Column(0)]]",
+                                      "Index materialize.public.b[[Column(0)]]",
+                                      "SetDifference"}));
+  const nlohmann::json json = nlohmann::json::parse(on.out);
+  EXPECT_EQ(json["objects"][0]["name"], "Explained Query");
+  EXPECT_EQ(json["objects"][0]["rounds"][1]["round"], 1);
+  EXPECT_EQ(json["objects"][0]["rounds"][1]["contents"],
+            nlohmann::json::parse("[[[1], 1]]"));
+  const nlohmann::json& set_difference = json["arrangements"][2];
+  EXPECT_EQ(set_difference["lir_id"], 6);
+  EXPECT_EQ(set_difference["records"], 1);  // only (1) survives
+  EXPECT_GT(set_difference["bytes"], 0);
+}
+
+TEST_F(RunCliTest, TextArrangementSizesEndWithATotal) {
+  RunResult r = RunPlan({"--arrangement_sizes", "--enable_fused_set_difference"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(absl::StrContains(
+      r.out, "Explained Query LirId(6) SetDifference: records=1 batches=1"))
+      << r.out;
+  EXPECT_TRUE(absl::StrContains(r.out, "  total: records=")) << r.out;
+}
+
+TEST_F(RunCliTest, BadDataNamesTheCollectionAndTheUpdate) {
+  struct Case {
+    const char* data;
+    const char* message;
+  } cases[] = {
+      {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1, 2], 0, 1]]}}})",
+       "collections[\"materialize.public.a\"].updates[0]: the row has 2 values, "
+       "the collection's arity is 1"},
+      {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1], 0, 1], [[[1]], 0, 1]]}}})",
+       "collections[\"materialize.public.a\"].updates[1] value 0: expected null, "
+       "a boolean, an integer, a number or a string, got array"},
+      {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1], 0, 0]]}}})",
+       "updates[0]: the diff must be a non-zero 64-bit integer, got 0"},
+      {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1], 0, 1.5]]}}})",
+       "updates[0]: the diff must be a non-zero 64-bit integer, got 1.5"},
+      {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1], -1, 1]]}}})",
+       "updates[0]: the round must be a non-negative integer, got -1"},
+      {"{\"collections\": {\n  \"materialize.public.a\": {\"arity\": 1,, }}}",
+       "bad.json:2:"},
+  };
+  for (const Case& c : cases) {
+    Temp("bad.json", c.data);
+    RunResult r = RunPlan({}, "bad.json");
+    EXPECT_EQ(r.exit_code, 1) << c.data;
+    EXPECT_EQ(r.out, "") << c.data;
+    EXPECT_TRUE(absl::StrContains(r.err, "bad.json")) << r.err;
+    EXPECT_TRUE(absl::StrContains(r.err, c.message)) << r.err;
+  }
+}
+
+TEST_F(RunCliTest, AGetWithoutDataIsAnErrorNamingTheCollection) {
+  Temp("only_a.json",
+       R"({"collections": {"materialize.public.a": {"arity": 1, "updates": []}}})");
+  RunResult r = RunPlan({}, "only_a.json");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(absl::StrContains(r.err, "no data for collection materialize.public.b"))
+      << r.err;
+}
+
+TEST_F(RunCliTest, ARoundErrorIsReportedInItsRoundAndFailsTheRun) {
+  Temp("plan.txt",
+       "Explained Query:\n"
+       "  Mfp\n"
+       "    project=(#1)\n"
+       "    map=((10 / #0))\n"
+       "    Get::Collection materialize.public.a\n"
+       "      raw=true\n"
+       "\n"
+       "Target cluster: quickstart\n");
+  Temp("zero.json", R"({"collections": {"materialize.public.a": {"arity": 1,
+      "updates": [[[5], 0, 1], [[0], 1, 1]]}}})");
+  RunResult r = RunPlan({}, "zero.json");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out,
+            "Explained Query:\n"
+            "  round 0:\n"
+            "    - (2)\n"
+            "  round 1:\n"
+            "    error: LirId(2) Mfp: division by zero\n");
+  EXPECT_TRUE(absl::StrContains(r.err, "round 1: LirId(2) Mfp: division by zero"))
+      << r.err;
+}
+
+TEST_F(RunCliTest, UnsupportedFunctionsFailBeforeAnyRound) {
+  Temp("plan.txt",
+       "Explained Query:\n"
+       "  Mfp\n"
+       "    project=(#1)\n"
+       "    map=(date_trunc(\"day\", #0))\n"
+       "    Get::Collection materialize.public.a\n"
+       "      raw=true\n"
+       "\n"
+       "Target cluster: quickstart\n");
+  RunResult r = RunPlan({});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(absl::StrContains(r.err, "unsupported function date_trunc")) << r.err;
+}
+
+TEST_F(RunCliTest, UsageErrors) {
+  RunResult no_data = Run({"run", "plan.txt"});
+  EXPECT_EQ(no_data.exit_code, 2);
+  EXPECT_TRUE(absl::StrContains(no_data.err, "--data=FILE is required"));
+  RunResult bad_engine = RunPlan({"--engine=fast"});
+  EXPECT_EQ(bad_engine.exit_code, 2);
+  EXPECT_TRUE(absl::StrContains(bad_engine.err, "incremental|snapshot"))
+      << bad_engine.err;
+  RunResult help = Run({"--help"});
+  EXPECT_TRUE(absl::StrContains(help.out, "run --data=DATA [flags] FILE|-"));
+  EXPECT_TRUE(absl::StrContains(help.out, "--compaction=eager|none"));
+}
+
+}  // namespace
