@@ -50,9 +50,11 @@ constexpr Subcommand kSubcommands[] = {
 
 constexpr absl::string_view kExitCodes =
     "  0  success: the output is on stdout\n"
-    "  1  invalid input: FILE (or the --config file) cannot be read, parsed\n"
-    "     or validated; stderr holds one message naming it\n"
-    "     (FILE:LINE:COLUMN: expected ...) and stdout is empty\n"
+    "  1  invalid input: FILE (or the --config or --data file) cannot be\n"
+    "     read, parsed or validated; stderr holds one message naming it\n"
+    "     (FILE:LINE:COLUMN: expected ...) and stdout is empty; for run,\n"
+    "     also a plan that cannot run, or a round that failed (stdout then\n"
+    "     holds the rounds up to the failed one)\n"
     "  2  usage error: unknown command or flag, bad flag value, missing or\n"
     "     extra FILE\n";
 
