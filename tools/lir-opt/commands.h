@@ -10,6 +10,10 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "src/interp/inputs.h"
+#include "src/lir/document.h"
+#include "src/recognizer/features.h"
+#include "tools/lir-opt/plan_io.h"
 
 namespace lir::cli {
 
@@ -37,6 +41,21 @@ int UsageError(absl::string_view message);
 /// Prints an input error message (it names the file) on stderr; returns
 /// kExitInvalidInput.
 int InputError(absl::string_view message);
+
+/// kExitOk when `args` holds exactly one FILE operand, else the usage error
+/// status after reporting it.
+int CheckOneFileOperand(const CommandArgs& args);
+
+/// Resolves the optimizer features (--config, --features, per-feature
+/// flags) and the analysis inputs (--single_time, --monotonic_ids, --arity);
+/// kExitOk, or the exit status after reporting a bad value.
+int ResolveOptimizerInputsOrReport(OptimizerFeatures* features,
+                                   interp::AnalysisInputs* inputs);
+
+/// Reads and parses FILE (`-`: stdin) as --input_format says, validating it
+/// unless --novalidate; kExitOk, or the exit status after reporting.
+int LoadInputDocumentOrReport(absl::string_view path, InputText* input,
+                              Document* doc);
 
 /// `lir-opt explain [flags] FILE|-`.
 int RunExplain(const CommandArgs& args);

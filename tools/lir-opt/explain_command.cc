@@ -27,10 +27,8 @@ ABSL_FLAG(std::string, report, "",
 namespace lir::cli {
 
 int RunExplain(const CommandArgs& args) {
-  if (args.operands.size() != 1) {
-    return UsageError(absl::StrCat(
-        args.command, ": expected exactly one FILE (or - for stdin), got ",
-        args.operands.size()));
+  if (int exit_code = CheckOneFileOperand(args); exit_code != kExitOk) {
+    return exit_code;
   }
   const bool explain_declines = absl::GetFlag(FLAGS_explain_declines);
   const std::string report_path = absl::GetFlag(FLAGS_report);
@@ -43,33 +41,30 @@ int RunExplain(const CommandArgs& args) {
         "--report");
   }
   OptimizerFeatures features;
-  if (int exit_code = ResolveFeaturesOrReport(&features); exit_code != kExitOk) {
-    return exit_code;
-  }
   interp::AnalysisInputs analysis_inputs;
-  if (int exit_code = ResolveAnalysisInputsOrReport(&analysis_inputs);
+  if (int exit_code = ResolveOptimizerInputsOrReport(&features, &analysis_inputs);
       exit_code != kExitOk) {
     return exit_code;
   }
   const interp::AnnotationFields annotate = absl::GetFlag(FLAGS_annotate).fields;
 
-  absl::StatusOr<InputText> input = ReadInput(args.operands[0]);
-  if (!input.ok()) return InputError(input.status().message());
-  LoadOptions load;
-  load.format = absl::GetFlag(FLAGS_input_format);
-  load.validate = absl::GetFlag(FLAGS_validate);
-  absl::StatusOr<Document> doc = LoadDocument(*input, load);
-  if (!doc.ok()) return InputError(doc.status().message());
+  InputText input;
+  Document doc;
+  if (int exit_code = LoadInputDocumentOrReport(args.operands[0], &input, &doc);
+      exit_code != kExitOk) {
+    return exit_code;
+  }
+  const bool validate = absl::GetFlag(FLAGS_validate);
 
   absl::StatusOr<OptimizeResult> optimized =
-      Optimize(std::move(*doc), features, analysis_inputs);
+      Optimize(std::move(doc), features, analysis_inputs);
   if (!optimized.ok()) {
-    return InputError(absl::StrCat(input->name, ": ", optimized.status().message()));
+    return InputError(absl::StrCat(input.name, ": ", optimized.status().message()));
   }
-  if (load.validate) {
+  if (validate) {
     absl::Status valid = Validate(optimized->document);
     if (!valid.ok()) {
-      return InputError(absl::StrCat(input->name,
+      return InputError(absl::StrCat(input.name,
                                      ": internal error: the optimized plan is "
                                      "invalid: ",
                                      valid.message()));
@@ -80,7 +75,7 @@ int RunExplain(const CommandArgs& args) {
   if (annotate.AnyComputed()) {
     analysis = interp::DocumentAnalysis::Run(optimized->document, analysis_inputs);
     if (!analysis.ok()) {
-      return InputError(absl::StrCat(input->name, ": ", analysis.status().message()));
+      return InputError(absl::StrCat(input.name, ": ", analysis.status().message()));
     }
     render.annotate = [&](const Node& node) {
       return analysis->CommentFields(node, annotate);

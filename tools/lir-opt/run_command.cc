@@ -33,10 +33,8 @@ ABSL_FLAG(bool, arrangement_sizes, false,
 namespace lir::cli {
 
 int RunRun(const CommandArgs& args) {
-  if (args.operands.size() != 1) {
-    return UsageError(absl::StrCat(
-        args.command, ": expected exactly one FILE (or - for stdin), got ",
-        args.operands.size()));
+  if (int exit_code = CheckOneFileOperand(args); exit_code != kExitOk) {
+    return exit_code;
   }
   const std::string data_path = absl::GetFlag(FLAGS_data);
   if (data_path.empty()) {
@@ -53,21 +51,17 @@ int RunRun(const CommandArgs& args) {
   const bool sizes = absl::GetFlag(FLAGS_arrangement_sizes);
 
   OptimizerFeatures features;
-  if (int exit_code = ResolveFeaturesOrReport(&features); exit_code != kExitOk) {
-    return exit_code;
-  }
   interp::AnalysisInputs analysis_inputs;
-  if (int exit_code = ResolveAnalysisInputsOrReport(&analysis_inputs);
+  if (int exit_code = ResolveOptimizerInputsOrReport(&features, &analysis_inputs);
       exit_code != kExitOk) {
     return exit_code;
   }
-  absl::StatusOr<InputText> input = ReadInput(args.operands[0]);
-  if (!input.ok()) return InputError(input.status().message());
-  LoadOptions load;
-  load.format = absl::GetFlag(FLAGS_input_format);
-  load.validate = absl::GetFlag(FLAGS_validate);
-  absl::StatusOr<Document> doc = LoadDocument(*input, load);
-  if (!doc.ok()) return InputError(doc.status().message());
+  InputText input;
+  Document doc;
+  if (int exit_code = LoadInputDocumentOrReport(args.operands[0], &input, &doc);
+      exit_code != kExitOk) {
+    return exit_code;
+  }
   absl::StatusOr<InputText> data_text = ReadInput(data_path);
   if (!data_text.ok()) return InputError(data_text.status().message());
   absl::StatusOr<eval::InputData> data =
@@ -75,15 +69,15 @@ int RunRun(const CommandArgs& args) {
   if (!data.ok()) return InputError(data.status().message());
 
   absl::StatusOr<OptimizeResult> optimized =
-      Optimize(std::move(*doc), features, analysis_inputs);
+      Optimize(std::move(doc), features, analysis_inputs);
   if (!optimized.ok()) {
     return InputError(
-        absl::StrCat(input->name, ": ", optimized.status().message()));
+        absl::StrCat(input.name, ": ", optimized.status().message()));
   }
   absl::StatusOr<eval::RunResult> result =
       eval::RunDocument(optimized->document, *data, options);
   if (!result.ok()) {
-    return InputError(absl::StrCat(input->name, ": ", result.status().message()));
+    return InputError(absl::StrCat(input.name, ": ", result.status().message()));
   }
   if (absl::GetFlag(FLAGS_format) == OutputFormat::kJson) {
     std::cout << eval::RunToJson(*result, sizes).dump(2) << "\n";
@@ -92,7 +86,7 @@ int RunRun(const CommandArgs& args) {
   }
   std::cout << std::flush;
   if (result->error.has_value()) {
-    std::cerr << "lir-opt: " << input->name << ": " << *result->error << "\n";
+    std::cerr << "lir-opt: " << input.name << ": " << *result->error << "\n";
     return kExitInvalidInput;
   }
   return kExitOk;

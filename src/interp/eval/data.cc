@@ -125,7 +125,9 @@ absl::Status ReadUpdates(const json& updates, const std::string& where,
   return absl::OkStatus();
 }
 
-json DatumToJson(const Datum& datum) {
+}  // namespace
+
+nlohmann::json DatumToJson(const Datum& datum) {
   switch (datum.value.index()) {
     case 1:
       return datum.as_bool();
@@ -139,8 +141,6 @@ json DatumToJson(const Datum& datum) {
       return nullptr;
   }
 }
-
-}  // namespace
 
 uint64_t InputData::LastRound() const {
   uint64_t last = 0;

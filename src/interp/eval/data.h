@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "nlohmann/json.hpp"
 #include "src/interp/eval/datum.h"
 
 namespace lir::eval {
@@ -46,6 +47,9 @@ struct InputData {
 /// non-negative integer, a diff that is 0 or not an integer).
 absl::StatusOr<InputData> ParseInputData(std::string_view text,
                                          std::string_view filename);
+
+/// A datum as a JSON value: null, boolean, integer, float or string.
+nlohmann::json DatumToJson(const Datum& datum);
 
 /// The data as JSON text in the same format (floats keep a fraction or an
 /// exponent so they read back as floats).

@@ -270,24 +270,6 @@ std::string FormatRunText(const RunResult& result, bool arrangement_sizes) {
   return out;
 }
 
-namespace {
-
-nlohmann::json DatumJson(const Datum& datum) {
-  switch (datum.value.index()) {
-    case 1:
-      return datum.as_bool();
-    case 2:
-      return datum.as_int();
-    case 3:
-      return datum.as_float();
-    case 4:
-      return datum.as_string();
-    default:
-      return nullptr;
-  }
-}
-
-}  // namespace
 
 nlohmann::json RunToJson(const RunResult& result, bool arrangement_sizes) {
   nlohmann::json objects = nlohmann::json::array();
@@ -301,7 +283,7 @@ nlohmann::json RunToJson(const RunResult& result, bool arrangement_sizes) {
         nlohmann::json contents = nlohmann::json::array();
         for (const auto& [row, diff] : round.contents) {
           nlohmann::json values = nlohmann::json::array();
-          for (const Datum& datum : row) values.push_back(DatumJson(datum));
+          for (const Datum& datum : row) values.push_back(DatumToJson(datum));
           contents.push_back(nlohmann::json::array({std::move(values), diff}));
         }
         entry["contents"] = std::move(contents);
