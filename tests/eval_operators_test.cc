@@ -1,0 +1,581 @@
+// The per-group semantics of the reference evaluator: aggregates, TopK,
+// table functions, join stages, Constant, CheckNode, and a sweep of
+// CheckNode over the corpus. Scalar expressions and MFPs are in
+// eval_scalar_test.cc.
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+#include "src/explain/text.h"
+#include "src/explain/text_primitives.h"
+#include "src/interp/eval/datum.h"
+#include "src/interp/eval/operators.h"
+#include "src/interp/eval/scalar_eval.h"
+#include "src/lir/document.h"
+#include "src/lir/node.h"
+#include "tests/eval_scalar_test_util.h"
+
+namespace lir::eval {
+namespace {
+
+namespace fs = std::filesystem;
+
+using namespace scalar_testing;  // NOLINT: the shared test helpers
+
+/// Parses a one-object plan (`body` indented by two spaces per level,
+/// starting at level 1) and returns its root.
+NodePtr Plan(const std::string& body) {
+  absl::StatusOr<Document> doc =
+      explain::ParseText("Explained Query:\n" + body + "\nTarget cluster: q\n");
+  EXPECT_TRUE(doc.ok()) << doc.status() << "\n" << body;
+  if (!doc.ok() || doc->objects.empty()) return nullptr;
+  return std::move(doc->objects[0].plan);
+}
+
+
+// ---- Reduce ----------------------------------------------------------------
+
+AggregateExpr Agg(std::string func, bool distinct = false) {
+  AggregateExpr a;
+  a.func = std::move(func);
+  a.distinct = distinct;
+  a.expr = E("#0");
+  return a;
+}
+
+/// A Basic reduce over val columns with the given aggregates.
+ReduceOp Basic(std::vector<AggregateExpr> aggrs) {
+  ReduceOp op;
+  op.kind = aggrs.size() == 1 ? ReduceKind::kBasicSingle : ReduceKind::kBasicMultiple;
+  op.aggrs = std::move(aggrs);
+  return op;
+}
+
+Multiset Vals(std::vector<RowDiff> updates) {
+  absl::StatusOr<Multiset> m = Consolidate(std::move(updates));
+  EXPECT_TRUE(m.ok()) << m.status();
+  return m.ok() ? *m : Multiset{};
+}
+
+std::optional<DataRow> Group(const ReduceOp& op, const DataRow& key,
+                             const Multiset& vals) {
+  absl::StatusOr<std::optional<DataRow>> out = ReduceGroup(op, key, vals);
+  EXPECT_TRUE(out.ok()) << out.status();
+  return out.ok() ? *out : std::nullopt;
+}
+
+TEST(Reduce, CountSumMinMaxWithNullsAndMultiplicities) {
+  ReduceOp op = Basic({Agg("count"), Agg("sum"), Agg("min"), Agg("max")});
+  // Column p feeds aggregate p.
+  Multiset vals = Vals({{{I(3), I(3), I(3), I(3)}, 2},
+                        {{N, N, N, N}, 5},
+                        {{I(-1), I(-1), I(-1), I(-1)}, 1}});
+  EXPECT_EQ(Group(op, {S("k")}, vals), (DataRow{S("k"), I(3), I(5), I(-1), I(3)}));
+  // Only NULLs: count 0, the others NULL; the group still exists.
+  EXPECT_EQ(Group(op, {}, Vals({{{N, N, N, N}, 3}})), (DataRow{I(0), N, N, N}));
+  // No rows: no group (global aggregates get their default row from the plan).
+  EXPECT_EQ(Group(op, {}, {}), std::nullopt);
+}
+
+TEST(Reduce, CountStarReadsTrue) {
+  ReduceOp op;
+  op.kind = ReduceKind::kAccumulable;
+  op.simple_aggrs = {{0, Agg("count")}};
+  op.val_plan = Mfp({"true"}, {}, std::vector<int>{1});
+  absl::StatusOr<std::optional<std::pair<DataRow, DataRow>>> kv =
+      ReduceKeyVal(op, {I(9)});
+  ASSERT_TRUE(kv.ok() && kv->has_value());
+  EXPECT_EQ((*kv)->first, (DataRow{I(9)}));  // key_plan = id
+  EXPECT_EQ((*kv)->second, (DataRow{B(true)}));
+  EXPECT_EQ(Group(op, {I(9)}, Vals({{{B(true)}, 4}})), (DataRow{I(9), I(4)}));
+}
+
+TEST(Reduce, SumFloatsAndOverflow) {
+  ReduceOp op = Basic({Agg("sum")});
+  EXPECT_EQ(Group(op, {}, Vals({{{F(1.5)}, 2}, {{I(1)}, 1}})), (DataRow{F(4.0)}));
+  absl::StatusOr<std::optional<DataRow>> out = ReduceGroup(
+      op, {}, Vals({{{I(std::numeric_limits<int64_t>::max() / 2 + 1)}, 2}}));
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kOutOfRange) << out.status();
+  out = ReduceGroup(op, {}, Vals({{{I(std::numeric_limits<int64_t>::max())}, 1},
+                                  {{I(1)}, 1}}));
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kOutOfRange);
+  EXPECT_EQ(ReduceGroup(op, {}, Vals({{{S("x")}, 1}})).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(Reduce, DistinctAggregates) {
+  ReduceOp op;
+  op.kind = ReduceKind::kAccumulable;
+  // SELECT sum(b), count(DISTINCT b): distinct at position 1.
+  op.simple_aggrs = {{0, Agg("sum")}};
+  op.distinct_aggrs = {{1, Agg("count", true)}};
+  Multiset vals = Vals({{{I(2), I(2)}, 3}, {{I(5), I(5)}, 1}, {{N, N}, 2}});
+  EXPECT_EQ(Group(op, {}, vals), (DataRow{I(11), I(2)}));
+  ReduceOp sums = Basic({Agg("sum", true), Agg("count", true), Agg("max", true)});
+  // Distinct values may arrive in different val rows.
+  Multiset spread = Vals({{{I(2), I(7), I(1)}, 3}, {{I(2), I(7), I(4)}, 1},
+                          {{I(3), N, N}, 1}});
+  EXPECT_EQ(Group(sums, {}, spread), (DataRow{I(5), I(1), I(4)}));
+}
+
+TEST(Reduce, AnyAll) {
+  ReduceOp op = Basic({Agg("any"), Agg("all")});
+  EXPECT_EQ(Group(op, {}, Vals({{{B(true), B(true)}, 1}, {{B(false), B(false)}, 1}})),
+            (DataRow{B(true), B(false)}));
+  EXPECT_EQ(Group(op, {}, Vals({{{B(false), B(true)}, 2}, {{N, N}, 1}})),
+            (DataRow{B(false), B(true)}));
+  EXPECT_EQ(Group(op, {}, Vals({{{N, N}, 1}})), (DataRow{N, N}));
+  EXPECT_EQ(ReduceGroup(op, {}, Vals({{{I(1), I(1)}, 1}})).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(Reduce, MinMaxOfStringsAndMixedNumbers) {
+  ReduceOp op = Basic({Agg("min"), Agg("max")});
+  EXPECT_EQ(Group(op, {}, Vals({{{S("b"), S("b")}, 1}, {{S("a"), S("a")}, 1},
+                                {{S("c"), S("c")}, 1}})),
+            (DataRow{S("a"), S("c")}));
+  EXPECT_EQ(Group(op, {}, Vals({{{I(2), I(2)}, 1}, {{F(1.5), F(1.5)}, 1},
+                                {{F(2.5), F(2.5)}, 1}})),
+            (DataRow{F(1.5), F(2.5)}));
+}
+
+TEST(Reduce, HierarchicalReadsOneColumnPerFunction) {
+  ReduceOp op;
+  op.kind = ReduceKind::kHierarchicalMonotonic;
+  op.aggr_funcs = {"min", "max"};
+  op.key_plan = Mfp({}, {}, std::vector<int>{0});
+  op.val_plan = Mfp({}, {}, std::vector<int>{1, 1});
+  auto kv = ReduceKeyVal(op, {S("g"), I(4)});
+  ASSERT_TRUE(kv.ok() && kv->has_value());
+  EXPECT_EQ((*kv)->first, (DataRow{S("g")}));
+  EXPECT_EQ((*kv)->second, (DataRow{I(4), I(4)}));
+  EXPECT_EQ(Group(op, {S("g")}, Vals({{{I(4), I(4)}, 1}, {{I(9), I(9)}, 1}})),
+            (DataRow{S("g"), I(4), I(9)}));
+}
+
+TEST(Reduce, DistinctKind) {
+  ReduceOp op;
+  op.kind = ReduceKind::kDistinct;
+  op.val_plan = Mfp({}, {}, std::vector<int>{});
+  EXPECT_EQ(Group(op, {I(1), I(2)}, Vals({{{}, 3}})), (DataRow{I(1), I(2)}));
+  EXPECT_EQ(Group(op, {I(1)}, {}), std::nullopt);
+  absl::StatusOr<std::optional<DataRow>> neg = ReduceGroup(op, {I(1)}, Vals({{{}, -1}}));
+  EXPECT_EQ(neg.status().code(), absl::StatusCode::kOutOfRange);
+  EXPECT_TRUE(absl::StrContains(neg.status().message(), "negative multiplicity"));
+}
+
+TEST(Reduce, NegativeMultiplicityIsAnError) {
+  ReduceOp op = Basic({Agg("count")});
+  // Even when the group's total is positive.
+  absl::StatusOr<std::optional<DataRow>> out =
+      ReduceGroup(op, {}, Vals({{{I(1)}, 3}, {{I(2)}, -1}}));
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kOutOfRange);
+  EXPECT_TRUE(absl::StrContains(out.status().message(), "negative multiplicity"));
+}
+
+TEST(Reduce, FiltersOfPlansAndMfpAfter) {
+  ReduceOp op = Basic({Agg("sum")});
+  op.key_plan = Mfp({}, {"(#0 > 0)"}, std::vector<int>{0});
+  op.val_plan = Mfp({}, {}, std::vector<int>{1});
+  op.mfp_after = Mfp({}, {"(#1 > 10)"}, std::vector<int>{1});
+  auto kv = ReduceKeyVal(op, {I(0), I(5)});
+  ASSERT_TRUE(kv.ok());
+  EXPECT_FALSE(kv->has_value());
+  EXPECT_EQ(Group(op, {I(1)}, Vals({{{I(5)}, 3}})), (DataRow{I(15)}));
+  EXPECT_EQ(Group(op, {I(1)}, Vals({{{I(5)}, 1}})), std::nullopt);
+}
+
+// ---- TopK ------------------------------------------------------------------
+
+Multiset TopK(const TopKOp& op, std::vector<RowDiff> rows) {
+  absl::StatusOr<Multiset> out = TopKGroup(op, Vals(std::move(rows)));
+  EXPECT_TRUE(out.ok()) << out.status();
+  return out.ok() ? *out : Multiset{};
+}
+
+TEST(TopK, OffsetLimitAndMultiplicities) {
+  TopKOp op;
+  op.order_by = {{0, false, true}};
+  op.limit = E("3");
+  op.offset = 1;
+  // Sorted: 1 x2, 2 x1, 3 x3. Skip one 1, keep one 1, the 2 and one 3.
+  Multiset out = TopK(op, {{{I(3)}, 3}, {{I(1)}, 2}, {{I(2)}, 1}});
+  EXPECT_EQ(out, (Multiset{{{I(1)}, 1}, {{I(2)}, 1}, {{I(3)}, 1}}));
+  op.offset = 0;
+  op.limit = E("4");
+  EXPECT_EQ(TopK(op, {{{I(3)}, 3}, {{I(1)}, 2}, {{I(2)}, 1}}),
+            (Multiset{{{I(1)}, 2}, {{I(2)}, 1}, {{I(3)}, 1}}));
+  op.limit = E("0");
+  EXPECT_TRUE(TopK(op, {{{I(3)}, 3}}).empty());
+  op.limit = E("null");  // unlimited
+  op.offset = 4;
+  EXPECT_EQ(TopK(op, {{{I(3)}, 3}, {{I(1)}, 2}, {{I(2)}, 1}}),
+            (Multiset{{{I(3)}, 2}}));
+  op.limit.reset();
+  op.offset = 0;
+  EXPECT_EQ(TopK(op, {{{I(3)}, 3}, {{I(1)}, 2}}).size(), 2u);
+}
+
+TEST(TopK, OrderNullsAndDirection) {
+  const std::vector<RowDiff> rows = {{{N, I(1)}, 1}, {{I(1), I(2)}, 1}, {{I(5), I(3)}, 1}};
+  TopKOp op;
+  op.limit = E("1");
+  op.order_by = {{0, false, true}};  // asc nulls_last
+  EXPECT_EQ(TopK(op, rows), (Multiset{{{I(1), I(2)}, 1}}));
+  op.order_by = {{0, false, false}};  // asc nulls_first
+  EXPECT_EQ(TopK(op, rows), (Multiset{{{N, I(1)}, 1}}));
+  op.order_by = {{0, true, true}};  // desc nulls_last
+  EXPECT_EQ(TopK(op, rows), (Multiset{{{I(5), I(3)}, 1}}));
+  op.order_by = {{0, true, false}};  // desc nulls_first
+  EXPECT_EQ(TopK(op, rows), (Multiset{{{N, I(1)}, 1}}));
+  // Second key after a tie on the first.
+  op.order_by = {{0, false, true}, {1, true, true}};
+  EXPECT_EQ(TopK(op, {{{I(1), I(2)}, 1}, {{I(1), I(7)}, 1}}),
+            (Multiset{{{I(1), I(7)}, 1}}));
+  // Full ties broken by the whole row (ascending).
+  op.order_by = {{0, false, true}};
+  EXPECT_EQ(TopK(op, {{{I(1), S("b")}, 1}, {{I(1), S("a")}, 1}}),
+            (Multiset{{{I(1), S("a")}, 1}}));
+}
+
+TEST(TopK, MonotonicTop1AndGroupKey) {
+  TopKOp op;
+  op.kind = TopKKind::kMonotonicTop1;
+  op.group_by = {1};
+  op.order_by = {{0, true, false}};
+  EXPECT_EQ(TopKGroupKey(op, {I(3), S("g")}), (DataRow{S("g")}));
+  EXPECT_EQ(TopK(op, {{{I(3), S("g")}, 2}, {{I(9), S("g")}, 4}}),
+            (Multiset{{{I(9), S("g")}, 1}}));
+}
+
+TEST(TopK, Errors) {
+  TopKOp op;
+  op.order_by = {{0, false, true}};
+  op.limit = E("-1");
+  EXPECT_EQ(TopKGroup(op, Vals({{{I(1)}, 1}})).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  op.limit = E("1.5");
+  EXPECT_EQ(TopKGroup(op, Vals({{{I(1)}, 1}})).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  op.limit = E("2");
+  EXPECT_EQ(TopKGroup(op, Vals({{{I(1)}, 2}, {{I(2)}, -1}})).status().code(),
+            absl::StatusCode::kOutOfRange);
+}
+
+// ---- FlatMap -----------------------------------------------------------------
+
+std::vector<DataRow> FlatMap(const FlatMapOp& op, const DataRow& row) {
+  absl::StatusOr<std::vector<DataRow>> out = FlatMapRow(op, row);
+  EXPECT_TRUE(out.ok()) << out.status();
+  return out.ok() ? *out : std::vector<DataRow>{};
+}
+
+TEST(FlatMap, GenerateSeries) {
+  FlatMapOp op;
+  op.func = "generate_series";
+  op.exprs = {E("#0"), E("#1")};
+  EXPECT_EQ(FlatMap(op, {I(1), I(3)}),
+            (std::vector<DataRow>{{I(1), I(3), I(1)}, {I(1), I(3), I(2)},
+                                  {I(1), I(3), I(3)}}));
+  EXPECT_TRUE(FlatMap(op, {I(3), I(1)}).empty());
+  EXPECT_TRUE(FlatMap(op, {N, I(1)}).empty());
+  op.exprs = {E("#0"), E("#1"), E("-2")};
+  op.mfp_after = Mfp({}, {"(#2 != 3)"}, std::vector<int>{2});
+  EXPECT_EQ(FlatMap(op, {I(5), I(0)}), (std::vector<DataRow>{{I(5)}, {I(1)}}));
+  op.exprs = {E("#0"), E("#1"), E("0")};
+  EXPECT_EQ(FlatMapRow(op, {I(1), I(2)}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  // Stops at the end of the integer range instead of wrapping around.
+  op.exprs = {E("#0"), E("#1"), E("2")};
+  op.mfp_after = MapFilterProject{};
+  const int64_t max = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(FlatMap(op, {I(max - 2), I(max)}).size(), 2u);
+}
+
+TEST(FlatMap, WrapAndUnsupported) {
+  FlatMapOp op;
+  op.func = "wrap2";
+  op.exprs = {E("1"), E("#0"), E("3"), E("4")};
+  EXPECT_EQ(FlatMap(op, {I(7)}),
+            (std::vector<DataRow>{{I(7), I(1), I(7)}, {I(7), I(3), I(4)}}));
+  op.func = "unnest_list";
+  op.exprs = {E("#0")};
+  Node node{op};
+  EXPECT_EQ(CheckNode(node).code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(CheckNode(node).message(), "unsupported table function unnest_list");
+  EXPECT_EQ(FlatMapRow(op, {I(1)}).status().code(), absl::StatusCode::kUnimplemented);
+}
+
+// ---- Joins -------------------------------------------------------------------
+
+TEST(Join, JoinedRowLayout) {
+  // Stream (a, b, c) keyed by #2, thinning (#0, #1); lookup (x, y, z) keyed
+  // by [#1]: value columns x, z.
+  DataRow joined = JoinedRow({I(30)}, {I(10), I(20), I(30)}, {0, 1},
+                             {S("x"), I(30), S("z")}, {E("#1")});
+  EXPECT_EQ(joined, (DataRow{I(30), I(10), I(20), S("x"), S("z")}));
+  // An expression key removes no column from the lookup value.
+  joined = JoinedRow({I(31)}, {I(1)}, {}, {I(30), I(1)}, {E("(#0 + #1)")});
+  EXPECT_EQ(joined, (DataRow{I(31), I(30), I(1)}));
+  // A two-column key.
+  joined = JoinedRow({I(1), I(2)}, {I(1), I(2), I(3)}, {2},
+                     {I(2), S("v"), I(1)}, {E("#2"), E("#0")});
+  EXPECT_EQ(joined, (DataRow{I(1), I(2), I(3), S("v")}));
+}
+
+TEST(Join, ApplyClosureWithReadyEquivalences) {
+  JoinClosure closure;
+  closure.ready_equivalences = {{E("#0"), E("#1")}, {E("#2"), E("(#0 + 1)")}};
+  closure.mfp = Mfp({"(#0 * 10)"}, {}, std::vector<int>{3});
+  auto run = [&](DataRow row) {
+    absl::StatusOr<std::optional<DataRow>> out = ApplyClosure(closure, std::move(row));
+    EXPECT_TRUE(out.ok()) << out.status();
+    return out.ok() ? *out : std::nullopt;
+  };
+  EXPECT_EQ(run({I(1), I(1), I(2)}), (DataRow{I(10)}));
+  EXPECT_EQ(run({I(1), F(1.0), F(2.0)}), (DataRow{I(10)}));  // numeric equality
+  EXPECT_EQ(run({I(1), I(2), I(2)}), std::nullopt);
+  EXPECT_EQ(run({I(1), I(1), I(3)}), std::nullopt);
+  EXPECT_EQ(run({N, N, I(2)}), std::nullopt);  // NULL = NULL is not true
+  absl::StatusOr<std::optional<DataRow>> none = ApplyClosure(std::nullopt, {I(4)});
+  ASSERT_TRUE(none.ok() && none->has_value());
+  EXPECT_EQ(**none, (DataRow{I(4)}));
+}
+
+// ---- Constant, CheckNode -------------------------------------------------------
+
+TEST(Constant, RowsAndErrors) {
+  NodePtr root = Plan("  Constant\n    - ((1, \"a\") x 2)\n    - (1, \"a\")\n    - ((2, null) x -1)");
+  ASSERT_NE(root, nullptr);
+  ASSERT_TRUE(CheckNode(*root).ok()) << CheckNode(*root);
+  absl::StatusOr<Multiset> rows = ConstantRows(root->As<ConstantOp>());
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_EQ(*rows, (Multiset{{{I(1), S("a")}, 3}, {{I(2), N}, -1}}));
+  ConstantOp error;
+  error.error = "division by zero";
+  EXPECT_EQ(ConstantRows(error).status(), absl::InvalidArgumentError("division by zero"));
+  ConstantOp elided;
+  elided.rows = {{{Literal::Int(1)}, 1}};
+  elided.elided_total_rows = 40;
+  EXPECT_EQ(CheckNode(Node{elided}).code(), absl::StatusCode::kInvalidArgument);
+  ConstantOp interval;
+  Literal days;
+  days.kind = LiteralKind::kInterval;
+  days.text = "7 days";
+  interval.rows = {{{days}, 1}};
+  EXPECT_EQ(CheckNode(Node{interval}).code(), absl::StatusCode::kUnimplemented);
+}
+
+TEST(CheckNode, Payloads) {
+  NodePtr reduce = Plan(
+      "  Reduce::Basic\n"
+      "    aggr=(array_agg[order_by=[]](row(array[#1{b}])))\n"
+      "    key_plan\n      project=(#0)\n"
+      "    val_plan\n      project=(#2)\n      map=(row(array[#1{b}]))\n"
+      "    Get::PassArrangements materialize.public.t\n      raw=true");
+  ASSERT_NE(reduce, nullptr);
+  EXPECT_EQ(CheckNode(*reduce).message(), "unsupported aggregate array_agg");
+  NodePtr accumulable = Plan(
+      "  Reduce::Accumulable\n"
+      "    simple_aggrs[0]=(1, sum(#1{b}))\n"
+      "    distinct_aggrs[0]=(0, count(distinct #1{b}))\n"
+      "    key_plan\n      project=(#0)\n"
+      "    val_plan\n      project=(#1, #1)\n"
+      "    Get::PassArrangements materialize.public.t\n      raw=true");
+  ASSERT_NE(accumulable, nullptr);
+  EXPECT_TRUE(CheckNode(*accumulable).ok()) << CheckNode(*accumulable);
+  // Output positions: count distinct first, then sum.
+  EXPECT_EQ(Group(accumulable->As<ReduceOp>(), {I(1)},
+                  Vals({{{I(4), I(4)}, 2}, {{I(5), I(5)}, 1}})),
+            (DataRow{I(1), I(2), I(13)}));
+  NodePtr mfp = Plan(
+      "  Mfp\n    project=(#2)\n    map=(digest(#0, \"x\"))\n"
+      "    Get::PassArrangements materialize.public.t\n      raw=true");
+  ASSERT_NE(mfp, nullptr);
+  EXPECT_EQ(CheckNode(*mfp).message(), "unsupported function digest");
+  NodePtr topk = Plan(
+      "  TopK::Basic order_by=[#1 asc nulls_last] limit=5\n"
+      "    Get::PassArrangements materialize.public.t\n      raw=true");
+  ASSERT_NE(topk, nullptr);
+  EXPECT_TRUE(CheckNode(*topk).ok()) << CheckNode(*topk);
+  NodePtr flat = Plan(
+      "  FlatMap generate_series(#0{a}, #1{b}, 1)\n    mfp_after\n      project=(#2)\n"
+      "    Get::PassArrangements materialize.public.t\n      raw=true");
+  ASSERT_NE(flat, nullptr);
+  EXPECT_TRUE(CheckNode(*flat).ok()) << CheckNode(*flat);
+  ReduceOp hierarchical;
+  hierarchical.kind = ReduceKind::kHierarchicalBucketed;
+  hierarchical.aggr_funcs = {"min", "sum"};
+  EXPECT_EQ(CheckNode(Node{hierarchical}).code(), absl::StatusCode::kUnimplemented);
+  ReduceOp repeated;
+  repeated.kind = ReduceKind::kAccumulable;
+  repeated.simple_aggrs = {{0, Agg("sum")}, {0, Agg("count")}};
+  EXPECT_EQ(CheckNode(Node{repeated}).code(), absl::StatusCode::kInvalidArgument);
+  GetOp get;
+  get.kind = GetKind::kCollection;
+  get.mfp.temporal = TemporalFilter{{}, {E("#0")}};
+  EXPECT_EQ(CheckNode(Node{get}).message(), "unsupported function mz_now");
+  JoinOp join;
+  join.paths.resize(1);
+  join.paths[0].stages.resize(1);
+  join.paths[0].stages[0].lookup_relation = 1;
+  join.paths[0].stages[0].lookup_key = {E("#0")};
+  join.paths[0].stages[0].stream_key = {E("#0")};
+  join.paths[0].final_closure = JoinClosure{Mfp({"record_get[0](#0)"}, {}, std::nullopt), {}};
+  NodePtr join_node = MakeNode(join);
+  join_node->inputs.push_back(MakeNode(NegateOp{}));
+  join_node->inputs.push_back(MakeNode(NegateOp{}));
+  EXPECT_EQ(CheckNode(*join_node).code(), absl::StatusCode::kUnimplemented);
+  join_node->As<JoinOp>().paths[0].final_closure.reset();
+  EXPECT_TRUE(CheckNode(*join_node).ok()) << CheckNode(*join_node);
+}
+
+// ---- The corpus --------------------------------------------------------------
+
+fs::path CorpusDir() { return fs::path(LIR_SHARED_DIR) / "corpus" / "materialize"; }
+
+struct CorpusPlan {
+  std::string name;
+  Document doc;
+};
+
+const std::vector<CorpusPlan>& Corpus() {
+  static const auto* corpus = [] {
+    auto* plans = new std::vector<CorpusPlan>;
+    std::error_code ec;
+    if (!fs::is_directory(CorpusDir(), ec)) return plans;
+    std::vector<fs::path> paths;
+    for (const auto& entry : fs::directory_iterator(CorpusDir())) {
+      if (entry.path().extension() == ".plan") paths.push_back(entry.path());
+    }
+    std::sort(paths.begin(), paths.end());
+    for (const fs::path& path : paths) {
+      std::ifstream in(path, std::ios::binary);
+      std::stringstream buffer;
+      buffer << in.rdbuf();
+      absl::StatusOr<Document> doc = explain::ParseText(buffer.str());
+      if (!doc.ok()) continue;  // text_test reports parse failures
+      plans->push_back({path.filename().string(), std::move(*doc)});
+    }
+    return plans;
+  }();
+  return *corpus;
+}
+
+#define SKIP_WITHOUT_CORPUS()                                             \
+  if (Corpus().empty()) {                                                 \
+    GTEST_SKIP() << "corpus not found at " << CorpusDir()                 \
+                 << " (set LIR_SHARED_DIR)";                              \
+  }
+
+TEST(EvalCorpus, CheckNodeSweep) {
+  SKIP_WITHOUT_CORPUS();
+  size_t supported = 0, nodes = 0;
+  std::map<std::string, int> blockers;  // first failure per plan
+  std::map<std::string, int> node_failures;
+  std::map<std::string, bool> by_name;
+  for (const CorpusPlan& plan : Corpus()) {
+    std::optional<std::string> first;
+    for (const Object& object : plan.doc.objects) {
+      if (object.plan == nullptr) continue;
+      ForEachPostOrder(*object.plan, [&](const Node& node) {
+        ++nodes;
+        absl::Status s = CheckNode(node);
+        if (s.ok()) return;
+        // Only gaps (Unimplemented) and unrunnable payloads (InvalidArgument).
+        EXPECT_TRUE(s.code() == absl::StatusCode::kUnimplemented ||
+                    s.code() == absl::StatusCode::kInvalidArgument)
+            << plan.name << ": " << s;
+        ++node_failures[std::string(s.message())];
+        if (!first.has_value()) first = std::string(s.message());
+      });
+    }
+    by_name[plan.name] = !first.has_value();
+    if (first.has_value()) {
+      ++blockers[*first];
+    } else {
+      ++supported;
+    }
+  }
+  std::cout << "[ corpus ] " << supported << " of " << Corpus().size()
+            << " plans fully supported (" << nodes << " nodes)\n";
+  for (const auto& [why, count] : blockers) {
+    std::cout << "[ blocks ] " << count << " plans: " << why << "\n";
+  }
+  for (const auto& [why, count] : node_failures) {
+    std::cout << "[ nodes  ] " << count << " nodes: " << why << "\n";
+  }
+  EXPECT_GT(supported, Corpus().size() / 2);
+  // Plans whose every construct is in the supported set.
+  for (const char* name : {"physical_plan_as_text-L434.plan",   // sum, count distinct
+                           "physical_plan_as_text-L391.plan",   // generate_series
+                           "physical_plan_as_text-L247.plan",   // TopK
+                           "physical_plan_as_text-L1253.plan",  // delta join
+                           "physical_plan_as_text-L515.plan"}) {  // min/max
+    EXPECT_TRUE(by_name[name]) << name;
+  }
+  EXPECT_FALSE(by_name["physical_plan_aggregates-L22.plan"]);  // array_agg
+}
+
+/// Every expression that CheckScalar accepts evaluates without
+/// Unimplemented on arbitrary rows (data errors are fine).
+TEST(EvalCorpus, CheckedExpressionsNeverHitUnimplemented) {
+  SKIP_WITHOUT_CORPUS();
+  std::vector<DataRow> rows;
+  for (const Datum& d : {N, I(0), I(7), F(2.5), B(true), S("x")}) {
+    rows.push_back(DataRow(64, d));
+  }
+  size_t checked = 0;
+  auto visit = [&](const ScalarExpr& e) {
+    if (!CheckScalar(e).ok()) return;
+    ++checked;
+    for (const DataRow& row : rows) {
+      absl::Status s = EvalScalar(e, row).status();
+      EXPECT_NE(s.code(), absl::StatusCode::kUnimplemented)
+          << explain::PrintExpr(e) << ": " << s;
+      EXPECT_NE(s.code(), absl::StatusCode::kInternal) << explain::PrintExpr(e);
+    }
+  };
+  auto visit_mfp = [&](const MapFilterProject& mfp) {
+    for (const ScalarExpr& e : mfp.map) visit(e);
+    for (const ScalarExpr& e : mfp.filter) visit(e);
+  };
+  for (const CorpusPlan& plan : Corpus()) {
+    for (const SourceBlock& source : plan.doc.sources) visit_mfp(source.mfp);
+    for (const Object& object : plan.doc.objects) {
+      if (object.plan == nullptr) continue;
+      ForEachPostOrder(*object.plan, [&](const Node& node) {
+        if (node.Is<MfpOp>()) visit_mfp(node.As<MfpOp>().mfp);
+        if (node.Is<GetOp>()) visit_mfp(node.As<GetOp>().mfp);
+        if (node.Is<ReduceOp>()) {
+          visit_mfp(node.As<ReduceOp>().key_plan);
+          visit_mfp(node.As<ReduceOp>().val_plan);
+        }
+        if (node.Is<JoinOp>()) {
+          for (const JoinPath& path : node.As<JoinOp>().paths) {
+            for (const JoinStage& stage : path.stages) {
+              if (stage.closure.has_value()) visit_mfp(stage.closure->mfp);
+            }
+            if (path.final_closure.has_value()) visit_mfp(path.final_closure->mfp);
+          }
+        }
+      });
+    }
+  }
+  EXPECT_GT(checked, 50u);
+}
+
+}  // namespace
+}  // namespace lir::eval
