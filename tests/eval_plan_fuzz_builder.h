@@ -1,0 +1,98 @@
+// The general-plan generator's builder, shared by its two source files
+// (eval_plan_fuzz_gen.cc: leaves, unary nodes, Reduce, TopK, Let, LetRec and
+// data; eval_plan_fuzz_join.cc: Join::Linear and Join::Delta). Internal.
+#ifndef LIR_TESTS_EVAL_PLAN_FUZZ_BUILDER_H_
+#define LIR_TESTS_EVAL_PLAN_FUZZ_BUILDER_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tests/eval_plan_fuzz_gen.h"
+#include "tests/eval_plan_fuzz_parts.h"
+
+namespace lir::testing::fuzz {
+
+/// A generated subplan: its text (header at column 0) and what its parent
+/// needs to know to stay valid: the column types, whether multiplicities
+/// may be negative, and the column keys of the arrangements it offers.
+struct Sub {
+  Lines lines;
+  Schema schema;
+  bool may_be_negative = false;
+  std::vector<std::vector<int>> offered;
+};
+
+/// An input collection.
+struct Global {
+  std::string name;
+  Schema schema;
+  std::vector<bool> nullable;
+};
+
+/// A local binding in scope.
+struct Local {
+  uint64_t id = 0;
+  Schema schema;
+  std::vector<std::vector<int>> offered;
+};
+
+class PlanBuilder {
+ public:
+  explicit PlanBuilder(uint64_t seed) : dice_(seed), exprs_(dice_) {}
+  FuzzCase Build();
+
+ private:
+  // eval_plan_fuzz_gen.cc
+  Sub Gen(int depth);
+  Sub Leaf();
+  Sub Constant();
+  Sub GetGlobal();
+  Sub GetLocal(const Local& local);
+  Sub MfpNode(int depth);
+  Sub FlatMap(int depth);
+  Sub UnionNode(int depth);
+  Sub NegateNode(Sub input);
+  Sub Difference(int depth);
+  Sub ThresholdNode(int depth);
+  Sub ArrangeByNode(int depth);
+  Sub Reduce(int depth);
+  Sub TopK(int depth);
+  Sub Let(int depth);
+  Sub LetRec(int depth);
+  Sub LetRecBody(const Local& local);
+
+  // Wrappers that keep a parent valid.
+  Sub WrapMfp(Sub input, const MfpSpec& spec);
+  Sub WrapThreshold(Sub input, bool arrange);
+  Sub WrapArrange(Sub input, const std::vector<std::vector<int>>& keys);
+  Sub Conform(Sub input, const Schema& target);
+  Sub RequireType(Sub input, Type type);
+  Sub NonNegative(Sub input);
+  Sub UseLocal(Sub body, const Local& local);
+
+  // eval_plan_fuzz_join.cc
+  Sub LinearJoin(int depth);
+  Sub DeltaJoin(int depth);
+
+  eval::InputData Data();
+  void Count(const std::string& kind) { ++kinds_[kind]; }
+
+  Dice dice_;
+  ExprGen exprs_;
+  std::vector<Global> globals_;
+  std::vector<Local> scope_;
+  std::map<uint64_t, int> uses_;
+  uint64_t next_local_ = 0;
+  int budget_ = 0;
+  /// Joins so far: joins of joins multiply sizes, so a plan has at most
+  /// kMaxJoins (and every case stays fast).
+  int joins_ = 0;
+  static constexpr int kMaxJoins = 2;
+  std::map<std::string, int> kinds_;
+};
+
+}  // namespace lir::testing::fuzz
+
+#endif  // LIR_TESTS_EVAL_PLAN_FUZZ_BUILDER_H_
