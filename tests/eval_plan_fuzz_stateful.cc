@@ -171,16 +171,6 @@ Sub PlanBuilder::Reduce(int depth) {
   for (const Aggregate& a : aggregates) reduced.push_back(a.type);
   MfpSpec after;
   if (dice_.Chance(30)) after = RandomMfp(dice_, exprs_, reduced, {1, 1, 50});
-  if (after.project.has_value() && !key.empty()) {
-    // EXCLUDED (reported 2026-11-30, helper H6): the incremental Reduce
-    // offers its output trace, keyed by the group key, as an arrangement on
-    // output columns #0..#k-1 even when mfp_after moves or drops the key,
-    // so an ArrangeBy or join lookup on #0 reads rows by the wrong key.
-    // Until that is settled, mfp_after keeps the key columns in front.
-    std::vector<int> project = AllColumns(key.size());
-    project.insert(project.end(), after.project->begin(), after.project->end());
-    after.project = std::move(project);
-  }
 
   Sub out;
   out.lines = {header};

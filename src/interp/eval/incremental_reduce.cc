@@ -332,7 +332,19 @@ absl::StatusOr<size_t> BuildReduce(const Node& node, Graph& graph) {
   }
   out.value_skip = static_cast<size_t>(key_arity.value_or(0));
   op->output_ = graph.NewTrace(std::move(out));
-  if (key_arity.has_value()) {
+  // The trace holds output rows (after mfp_after) by group key; it serves
+  // as an arrangement on output columns #0..#k-1 only while mfp_after keeps
+  // the key in front (a projection that moves or drops it would make
+  // lookups by those columns find the wrong groups).
+  bool key_in_front = key_arity.has_value();
+  if (key_in_front && reduce.mfp_after.project.has_value()) {
+    const std::vector<int>& project = *reduce.mfp_after.project;
+    key_in_front = project.size() >= static_cast<size_t>(*key_arity);
+    for (int c = 0; key_in_front && c < *key_arity; ++c) {
+      key_in_front = project[c] == c;
+    }
+  }
+  if (key_in_front) {
     std::vector<int> key_columns;
     for (int c = 0; c < *key_arity; ++c) key_columns.push_back(c);
     op->offered.push_back({ColumnKey(key_columns), op->output_});
