@@ -61,7 +61,7 @@ Literal ToLiteral(const Datum& datum) {
 
 }  // namespace
 
-std::strong_ordering operator<=>(const Datum& a, const Datum& b) {
+std::strong_ordering Datum::Compare(const Datum& a, const Datum& b) {
   if (a.value.index() != b.value.index()) {
     return a.value.index() <=> b.value.index();
   }
@@ -80,23 +80,30 @@ std::strong_ordering operator<=>(const Datum& a, const Datum& b) {
 }
 
 absl::StatusOr<Multiset> Consolidate(std::vector<RowDiff> updates) {
-  std::sort(updates.begin(), updates.end(),
-            [](const RowDiff& a, const RowDiff& b) { return a.first < b.first; });
-  Multiset out;
-  out.reserve(updates.size());
-  for (RowDiff& update : updates) {
-    if (!out.empty() && out.back().first == update.first) {
-      if (__builtin_add_overflow(out.back().second, update.second,
-                                 &out.back().second)) {
+  auto less = [](const RowDiff& a, const RowDiff& b) {
+    return a.first < b.first;
+  };
+  // Changes usually arrive in row order: sorting is then only a check.
+  if (!std::is_sorted(updates.begin(), updates.end(), less)) {
+    std::sort(updates.begin(), updates.end(), less);
+  }
+  // Merge equal rows in place (the first of each run keeps its row).
+  size_t n = 0;
+  for (size_t i = 0; i < updates.size(); ++i) {
+    if (n > 0 && updates[n - 1].first == updates[i].first) {
+      if (__builtin_add_overflow(updates[n - 1].second, updates[i].second,
+                                 &updates[n - 1].second)) {
         return DiffOverflow();
       }
       continue;
     }
-    if (!out.empty() && out.back().second == 0) out.pop_back();
-    out.push_back(std::move(update));
+    if (n > 0 && updates[n - 1].second == 0) --n;
+    if (n != i) updates[n] = std::move(updates[i]);
+    ++n;
   }
-  if (!out.empty() && out.back().second == 0) out.pop_back();
-  return out;
+  if (n > 0 && updates[n - 1].second == 0) --n;
+  updates.erase(updates.begin() + static_cast<ptrdiff_t>(n), updates.end());
+  return updates;
 }
 
 absl::StatusOr<Multiset> AddMultisets(const Multiset& a, const Multiset& b) {

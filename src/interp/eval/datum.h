@@ -40,7 +40,13 @@ struct Datum {
   /// A total order used for sorting and grouping (not SQL comparison):
   /// NULL < booleans < integers < floats < strings; floats order NaN last
   /// and equal to itself, as PostgreSQL sorts them.
-  friend std::strong_ordering operator<=>(const Datum& a, const Datum& b);
+  friend std::strong_ordering operator<=>(const Datum& a, const Datum& b) {
+    // Integers are the common case of keys: compare them inline.
+    const int64_t* x = std::get_if<int64_t>(&a.value);
+    const int64_t* y = std::get_if<int64_t>(&b.value);
+    if (x != nullptr && y != nullptr) return *x <=> *y;
+    return Compare(a, b);
+  }
   friend bool operator==(const Datum& a, const Datum& b) {
     return (a <=> b) == 0;
   }
@@ -61,6 +67,10 @@ struct Datum {
       default: return h;
     }
   }
+
+ private:
+  // The order of operator<=> (out of line for the non-integer cases).
+  static std::strong_ordering Compare(const Datum& a, const Datum& b);
 };
 
 /// A row of datums.

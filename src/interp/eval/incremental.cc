@@ -91,6 +91,21 @@ class IncrementalDataflow : public Dataflow {
       absl::StatusOr<size_t> built = BuildOne(node, graph_);
       if (!built.ok()) return AtNode(node, built.status());
     }
+    // Operators run in index order, so the reader with the highest index
+    // reads a delta last and may take it (unless it lists it twice).
+    constexpr size_t kNone = static_cast<size_t>(-1);
+    const auto& ops = graph_.ops();
+    last_reader_.assign(ops.size(), kNone);
+    std::vector<size_t> reads(ops.size(), 0);
+    for (size_t i = 0; i < ops.size(); ++i) {
+      for (size_t input : ops[i]->inputs) {
+        reads[input] = last_reader_[input] == i ? reads[input] + 1 : 1;
+        last_reader_[input] = i;
+      }
+    }
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (reads[i] > 1) last_reader_[i] = kNone;
+    }
     return absl::OkStatus();
   }
 
@@ -129,6 +144,7 @@ class IncrementalDataflow : public Dataflow {
     for (const Graph::ImportEntry& import : graph_.imports()) {
       auto it = changes.find(import.global);
       if (it == changes.end()) continue;
+      import.trace->Reserve(it->second.size());
       for (const auto& [row, diff] : it->second) {
         absl::StatusOr<DataRow> key = EvalKey(import.key, row);
         if (!key.ok()) {
@@ -136,7 +152,8 @@ class IncrementalDataflow : public Dataflow {
               absl::StrCat("index of ", import.global, ": ",
                            key.status().message()));
         }
-        LIR_RETURN_IF_ERROR(import.trace->Insert(*key, row, round, diff));
+        LIR_RETURN_IF_ERROR(
+            import.trace->Insert(std::move(*key), row, round, diff));
       }
     }
     std::vector<std::unique_ptr<Operator>>& ops = graph_.ops();
@@ -145,9 +162,11 @@ class IncrementalDataflow : public Dataflow {
     r.round = round;
     r.globals = &changes;
     r.deltas = &deltas;
+    r.last_reader = &last_reader_;
     r.fuel = options_.fuel;
     for (size_t i = 0; i < ops.size(); ++i) {
       Operator& op = *ops[i];
+      r.current = i;
       if (!op.AlwaysRun()) {
         bool quiet = true;
         for (size_t input : op.inputs) quiet = quiet && deltas[input].empty();
@@ -169,6 +188,8 @@ class IncrementalDataflow : public Dataflow {
   DataflowOptions options_;
   Graph graph_;
   interp::Analysis<interp::Arity> arities_;
+  /// Round::last_reader.
+  std::vector<size_t> last_reader_;
   uint64_t activations_ = 0;
   bool failed_ = false;
   bool stepped_ = false;

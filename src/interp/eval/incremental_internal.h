@@ -27,13 +27,24 @@ struct Round {
   const GlobalChanges* globals = nullptr;
   /// This round's output changes of every operator that ran before, by
   /// operator index.
-  const std::vector<Multiset>* deltas = nullptr;
+  std::vector<Multiset>* deltas = nullptr;
+  /// By operator index: the operator that reads its changes last in a round
+  /// (SIZE_MAX: none, or one reading them twice), which may take them.
+  const std::vector<size_t>* last_reader = nullptr;
+  /// The operator running now.
+  size_t current = 0;
   /// Keys per fused SetDifference activation (0: unlimited).
   uint64_t fuel = 0;
   /// Activations reported by operators that count their own.
   uint64_t activations = 0;
 
   const Multiset& delta(size_t op) const { return (*deltas)[op]; }
+  /// Operator `op`'s changes for the running operator to keep: moved out
+  /// when no later operator reads them, else copied.
+  Multiset TakeDelta(size_t op) {
+    if ((*last_reader)[op] == current) return std::move((*deltas)[op]);
+    return (*deltas)[op];
+  }
 };
 
 /// An arrangement of an operator's output that consumers may read: `key`

@@ -80,25 +80,47 @@ size_t Graph::Add(std::unique_ptr<Operator> op) {
 
 namespace {
 
-const Multiset kEmpty;
+// Whether `mfp` leaves `row` as it is: no map or filter, and a projection
+// (if any) of exactly its columns in order.
+bool KeepsRow(const MapFilterProject& mfp, const DataRow& row) {
+  if (!mfp.IsProjectionOnly()) return false;
+  if (!mfp.project.has_value()) return true;
+  const std::vector<int>& project = *mfp.project;
+  if (project.size() != row.size()) return false;
+  for (size_t c = 0; c < project.size(); ++c) {
+    if (project[c] != static_cast<int>(c)) return false;
+  }
+  return true;
+}
 
 // Reads a collection as Get::Arrangement / Mfp with input_val do: rows whose
 // `key` equals `seek` when one is given, then `mfp` (linear, so it applies
-// to changes as to contents).
-absl::StatusOr<Multiset> SeekThenMfp(const Multiset& in,
+// to changes as to contents). Takes `in` to return it unchanged when no row
+// changes.
+absl::StatusOr<Multiset> SeekThenMfp(Multiset in,
                                      const std::vector<ScalarExpr>* key,
                                      const std::optional<DataRow>& seek,
                                      const MapFilterProject& mfp) {
   if (in.empty()) return Multiset{};
-  if (!seek.has_value() && mfp.IsIdentity()) return in;
+  if (!seek.has_value()) {
+    bool unchanged = true;
+    for (const auto& [row, diff] : in) {
+      if (!KeepsRow(mfp, row)) {
+        unchanged = false;
+        break;
+      }
+    }
+    if (unchanged) return in;
+  }
   std::vector<RowDiff> out;
   out.reserve(in.size());
-  for (const auto& [row, diff] : in) {
+  for (auto& [row, diff] : in) {
     if (seek.has_value()) {
       LIR_ASSIGN_OR_RETURN(DataRow k, EvalKey(*key, row));
       if (k != *seek) continue;
     }
-    LIR_ASSIGN_OR_RETURN(std::optional<DataRow> mapped, EvalMfp(mfp, row));
+    LIR_ASSIGN_OR_RETURN(std::optional<DataRow> mapped,
+                         EvalMfp(mfp, std::move(row)));
     if (mapped.has_value()) out.emplace_back(std::move(*mapped), diff);
   }
   return Consolidate(std::move(out));
@@ -121,22 +143,24 @@ class GetOperator : public Operator {
   bool AlwaysRun() const override { return global_; }
   absl::StatusOr<Multiset> Run(Round& r) override {
     const GetOp& get = node().As<GetOp>();
-    const Multiset* source = &kEmpty;
+    // A global's changes are the caller's: copy them; a binding's may be
+    // taken.
+    Multiset source;
     if (global_) {
       auto it = r.globals->find(get.id.global);
-      if (it != r.globals->end()) source = &it->second;
+      if (it != r.globals->end()) source = it->second;
     } else {
-      source = &r.delta(inputs[0]);
+      source = r.TakeDelta(inputs[0]);
     }
     switch (get.kind) {
       case GetKind::kPassArrangements:
-        return *source;
+        return source;
       case GetKind::kArrangement:
-        return SeekThenMfp(*source, &get.key, seek_, get.mfp);
+        return SeekThenMfp(std::move(source), &get.key, seek_, get.mfp);
       case GetKind::kCollection:
-        return SeekThenMfp(*source, nullptr, std::nullopt, get.mfp);
+        return SeekThenMfp(std::move(source), nullptr, std::nullopt, get.mfp);
     }
-    return *source;
+    return source;
   }
   bool global_ = false;
 
@@ -150,7 +174,7 @@ class MfpOperator : public Operator {
       : Operator(node), seek_(std::move(seek)) {}
   absl::StatusOr<Multiset> Run(Round& r) override {
     const MfpOp& op = node().As<MfpOp>();
-    return SeekThenMfp(r.delta(inputs[0]),
+    return SeekThenMfp(r.TakeDelta(inputs[0]),
                        op.input_key.has_value() ? &*op.input_key : nullptr,
                        seek_, op.mfp);
   }
@@ -177,7 +201,7 @@ class NegateOperator : public Operator {
  public:
   using Operator::Operator;
   absl::StatusOr<Multiset> Run(Round& r) override {
-    Multiset out = r.delta(inputs[0]);
+    Multiset out = r.TakeDelta(inputs[0]);
     for (auto& [row, diff] : out) {
       if (diff == INT64_MIN) {
         return absl::OutOfRangeError("multiplicity overflow in Negate");
@@ -188,14 +212,47 @@ class NegateOperator : public Operator {
   }
 };
 
+// `a + b` (both consolidated), moving their rows; as AddMultisets.
+absl::StatusOr<Multiset> MergeAdd(Multiset a, Multiset b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  Multiset out;
+  out.reserve(a.size() + b.size());
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && a[i].first < b[j].first)) {
+      out.push_back(std::move(a[i++]));
+    } else if (i == a.size() || b[j].first < a[i].first) {
+      out.push_back(std::move(b[j++]));
+    } else {
+      int64_t sum;
+      if (__builtin_add_overflow(a[i].second, b[j].second, &sum)) {
+        return absl::OutOfRangeError("multiplicity out of 64-bit range");
+      }
+      if (sum != 0) out.emplace_back(std::move(a[i].first), sum);
+      ++i;
+      ++j;
+    }
+  }
+  return out;
+}
+
 class UnionOperator : public Operator {
  public:
   using Operator::Operator;
   absl::StatusOr<Multiset> Run(Round& r) override {
+    if (inputs.size() == 2) {
+      return MergeAdd(r.TakeDelta(inputs[0]), r.TakeDelta(inputs[1]));
+    }
     std::vector<RowDiff> all;
     for (size_t input : inputs) {
-      const Multiset& d = r.delta(input);
-      all.insert(all.end(), d.begin(), d.end());
+      Multiset d = r.TakeDelta(input);
+      if (all.empty()) {
+        all = std::move(d);
+      } else {
+        all.insert(all.end(), std::make_move_iterator(d.begin()),
+                   std::make_move_iterator(d.end()));
+      }
     }
     return Consolidate(std::move(all));
   }
@@ -207,7 +264,7 @@ class LetOperator : public Operator {
  public:
   using Operator::Operator;
   absl::StatusOr<Multiset> Run(Round& r) override {
-    return r.delta(inputs[1]);
+    return r.TakeDelta(inputs[1]);
   }
 };
 
@@ -216,13 +273,15 @@ class ArrangeByOperator : public Operator {
   using Operator::Operator;
   absl::StatusOr<Multiset> Run(Round& r) override {
     const ArrangeByOp& op = node().As<ArrangeByOp>();
-    LIR_ASSIGN_OR_RETURN(
-        Multiset out,
-        SeekThenMfp(r.delta(inputs[0]), nullptr, std::nullopt, op.input_mfp));
+    LIR_ASSIGN_OR_RETURN(Multiset out,
+                         SeekThenMfp(r.TakeDelta(inputs[0]), nullptr,
+                                     std::nullopt, op.input_mfp));
     for (const Offered& form : own_) {
+      form.trace->Reserve(out.size());
       for (const auto& [row, diff] : out) {
         LIR_ASSIGN_OR_RETURN(DataRow key, EvalKey(form.key, row));
-        LIR_RETURN_IF_ERROR(form.trace->Insert(key, row, r.round, diff));
+        LIR_RETURN_IF_ERROR(
+            form.trace->Insert(std::move(key), row, r.round, diff));
       }
     }
     return out;

@@ -21,23 +21,10 @@ namespace {
 // Inserts `changes` into `trace` keyed by `key` evaluated on each row.
 absl::Status InsertRows(Trace& trace, const std::vector<ScalarExpr>& key,
                         const Multiset& changes, uint64_t round) {
+  trace.Reserve(changes.size());
   for (const auto& [row, diff] : changes) {
     LIR_ASSIGN_OR_RETURN(DataRow k, EvalKey(key, row));
-    LIR_RETURN_IF_ERROR(trace.Insert(k, row, round, diff));
-  }
-  return absl::OkStatus();
-}
-
-// Makes `output` hold `desired` at `key` (rows are the stored values):
-// inserts the difference to what it holds and appends it to `emitted`.
-absl::Status SetOutput(Trace& output, const DataRow& key,
-                       const Multiset& desired, uint64_t round,
-                       std::vector<RowDiff>& emitted) {
-  LIR_ASSIGN_OR_RETURN(Multiset previous, output.Read(key, round + 1));
-  LIR_ASSIGN_OR_RETURN(Multiset change, DiffMultisets(desired, previous));
-  for (auto& [row, diff] : change) {
-    LIR_RETURN_IF_ERROR(output.Insert(key, row, round, diff));
-    emitted.emplace_back(std::move(row), diff);
+    LIR_RETURN_IF_ERROR(trace.Insert(std::move(k), row, round, diff));
   }
   return absl::OkStatus();
 }
@@ -65,13 +52,19 @@ class ThresholdOperator : public Operator {
                                      r.delta(inputs[0]), r.round));
     }
     std::vector<RowDiff> emitted;
-    for (const DataRow& key : input_->TouchedKeys()) {
-      LIR_ASSIGN_OR_RETURN(Multiset rows, input_->Read(key, r.round + 1));
-      Multiset positive;
-      for (auto& [row, count] : rows) {
-        if (count > 0) positive.emplace_back(std::move(row), count);
+    RefMultiset rows, positive;
+    const std::vector<KeyRef> touched = input_->TouchedKeyRefs();
+    output_->Reserve(touched.size());
+    // Touched keys are distinct: on an empty output none is found.
+    const bool absent = output_->empty();
+    for (const KeyRef& key : touched) {
+      LIR_RETURN_IF_ERROR(input_->ReadRefs(key, r.round + 1, rows));
+      positive.clear();
+      for (const auto& [row, count] : rows) {
+        if (count > 0) positive.emplace_back(row, count);
       }
-      LIR_RETURN_IF_ERROR(SetOutput(*output_, key, positive, r.round, emitted));
+      LIR_RETURN_IF_ERROR(
+          output_->Set(key, positive, r.round, emitted, absent));
     }
     return Consolidate(std::move(emitted));
   }
@@ -91,30 +84,51 @@ class SetDifferenceOperator : public Operator {
   bool AlwaysRun() const override { return true; }
   bool CountsOwnActivations() const override { return true; }
   absl::StatusOr<Multiset> Run(Round& r) override {
-    std::vector<DataRow> dirty = base_->TouchedKeys();
-    std::vector<DataRow> more = subtract_->TouchedKeys();
-    std::vector<DataRow> merged;
+    const std::vector<KeyRef> dirty = base_->TouchedKeyRefs();
+    const std::vector<KeyRef> more = subtract_->TouchedKeyRefs();
+    // The union of the dirty keys in key order (the base arm's key when
+    // both have it), with the subtract arm's own ref where it has one, so
+    // each arm finds its keys without a lookup.
+    std::vector<KeyRef> merged, subtract_refs;
     merged.reserve(dirty.size() + more.size());
-    std::set_union(dirty.begin(), dirty.end(), more.begin(), more.end(),
-                   std::back_inserter(merged));
+    subtract_refs.reserve(dirty.size() + more.size());
+    for (size_t i = 0, j = 0; i < dirty.size() || j < more.size();) {
+      if (j == more.size() ||
+          (i < dirty.size() && *dirty[i].row < *more[j].row)) {
+        merged.push_back(dirty[i]);
+        subtract_refs.push_back(dirty[i++]);
+      } else if (i == dirty.size() || *more[j].row < *dirty[i].row) {
+        merged.push_back(more[j]);
+        subtract_refs.push_back(more[j++]);
+      } else {
+        merged.push_back(dirty[i++]);
+        subtract_refs.push_back(more[j++]);
+      }
+    }
+    output_->Reserve(merged.size());
+    // Dirty keys are distinct: on an empty output none is found.
+    const bool absent = output_->empty();
     const size_t fuel = r.fuel == 0 ? merged.size() : r.fuel;
     std::vector<RowDiff> emitted;
+    RefMultiset desired;
     // One activation per `fuel` keys; the changes are held back until every
     // dirty key is done, so no partial round is ever visible.
     for (size_t start = 0; start < merged.size(); start += fuel) {
       ++r.activations;
       const size_t end = std::min(merged.size(), start + fuel);
       for (size_t i = start; i < end; ++i) {
-        const DataRow& key = merged[i];
+        const KeyRef& key = merged[i];
         LIR_ASSIGN_OR_RETURN(int64_t base, base_->Count(key, r.round + 1));
-        LIR_ASSIGN_OR_RETURN(int64_t sub, subtract_->Count(key, r.round + 1));
+        LIR_ASSIGN_OR_RETURN(int64_t sub,
+                             subtract_->Count(subtract_refs[i], r.round + 1));
         int64_t net = 0;
         if (__builtin_sub_overflow(base, sub, &net)) {
           return absl::OutOfRangeError("multiplicity overflow");
         }
-        Multiset desired;
-        if (net > 0) desired.emplace_back(key, net);
-        LIR_RETURN_IF_ERROR(SetOutput(*output_, key, desired, r.round, emitted));
+        desired.clear();
+        if (net > 0) desired.emplace_back(key.row, net);
+        LIR_RETURN_IF_ERROR(
+            output_->Set(key, desired, r.round, emitted, absent));
       }
     }
     return Consolidate(std::move(emitted));
@@ -201,26 +215,76 @@ class ReduceOperator : public Operator {
   using Operator::Operator;
   absl::StatusOr<Multiset> Run(Round& r) override {
     const ReduceOp& op = node().As<ReduceOp>();
-    for (const auto& [row, diff] : r.delta(inputs[0])) {
-      LIR_ASSIGN_OR_RETURN(auto key_val, ReduceKeyVal(op, row));
-      if (!key_val.has_value()) continue;
-      LIR_RETURN_IF_ERROR(
-          input_->Insert(key_val->first, key_val->second, r.round, diff));
+    Multiset in = r.TakeDelta(inputs[0]);
+    input_->Reserve(in.size());
+    for (auto& [row, diff] : in) {
+      DataRow key, val;
+      if (!SplitByProjection(op, row, key, val)) {
+        LIR_ASSIGN_OR_RETURN(auto key_val, ReduceKeyVal(op, row));
+        if (!key_val.has_value()) continue;
+        key = std::move(key_val->first);
+        val = std::move(key_val->second);
+      }
+      LIR_RETURN_IF_ERROR(input_->Insert(std::move(key), val, r.round, diff));
     }
     std::vector<RowDiff> emitted;
-    for (const DataRow& key : input_->TouchedKeys()) {
-      LIR_ASSIGN_OR_RETURN(Multiset vals, input_->Read(key, r.round + 1));
-      Multiset desired;
+    Multiset vals;
+    RefMultiset refs, desired;
+    const std::vector<KeyRef> touched = input_->TouchedKeyRefs();
+    output_->Reserve(touched.size());
+    // Touched keys are distinct: on an empty output none is found.
+    const bool absent = output_->empty();
+    for (const KeyRef& key : touched) {
+      LIR_RETURN_IF_ERROR(input_->ReadRefs(key, r.round + 1, refs));
+      vals.clear();
+      for (const auto& [val, diff] : refs) vals.emplace_back(*val, diff);
+      std::optional<DataRow> out;
       if (!vals.empty()) {
-        LIR_ASSIGN_OR_RETURN(std::optional<DataRow> out,
-                             ReduceGroup(op, key, vals));
-        if (out.has_value()) desired.emplace_back(std::move(*out), 1);
+        LIR_ASSIGN_OR_RETURN(out, ReduceGroup(op, *key.row, vals));
       }
-      LIR_RETURN_IF_ERROR(SetOutput(*output_, key, desired, r.round, emitted));
+      desired.clear();
+      if (out.has_value()) desired.emplace_back(&*out, 1);
+      LIR_RETURN_IF_ERROR(
+          output_->Set(key, desired, r.round, emitted, absent));
     }
     return Consolidate(std::move(emitted));
   }
 
+ private:
+  // ReduceKeyVal for the common plans whose key and val plans only project
+  // (columns in range): `row` splits without evaluating, its key moved out
+  // when the key plan is the identity. False: evaluate with ReduceKeyVal.
+  static bool SplitByProjection(const ReduceOp& op, DataRow& row,
+                                DataRow& key, DataRow& val) {
+    if (!op.key_plan.IsProjectionOnly() || !op.val_plan.IsProjectionOnly()) {
+      return false;
+    }
+    auto in_range = [&](const MapFilterProject& mfp) {
+      if (!mfp.project.has_value()) return true;
+      for (int c : *mfp.project) {
+        if (c < 0 || static_cast<size_t>(c) >= row.size()) return false;
+      }
+      return true;
+    };
+    if (!in_range(op.key_plan) || !in_range(op.val_plan)) return false;
+    auto project = [&](const MapFilterProject& mfp, DataRow& out) {
+      out.reserve(mfp.project->size());
+      for (int c : *mfp.project) out.push_back(row[c]);
+    };
+    if (op.val_plan.project.has_value()) {
+      project(op.val_plan, val);
+    } else {
+      val = row;
+    }
+    if (op.key_plan.project.has_value()) {
+      project(op.key_plan, key);
+    } else {
+      key = std::move(row);
+    }
+    return true;
+  }
+
+ public:
   Trace* input_ = nullptr;
   Trace* output_ = nullptr;
 };
@@ -237,13 +301,19 @@ class TopKOperator : public Operator {
           input_->Insert(TopKGroupKey(op, row), row, r.round, diff));
     }
     std::vector<RowDiff> emitted;
-    for (const DataRow& key : input_->TouchedKeys()) {
-      LIR_ASSIGN_OR_RETURN(Multiset rows, input_->Read(key, r.round + 1));
-      Multiset desired;
+    RefMultiset desired;
+    // Touched keys are distinct: on an empty output none is found.
+    const bool absent = output_->empty();
+    for (const KeyRef& key : input_->TouchedKeyRefs()) {
+      LIR_ASSIGN_OR_RETURN(Multiset rows, input_->Read(*key.row, r.round + 1));
+      Multiset selected;
       if (!rows.empty()) {
-        LIR_ASSIGN_OR_RETURN(desired, TopKGroup(op, rows));
+        LIR_ASSIGN_OR_RETURN(selected, TopKGroup(op, rows));
       }
-      LIR_RETURN_IF_ERROR(SetOutput(*output_, key, desired, r.round, emitted));
+      desired.clear();
+      for (const auto& [row, diff] : selected) desired.emplace_back(&row, diff);
+      LIR_RETURN_IF_ERROR(
+          output_->Set(key, desired, r.round, emitted, absent));
     }
     return Consolidate(std::move(emitted));
   }
