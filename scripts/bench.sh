@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Runs every benchmark and writes docs/BENCHMARKS.md (tables) plus charts in
+# docs/ (when gnuplot is available).
+#
+# Usage: scripts/bench.sh [--quick]
+#   --quick  smallest sizes only, tiny min time: seconds, for checking the
+#            pipeline; the numbers are noisy. Without it every size runs,
+#            which takes many minutes and ~10 GB of memory (explain 10^6).
+# Builds Release into build-release/ (separate from the RelWithDebInfo
+# ./build, so the numbers are from optimized code). Jobs: LIR_BUILD_JOBS;
+# build directory: LIR_BENCH_BUILD_DIR.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+quick=0
+for arg in "$@"; do
+  case "${arg}" in
+    --quick) quick=1 ;;
+    *) echo "bench.sh: unknown argument ${arg} (usage: bench.sh [--quick])" >&2
+       exit 2 ;;
+  esac
+done
+
+# gnuplot renders the charts; without it the report still has every table.
+# Same approach as setup.sh: only touch apt when the package is missing.
+if ! command -v gnuplot >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [[ "$(id -u)" -eq 0 ]]; then
+    echo "bench.sh: installing gnuplot-nox for the charts" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    { apt-get update && apt-get install -y --no-install-recommends gnuplot-nox; } ||
+      echo "bench.sh: gnuplot-nox install failed; charts skipped" >&2
+  else
+    echo "bench.sh: gnuplot not found; charts skipped" >&2
+  fi
+fi
+
+build="${LIR_BENCH_BUILD_DIR:-build-release}"
+cmake -S . -B "${build}" -G Ninja -DCMAKE_BUILD_TYPE=Release
+benches=(explain_bench recognizer_bench analysis_bench eval_bench)
+cmake --build "${build}" -j "${LIR_BUILD_JOBS:-2}" --target bench-report "${benches[@]}"
+
+# --quick filters: the two smallest generated sizes (two, so the ns/node
+# chart has lines), eval_bench's smaller key count. Names: see each bench's
+# header comment.
+declare -A quick_filter=(
+  [explain_bench]='/(1000|10000)$'
+  [recognizer_bench]='/(1000|10000)$'
+  [analysis_bench]='/(mixed/(1000|10000)|letrec/20)$'
+  [eval_bench]='/keys:100000/'
+)
+
+outputs=()
+for name in "${benches[@]}"; do
+  out="${build}/bench-${name}.json"
+  args=(--benchmark_format=json "--benchmark_out=${out}")
+  if [[ "${quick}" -eq 1 ]]; then
+    args+=("--benchmark_filter=${quick_filter[${name}]}" --benchmark_min_time=0.01)
+  fi
+  echo "bench.sh: running ${name}" >&2
+  # The console table is dropped: the JSON file is the record.
+  "${build}/bench/${name}" "${args[@]}" >/dev/null
+  outputs+=("${out}")
+done
+
+"${build}/tools/bench-report/bench-report" --out=docs/BENCHMARKS.md \
+  --charts=docs/ "${outputs[@]}"

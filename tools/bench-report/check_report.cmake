@@ -1,0 +1,27 @@
+# Runs bench-report on INPUTS (JSON files separated by "|") into OUT and checks
+# that it succeeded and wrote a table per family. Used by bench_smoke_report.
+file(REMOVE ${OUT})
+string(REPLACE "|" ";" INPUTS "${INPUTS}")
+execute_process(COMMAND ${BENCH_REPORT} --out=${OUT} ${INPUTS}
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "bench-report exited with ${rc}")
+endif()
+file(READ ${OUT} report)
+# One section per input: the files are named smoke-<bench>.json.
+set(needles "# Benchmarks" "| workload |")
+foreach(input ${INPUTS})
+  get_filename_component(name ${input} NAME_WE)
+  string(REGEX REPLACE "^smoke-" "" name "${name}")
+  list(APPEND needles "## ${name}")
+  if(name STREQUAL "eval_bench")
+    list(APPEND needles "| keys | sched | eager |")
+  endif()
+endforeach()
+foreach(needle ${needles})
+  string(FIND "${report}" "${needle}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${OUT}: missing \"${needle}\"")
+  endif()
+endforeach()
+message(STATUS "${OUT}: all tables present")
