@@ -19,6 +19,18 @@ namespace {
 
 constexpr char kAdapterName[] = "LetRec (recompute adapter)";
 
+// Makes `output` (an adapter's record of its previous output, under an
+// empty key) hold `now` from `round` on, and returns the change.
+absl::StatusOr<Multiset> ReplaceContents(Trace& output, const Multiset& now,
+                                         uint64_t round) {
+  LIR_ASSIGN_OR_RETURN(Multiset before, output.ReadAll(round + 1));
+  LIR_ASSIGN_OR_RETURN(Multiset change, DiffMultisets(now, before));
+  for (const auto& [row, diff] : change) {
+    LIR_RETURN_IF_ERROR(output.Insert({}, row, round, diff));
+  }
+  return change;
+}
+
 class LetRecAdapter : public Operator {
  public:
   using Operator::Operator;
@@ -62,12 +74,7 @@ class LetRecAdapter : public Operator {
       env.globals[globals_[i].name] = &contents[locals_.size() + i];
     }
     LIR_ASSIGN_OR_RETURN(Multiset now, EvaluateSnapshot(node(), env));
-    LIR_ASSIGN_OR_RETURN(Multiset before, output_->ReadAll(r.round + 1));
-    LIR_ASSIGN_OR_RETURN(Multiset change, DiffMultisets(now, before));
-    for (const auto& [row, diff] : change) {
-      LIR_RETURN_IF_ERROR(output_->Insert({}, row, r.round, diff));
-    }
-    return change;
+    return ReplaceContents(*output_, now, r.round);
   }
 
   struct Held {
@@ -107,12 +114,7 @@ class NodeAdapter : public Operator {
     LIR_ASSIGN_OR_RETURN(Multiset now,
                          snapshot_internal::ComputeNode(node(), contents,
                                                         false));
-    LIR_ASSIGN_OR_RETURN(Multiset before, output_->ReadAll(r.round + 1));
-    LIR_ASSIGN_OR_RETURN(Multiset change, DiffMultisets(now, before));
-    for (const auto& [row, diff] : change) {
-      LIR_RETURN_IF_ERROR(output_->Insert({}, row, r.round, diff));
-    }
-    return change;
+    return ReplaceContents(*output_, now, r.round);
   }
 
   std::vector<Trace*> held_;  // one per input

@@ -182,7 +182,8 @@ absl::StatusOr<RunResult> RunDocument(const Document& doc,
                                        dataflow.status().message()));
     }
     dataflows.push_back(*std::move(dataflow));
-    // Later objects may read this one by name.
+    // Later objects may read this one by name (its arity is all its feed
+    // holds: its changes are handed on round by round).
     std::map<std::string, int> given;
     for (const auto& [name, feed] : feeds) {
       if (feed.arity >= 0) given[name] = feed.arity;
@@ -197,13 +198,16 @@ absl::StatusOr<RunResult> RunDocument(const Document& doc,
   const uint64_t last = options.last_round.value_or(data.LastRound());
   std::vector<Multiset> contents(order.size());
   for (uint64_t round = 0; round <= last && !result.error; ++round) {
+    // The round's changes of the data, then of each object as it runs, so
+    // that later objects read earlier ones. A feed's changes of a round are
+    // needed only in that round.
+    GlobalChanges changes;
+    for (auto& [name, feed] : feeds) {
+      auto it = feed.changes.find(round);
+      if (it != feed.changes.end()) changes[name] = std::move(it->second);
+    }
     for (size_t k = 0; k < order.size(); ++k) {
       const Object& object = doc.objects[order[k]];
-      GlobalChanges changes;
-      for (const auto& [name, feed] : feeds) {
-        auto it = feed.changes.find(round);
-        if (it != feed.changes.end()) changes[name] = it->second;
-      }
       ObjectRun& run = result.objects[result_index[order[k]]];
       RoundContents entry;
       entry.round = round;
@@ -219,7 +223,7 @@ absl::StatusOr<RunResult> RunDocument(const Document& doc,
       }
       contents[k] = *std::move(next);
       entry.contents = contents[k];
-      if (!delta->empty()) feeds[object.name].changes[round] = *std::move(delta);
+      if (!delta->empty()) changes[object.name] = *std::move(delta);
       run.rounds.push_back(std::move(entry));
     }
   }
