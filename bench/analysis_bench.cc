@@ -9,8 +9,10 @@
 //             read of the next binding (the last one a constant), so the
 //             arity fixpoint needs K + 1 rounds; monotonicity and
 //             arrangements settle in 2.
-// `traverse` is the floor: a post-order walk reading each node's kind.
-// Reported: `per_node` (CPU seconds per plan node per run; 35.2n = 35.2 ns),
+// Floors on the same plan (bench/floors.h): `traverse`, a post-order walk
+// reading each node's kind, and `nlohmann_parse`, nlohmann::json::parse of
+// the plan's JSON form. MB/s is in plan text bytes (JSON bytes for
+// nlohmann_parse). Reported: `per_node` (CPU seconds per plan node per run; 35.2n = 35.2 ns),
 // `per_eval` (per transfer-function call, which counts re-evaluations in
 // fixpoint rounds) and `rounds` (of the LetRec, when there is one).
 //
@@ -28,6 +30,8 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "bench/floors.h"
+#include "src/explain/text.h"
 #include "src/interp/annotations.h"
 #include "src/interp/arity.h"
 #include "src/interp/arrangements.h"
@@ -85,6 +89,9 @@ struct Workload {
   lir::Document doc;
   std::map<std::string, int> arities;
   int64_t nodes = 0;
+  int64_t text_bytes = 0;
+  /// The plan's JSON form, for the nlohmann floor.
+  std::string json;
 };
 
 const Workload& Get(const std::string& kind, int64_t size) {
@@ -109,6 +116,9 @@ const Workload& Get(const std::string& kind, int64_t size) {
   }
   workload->nodes = static_cast<int64_t>(lir::CountNodes(*plan));
   workload->doc = lir::WrapInDocument(std::move(plan));
+  workload->text_bytes =
+      static_cast<int64_t>(lir::explain::PrintText(workload->doc).size());
+  workload->json = lir_bench::JsonText(workload->doc);
   current = std::move(workload);
   return *current;
 }
@@ -130,7 +140,14 @@ void Report(benchmark::State& state, const Workload& w, const Analysis<D>& a) {
   }
 }
 
-enum class Which { kTraverse, kArity, kMonotonic, kArrangements, kAll };
+enum class Which {
+  kTraverse,
+  kNlohmannParse,
+  kArity,
+  kMonotonic,
+  kArrangements,
+  kAll
+};
 
 void BM_Analysis(benchmark::State& state, const std::string& kind, Which which) {
   const Workload& w = Get(kind, state.range(0));
@@ -150,15 +167,17 @@ void BM_Analysis(benchmark::State& state, const std::string& kind, Which which) 
   for (auto _ : state) {
     switch (which) {
       case Which::kTraverse: {
-        // The floor: visiting every node once, reading its kind.
-        size_t kinds = 0;
-        lir::ForEachPostOrder(plan, [&](const lir::Node& node) {
-          kinds += static_cast<size_t>(node.kind());
-        });
-        benchmark::DoNotOptimize(kinds);
+        lir_bench::BareTraversal(w.doc);
         Analysis<bool> visits;
         visits.evaluations = static_cast<uint64_t>(w.nodes);
         Report(state, w, visits);
+        break;
+      }
+      case Which::kNlohmannParse: {
+        lir_bench::NlohmannParse(w.json);
+        Analysis<bool> none;
+        none.evaluations = static_cast<uint64_t>(w.nodes);
+        Report(state, w, none);
         break;
       }
       case Which::kArity: {
@@ -187,6 +206,10 @@ void BM_Analysis(benchmark::State& state, const std::string& kind, Which which) 
       }
     }
   }
+  lir_bench::SetBytesPerIteration(
+      state, which == Which::kNlohmannParse
+                 ? static_cast<int64_t>(w.json.size())
+                 : w.text_bytes);
 }
 
 void Register() {
@@ -195,6 +218,7 @@ void Register() {
     Which which;
   };
   const Named analyses[] = {{"traverse", Which::kTraverse},
+                            {"nlohmann_parse", Which::kNlohmannParse},
                             {"arity", Which::kArity},
                             {"monotonic", Which::kMonotonic},
                             {"arrangements", Which::kArrangements},

@@ -1,8 +1,9 @@
-// Throughput of the incremental engine (src/interp/eval/incremental.h) on a
-// maintained `SELECT k FROM a EXCEPT SELECT k FROM b`, with the fused
-// set-difference rewrite off (Threshold::Basic over the co-arranged Union,
-// the first case of testdata/recognizer/shapes.txt) and on (SetDifference,
-// from lir::Optimize with enable_fused_set_difference).
+// The SetDifferenceCoArranged A/B: the incremental engine
+// (src/interp/eval/incremental.h) maintaining `SELECT k FROM a EXCEPT
+// SELECT k FROM b` with the fused set-difference rewrite off (Threshold::Basic
+// over the co-arranged Union, the first case of
+// testdata/recognizer/shapes.txt) and on (SetDifference, from lir::Optimize
+// with enable_fused_set_difference), in the same process.
 //
 // Data: a = {0, 1, ..., N-1}, b = the even keys of a (N/2 keys), one-column
 // integer rows with multiplicity 1. Arguments:
@@ -10,17 +11,29 @@
 //   fused  0: the Threshold plan; 1: the fused SetDifference plan
 //   sched  0: a and b both at round 0; 1: a at round 0, b at round 1
 //   eager  0: Compaction::kNone; 1: Compaction::kEager
-// One iteration builds the dataflow (MakeIncrementalDataflow) and steps it
-// through every round; tearing it down and reading its arrangement sizes
-// are not timed. Reported:
-//   updates_per_s  input updates (N + N/2) per second of wall time
+// Two phases, each its own benchmark:
+//   ExceptLoad     timed: building the dataflow and stepping it through the
+//                  loading rounds (N + N/2 input updates).
+//   ExceptRetract  untimed: the same build and load; timed: one more round
+//                  that deletes 10% of b (the keys divisible by 20, N/20
+//                  updates), which puts those keys back into the result.
+// Tearing the dataflow down and reading its arrangement sizes are not timed.
+// Reported per run:
+//   updates, updates_per_s
+//                  input updates of the timed rounds, and per second of wall
+//                  time
 //   records, batches, bytes
-//                  sums over Dataflow::Arrangements() after the last round
-//                  (the label lists them per arrangement)
-//   output_rows    size of the accumulated output (N/2 when correct)
-// CPU time is the benchmark's own column (single-threaded, so it tracks wall
-// time). Run small sizes in CI: --benchmark_filter='/keys:100000/'.
+//                  sums over Dataflow::Arrangements() after the timed rounds;
+//                  the label lists every arrangement as
+//                  `role: <records>r/<batches>b/<bytes>B`, roles named as in
+//                  SEMANTICS.md section 6 (ArrangementRole below)
+//   output_rows    size of the accumulated output; a run whose output is not
+//                  the right answer (N/2, then N/2 + N/20) is an error
+// CPU time is the benchmark's own column (the engine is single-threaded).
+// Run with --benchmark_repetitions=N for min and median (scripts/bench.sh);
+// small sizes for CI: --benchmark_filter='/keys:100000/'.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -40,6 +53,7 @@
 
 namespace {
 
+using lir::eval::ArrangementStats;
 using lir::eval::Compaction;
 using lir::eval::DataRow;
 using lir::eval::Datum;
@@ -87,10 +101,56 @@ Source materialize.public.b
 Target cluster: quickstart
 )";
 
+// Which input ("a" or "b") each Reduce of `plan` reads, by LirId.
+std::map<lir::LirId, std::string> ReduceSides(const lir::Node& plan) {
+  std::map<lir::LirId, std::string> sides;
+  std::vector<const lir::Node*> stack = {&plan};
+  while (!stack.empty()) {
+    const lir::Node* n = stack.back();
+    stack.pop_back();
+    if (n->Is<lir::ReduceOp>()) {
+      std::vector<const lir::Node*> below = {n};
+      while (!below.empty()) {
+        const lir::Node* m = below.back();
+        below.pop_back();
+        if (m->Is<lir::GetOp>()) {
+          const std::string& g = m->As<lir::GetOp>().id.global;
+          if (g == kA) sides[n->id] = "a";
+          if (g == kB) sides[n->id] = "b";
+        }
+        for (const lir::NodePtr& in : m->inputs) below.push_back(in.get());
+      }
+    }
+    for (const lir::NodePtr& in : n->inputs) stack.push_back(in.get());
+  }
+  return sides;
+}
+
+// An arrangement's row name in SEMANTICS.md section 6's table of
+// Materialize's measurement, so bench-report can put the two side by side.
+std::string ArrangementRole(const ArrangementStats& s,
+                            const std::map<lir::LirId, std::string>& sides) {
+  auto side = sides.find(s.lir_id);
+  const std::string of =
+      side == sides.end() ? "" : absl::StrCat(" (", side->second, ")");
+  if (s.operator_name == "DistinctBy") {
+    return absl::StrCat("DistinctBy input arrangement", of);
+  }
+  if (s.operator_name == "Arranged DistinctBy") {
+    return absl::StrCat("DistinctBy output", of);
+  }
+  if (s.operator_name.starts_with("ArrangeBy")) return "ArrangeBy (trace T)";
+  if (s.operator_name == "Threshold local") return "Threshold output";
+  if (s.operator_name == "SetDifference") return "SetDifference output";
+  return s.operator_name;
+}
+
 // The two plans, parsed (and rewritten) once.
 struct Plans {
   lir::Document threshold;
   lir::Document fused;
+  std::map<lir::LirId, std::string> threshold_sides;
+  std::map<lir::LirId, std::string> fused_sides;
   std::string error;
 };
 
@@ -114,59 +174,83 @@ const Plans& GetPlans() {
     p->fused = std::move(on->document);
     if (!p->fused.objects.at(0).plan->Is<lir::SetDifferenceOp>()) {
       p->error = "the fused rewrite did not fire";
+      return p;
     }
+    p->threshold_sides = ReduceSides(*p->threshold.objects.at(0).plan);
+    p->fused_sides = ReduceSides(*p->fused.objects.at(0).plan);
     return p;
   }();
   return *plans;
 }
 
-// Rounds of global changes for `keys` and a schedule, kept for the last
-// size asked for.
+// The rounds of one (keys, schedule): loading, then the retraction.
 struct Workload {
   int64_t keys = -1;
   int64_t schedule = -1;
-  std::vector<GlobalChanges> rounds;
-  uint64_t updates = 0;
+  std::vector<GlobalChanges> load;
+  GlobalChanges retract;
+  uint64_t load_updates = 0;
+  uint64_t retract_updates = 0;
 };
 
+// Kept for the last (keys, schedule) asked for: benchmarks are registered
+// size-major, so each is generated once.
 const Workload& GetWorkload(int64_t keys, int64_t schedule) {
   static Workload* current = new Workload;
-  if (current->keys != keys || current->schedule != schedule) {
-    current->rounds.clear();
-    Multiset a, b;
-    a.reserve(static_cast<size_t>(keys));
-    b.reserve(static_cast<size_t>(keys / 2 + 1));
-    for (int64_t k = 0; k < keys; ++k) {
-      a.emplace_back(DataRow{Datum::Int(k)}, 1);
-      if (k % 2 == 0) b.emplace_back(DataRow{Datum::Int(k)}, 1);
-    }
-    current->updates = a.size() + b.size();
-    if (schedule == 0) {
-      GlobalChanges round0;
-      round0[kA] = std::move(a);
-      round0[kB] = std::move(b);
-      current->rounds.push_back(std::move(round0));
-    } else {
-      GlobalChanges round0, round1;
-      round0[kA] = std::move(a);
-      round1[kB] = std::move(b);
-      current->rounds.push_back(std::move(round0));
-      current->rounds.push_back(std::move(round1));
-    }
-    current->keys = keys;
-    current->schedule = schedule;
+  if (current->keys == keys && current->schedule == schedule) return *current;
+  *current = Workload();
+  Multiset a, b, retract;
+  a.reserve(static_cast<size_t>(keys));
+  b.reserve(static_cast<size_t>(keys / 2 + 1));
+  for (int64_t k = 0; k < keys; ++k) {
+    a.emplace_back(DataRow{Datum::Int(k)}, 1);
+    if (k % 2 == 0) b.emplace_back(DataRow{Datum::Int(k)}, 1);
+    if (k % 20 == 0) retract.emplace_back(DataRow{Datum::Int(k)}, -1);
   }
+  current->load_updates = a.size() + b.size();
+  current->retract_updates = retract.size();
+  if (schedule == 0) {
+    GlobalChanges round0;
+    round0[kA] = std::move(a);
+    round0[kB] = std::move(b);
+    current->load.push_back(std::move(round0));
+  } else {
+    GlobalChanges round0, round1;
+    round0[kA] = std::move(a);
+    round1[kB] = std::move(b);
+    current->load.push_back(std::move(round0));
+    current->load.push_back(std::move(round1));
+  }
+  current->retract[kB] = std::move(retract);
+  current->keys = keys;
+  current->schedule = schedule;
   return *current;
 }
 
-void BM_ExceptIncremental(benchmark::State& state) {
+// Steps `df` through `rounds` from round `first`, adding the output's
+// multiplicities to `output_rows`.
+absl::Status StepRounds(lir::eval::Dataflow& df, uint64_t first,
+                        const std::vector<const GlobalChanges*>& rounds,
+                        int64_t& output_rows) {
+  for (size_t r = 0; r < rounds.size(); ++r) {
+    absl::StatusOr<Multiset> out = df.Step(first + r, *rounds[r]);
+    if (!out.ok()) return out.status();
+    for (const auto& [row, diff] : *out) output_rows += diff;
+  }
+  return absl::OkStatus();
+}
+
+enum class Phase { kLoad, kRetract };
+
+void RunExcept(benchmark::State& state, Phase phase) {
   const Plans& plans = GetPlans();
   if (!plans.error.empty()) {
     state.SkipWithError(plans.error.c_str());
     return;
   }
+  const int64_t keys = state.range(0);
   const bool fused = state.range(1) != 0;
-  const Workload& w = GetWorkload(state.range(0), state.range(2));
+  const Workload& w = GetWorkload(keys, state.range(2));
   const lir::Node& plan =
       *(fused ? plans.fused : plans.threshold).objects.at(0).plan;
   lir::eval::DataflowOptions options;
@@ -176,42 +260,59 @@ void BM_ExceptIncremental(benchmark::State& state) {
   options.compaction =
       state.range(3) != 0 ? Compaction::kEager : Compaction::kNone;
 
-  std::vector<lir::eval::ArrangementStats> stats;
+  std::vector<const GlobalChanges*> load, retract = {&w.retract};
+  for (const GlobalChanges& round : w.load) load.push_back(&round);
+  const int64_t expected =
+      keys / 2 + (phase == Phase::kRetract ? (keys + 19) / 20 : 0);
+
+  std::vector<ArrangementStats> stats;
   int64_t output_rows = 0;
   for (auto _ : state) {
+    if (phase == Phase::kRetract) state.PauseTiming();
     absl::StatusOr<std::unique_ptr<lir::eval::Dataflow>> df =
         lir::eval::MakeIncrementalDataflow(plan, options);
-    if (!df.ok()) {
-      state.SkipWithError(std::string(df.status().message()).c_str());
-      return;
-    }
+    absl::Status status = df.status();
     output_rows = 0;
-    for (size_t r = 0; r < w.rounds.size(); ++r) {
-      absl::StatusOr<Multiset> out = (*df)->Step(r, w.rounds[r]);
-      if (!out.ok()) {
-        state.SkipWithError(std::string(out.status().message()).c_str());
-        return;
+    if (status.ok()) status = StepRounds(**df, 0, load, output_rows);
+    if (phase == Phase::kRetract) {
+      state.ResumeTiming();
+      if (status.ok()) {
+        status = StepRounds(**df, load.size(), retract, output_rows);
       }
-      for (const auto& [row, diff] : *out) output_rows += diff;
+    }
+    if (!status.ok()) {
+      state.SkipWithError(std::string(status.message()).c_str());
+      return;
     }
     state.PauseTiming();
     stats = (*df)->Arrangements();
     df->reset();
     state.ResumeTiming();
   }
+  if (output_rows != expected) {
+    state.SkipWithError(absl::StrCat("wrong result: ", output_rows,
+                                     " output rows, expected ", expected)
+                            .c_str());
+    return;
+  }
 
+  const auto& sides = fused ? plans.fused_sides : plans.threshold_sides;
   uint64_t records = 0, batches = 0, bytes = 0;
   std::string label;
-  for (const lir::eval::ArrangementStats& s : stats) {
+  for (const ArrangementStats& s : stats) {
     records += s.records;
     batches += s.batches;
     bytes += s.bytes;
-    absl::StrAppend(&label, label.empty() ? "" : "; ", s.operator_name, " ",
-                    s.records, "r/", s.batches, "b/", s.bytes, "B");
+    absl::StrAppend(&label, label.empty() ? "" : "; ",
+                    ArrangementRole(s, sides), ": ", s.records, "r/",
+                    s.batches, "b/", s.bytes, "B");
   }
   state.SetLabel(label);
+  const uint64_t updates =
+      phase == Phase::kLoad ? w.load_updates : w.retract_updates;
+  state.counters["updates"] = static_cast<double>(updates);
   state.counters["updates_per_s"] = benchmark::Counter(
-      static_cast<double>(w.updates),
+      static_cast<double>(updates),
       benchmark::Counter::kIsIterationInvariantRate);
   state.counters["records"] = static_cast<double>(records);
   state.counters["batches"] = static_cast<double>(batches);
@@ -219,19 +320,28 @@ void BM_ExceptIncremental(benchmark::State& state) {
   state.counters["output_rows"] = static_cast<double>(output_rows);
 }
 
-// Size-major, so each workload is generated once.
+void BM_ExceptLoad(benchmark::State& state) { RunExcept(state, Phase::kLoad); }
+void BM_ExceptRetract(benchmark::State& state) {
+  RunExcept(state, Phase::kRetract);
+}
+
+// Size-major, so each workload is generated once per benchmark.
 void Configurations(benchmark::internal::Benchmark* b) {
   b->ArgNames({"keys", "fused", "sched", "eager"});
   for (int64_t keys : {100000, 1000000}) {
-    for (int64_t eager : {0, 1}) {
-      for (int64_t sched : {0, 1}) {
+    for (int64_t sched : {0, 1}) {
+      for (int64_t eager : {0, 1}) {
         for (int64_t fused : {0, 1}) b->Args({keys, fused, sched, eager});
       }
     }
   }
 }
 
-BENCHMARK(BM_ExceptIncremental)
+BENCHMARK(BM_ExceptLoad)
+    ->Apply(Configurations)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_ExceptRetract)
     ->Apply(Configurations)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

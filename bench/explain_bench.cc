@@ -1,6 +1,7 @@
 // Throughput of the text and JSON forms: text parse, validate, text print,
-// JSON write (ToJson + dump), JSON read (ReadJson), and, as the reference on
-// the same JSON text, plain nlohmann::json::parse and dump.
+// JSON write (ToJson + dump), JSON read (ReadJson), and, as floors on the
+// same plan (bench/floors.h), a bare traversal and plain
+// nlohmann::json::parse (and dump) of the same JSON text.
 //
 // Workloads: the whole corpus (every file a separate document; skipped with
 // a message when LIR_SHARED_DIR has no corpus) and generated kMixed plans of
@@ -33,6 +34,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
+#include "bench/floors.h"
 #include "nlohmann/json.hpp"
 #include "src/explain/json.h"
 #include "src/explain/text.h"
@@ -163,6 +165,13 @@ void Run(benchmark::State& state, int64_t size, bool json_bytes, Op op) {
   state.SetLabel(size == kCorpus ? "corpus" : absl::StrCat("mixed ", size));
 }
 
+// The floor for passes over the plan: visiting every node once.
+void Traversal(benchmark::State& state, int64_t size) {
+  Run(state, size, false, [](const Workload& w) {
+    for (const lir::Document& doc : w.docs) lir_bench::BareTraversal(doc);
+  });
+}
+
 void TextParse(benchmark::State& state, int64_t size) {
   Run(state, size, false, [](const Workload& w) {
     for (const std::string& text : w.texts) {
@@ -213,8 +222,7 @@ void JsonRead(benchmark::State& state, int64_t size) {
 void NlohmannParse(benchmark::State& state, int64_t size) {
   Run(state, size, true, [](const Workload& w) {
     for (const std::string& json : w.jsons) {
-      nlohmann::json value = nlohmann::json::parse(json);
-      benchmark::DoNotOptimize(value);
+      lir_bench::NlohmannParse(json);
     }
   });
 }
@@ -234,7 +242,7 @@ void RegisterAll() {
     void (*fn)(benchmark::State&, int64_t);
   };
   const Operation operations[] = {
-      {"TextParse", TextParse},       {"Validate", Validate},
+      {"Traversal", Traversal},       {"TextParse", TextParse},       {"Validate", Validate},
       {"TextPrint", TextPrint},       {"JsonWrite", JsonWrite},
       {"JsonRead", JsonRead},         {"NlohmannParse", NlohmannParse},
       {"NlohmannDump", NlohmannDump},

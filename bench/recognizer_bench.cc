@@ -4,6 +4,8 @@
 // candidate per 25 nodes (half of them firing). Per size:
 //   Traversal             ForEachPreOrder counting nodes: the floor any
 //                         pass pays.
+//   NlohmannParse         nlohmann::json::parse of the plan's JSON form:
+//                         the floor any reader of that form pays.
 //   DryRun                FusedSetDifferencePass with apply=false (the flag
 //                         off) on the same plan: visits and decides every
 //                         candidate, fills the report, mutates nothing.
@@ -13,8 +15,8 @@
 //                         out and cached differently from the long-lived plan.
 //   DryRun_FreshClone     apply=false on the fresh clone.
 //   Apply_FreshClone      the rewrite itself (apply=true).
-// Each reports `ns_per_node` (CPU time per plan node) and the candidate
-// count. Goal: the pass within 3x of the traversal floor, linear in size.
+// Each reports `ns_per_node` (CPU time per plan node), MB/s in plan text
+// bytes (JSON bytes for NlohmannParse) and the candidate count. Goal: the pass within 3x of the traversal floor, linear in size.
 // From 10^5 nodes every variant misses the cache on almost every node, so
 // ns_per_node there is mostly memory latency. Benchmarks are registered
 // size-major and only the current plan is kept, so each plan is generated
@@ -24,6 +26,8 @@
 #include <string>
 
 #include "benchmark/benchmark.h"
+#include "bench/floors.h"
+#include "src/explain/text.h"
 #include "src/lir/document.h"
 #include "src/lir/node.h"
 #include "src/lir/plan_generator.h"
@@ -36,6 +40,9 @@ struct Workload {
   int64_t size = -1;
   lir::Document doc;
   size_t nodes = 0;
+  int64_t text_bytes = 0;
+  /// The plan's JSON form, for the nlohmann floor.
+  std::string json;
 };
 
 // The plan of `size` nodes; generated on first use, replacing the last one.
@@ -52,13 +59,18 @@ const Workload& GetWorkload(int64_t size) {
     lir::GeneratedPlan plan = lir::GeneratePlan(options);
     current->nodes = lir::CountNodes(*plan.plan);
     current->doc = lir::WrapInDocument(std::move(plan.plan));
+    current->text_bytes =
+        static_cast<int64_t>(lir::explain::PrintText(current->doc).size());
+    current->json = lir_bench::JsonText(current->doc);
     current->size = size;
   }
   return *current;
 }
 
+// MB/s is in plan text bytes unless `bytes` says otherwise.
 void SetCounters(benchmark::State& state, const Workload& w,
-                 size_t candidates) {
+                 size_t candidates, int64_t bytes = -1) {
+  lir_bench::SetBytesPerIteration(state, bytes < 0 ? w.text_bytes : bytes);
   state.counters["nodes"] = static_cast<double>(w.nodes);
   state.counters["candidates"] = static_cast<double>(candidates);
   // Seconds per node, shown with an SI prefix ("n" = nanoseconds).
@@ -77,6 +89,13 @@ void BM_Traversal(benchmark::State& state) {
     benchmark::DoNotOptimize(count);
   }
   SetCounters(state, w, 0);
+}
+
+// The floor for readers of the JSON form, on the same plan.
+void BM_NlohmannParse(benchmark::State& state) {
+  const Workload& w = GetWorkload(state.range(0));
+  for (auto _ : state) lir_bench::NlohmannParse(w.json);
+  SetCounters(state, w, 0, static_cast<int64_t>(w.json.size()));
 }
 
 void BM_DryRun(benchmark::State& state) {
@@ -158,6 +177,7 @@ void Register() {
   };
   for (int64_t size : {1000, 10000, 100000, 1000000}) {
     add("BM_Traversal", BM_Traversal, size);
+    add("BM_NlohmannParse", BM_NlohmannParse, size);
     add("BM_DryRun", BM_DryRun, size);
     if (size >= 10000) {
       add("BM_Traversal_FreshClone", BM_Traversal_FreshClone, size);

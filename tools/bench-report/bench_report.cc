@@ -7,8 +7,10 @@
 //
 // Benchmark names are "<operation>/<workload...>" (explain, analysis,
 // recognizer benches) or "BM_X/keys:N/fused:F/sched:S/eager:E/real_time"
-// (eval_bench). Per-node counters are registered with kInvert, so the JSON
-// holds seconds per node; they are shown as ns/node.
+// (eval_bench, whose section is in eval_report.cc). Per-node counters are
+// registered with kInvert, so the JSON holds seconds per node; they are
+// shown as ns/node. Repetitions of one benchmark are grouped: tables show
+// the median repetition (eval_bench also min and median times).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -32,28 +34,27 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
+#include "tools/bench-report/report.h"
 
-namespace {
+namespace bench_report {
 
 using Json = nlohmann::json;
 
-// One benchmark run (iteration row; aggregates are skipped because the
-// tables show one number per cell).
-struct Run {
-  std::string operation;  // first name component, "BM_" stripped
-  std::string workload;   // the rest, e.g. "mixed/1000" or "corpus"
-  std::map<std::string, std::string> args;  // "keys:100000" style parts
-  double cpu_ns = 0;                        // CPU time per iteration, ns
-  std::map<std::string, double> counters;
-  std::string error;
-};
+double Run::cpu_ns() const { return Median(cpu_samples); }
 
-struct Family {
-  std::string name;  // the bench binary, e.g. "explain_bench"
-  std::string file;
-  Json context;
-  std::vector<Run> runs;
-};
+double Min(const std::vector<double>& samples) {
+  return samples.empty() ? 0 : *std::min_element(samples.begin(), samples.end());
+}
+
+double Median(const std::vector<double>& samples) {
+  if (samples.empty()) return 0;
+  std::vector<double> v = samples;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+namespace {
 
 double ToNs(double value, const std::string& unit) {
   if (unit == "ms") return value * 1e6;
@@ -92,38 +93,82 @@ absl::StatusOr<Family> ReadFamily(const std::string& path) {
   std::string exe = f.context.value("executable", "");
   f.name = exe.empty() ? std::filesystem::path(path).stem().string()
                        : std::filesystem::path(exe).filename().string();
+  // Repetitions of one name, in order of first appearance; each sample
+  // keeps its counters and label so the median one can speak for all.
+  struct Sample {
+    double cpu_ns = 0, real_ns = 0;
+    std::map<std::string, double> counters;
+    std::string label;
+  };
+  std::vector<std::pair<Run, std::vector<Sample>>> grouped;
+  std::map<std::string, size_t> by_name;
   for (const Json& b : j["benchmarks"]) {
-    if (!b.is_object() || !b.contains("name")) continue;
-    if (b.value("run_type", "iteration") != "iteration") continue;
-    Run r;
-    std::vector<std::string> parts = absl::StrSplit(
-        b["name"].get<std::string>(), '/');
-    r.operation = parts[0];
-    if (absl::StartsWith(r.operation, "BM_")) r.operation.erase(0, 3);
-    std::vector<std::string> rest;
-    for (size_t i = 1; i < parts.size(); ++i) {
-      const std::string& p = parts[i];
-      // Benchmark's own suffixes say how it ran, not what it ran.
-      if (p == "real_time" || absl::StartsWith(p, "min_time:") ||
-          absl::StartsWith(p, "iterations:") ||
-          absl::StartsWith(p, "repeats:") || absl::StartsWith(p, "threads:")) {
-        continue;
-      }
-      std::pair<std::string, std::string> kv = absl::StrSplit(p, ':');
-      if (!kv.second.empty()) r.args[kv.first] = kv.second;
-      rest.push_back(p);
+    if (!b.is_object() || !b.contains("name") || !b["name"].is_string()) {
+      continue;
     }
-    r.workload = rest.empty() ? "-" : absl::StrJoin(rest, "/");
+    if (b.value("run_type", "iteration") != "iteration") continue;
+    const std::string name = b["name"].get<std::string>();
+    auto [it, fresh] = by_name.emplace(name, grouped.size());
+    if (fresh) {
+      Run r;
+      r.name = name;
+      std::vector<std::string> parts = absl::StrSplit(name, '/');
+      r.operation = parts[0];
+      if (absl::StartsWith(r.operation, "BM_")) r.operation.erase(0, 3);
+      std::vector<std::string> rest;
+      for (size_t i = 1; i < parts.size(); ++i) {
+        const std::string& p = parts[i];
+        // Benchmark's own suffixes say how it ran, not what it ran.
+        if (p == "real_time" || absl::StartsWith(p, "min_time:") ||
+            absl::StartsWith(p, "iterations:") ||
+            absl::StartsWith(p, "repeats:") || absl::StartsWith(p, "threads:")) {
+          continue;
+        }
+        std::pair<std::string, std::string> kv = absl::StrSplit(p, ':');
+        if (!kv.second.empty()) r.args[kv.first] = kv.second;
+        rest.push_back(p);
+      }
+      r.workload = rest.empty() ? "-" : absl::StrJoin(rest, "/");
+      grouped.emplace_back(std::move(r), std::vector<Sample>());
+    }
+    Run& r = grouped[it->second].first;
     if (b.value("error_occurred", false)) {
       r.error = b.value("error_message", "error");
+      continue;
     }
+    Sample s;
+    const std::string unit = b.value("time_unit", "ns");
     if (b.contains("cpu_time") && b["cpu_time"].is_number()) {
-      r.cpu_ns = ToNs(b["cpu_time"].get<double>(), b.value("time_unit", "ns"));
+      s.cpu_ns = ToNs(b["cpu_time"].get<double>(), unit);
+    }
+    if (b.contains("real_time") && b["real_time"].is_number()) {
+      s.real_ns = ToNs(b["real_time"].get<double>(), unit);
     }
     for (const auto& [key, value] : b.items()) {
       if (value.is_number() && !StandardFields().contains(key)) {
-        r.counters[key] = value.get<double>();
+        s.counters[key] = value.get<double>();
       }
+    }
+    if (b.contains("label") && b["label"].is_string()) {
+      s.label = b["label"].get<std::string>();
+    }
+    grouped[it->second].second.push_back(std::move(s));
+  }
+  for (auto& [r, samples] : grouped) {
+    if (!samples.empty()) {
+      std::sort(samples.begin(), samples.end(),
+                [](const Sample& a, const Sample& b) {
+                  return a.cpu_ns < b.cpu_ns;
+                });
+      for (const Sample& s : samples) {
+        r.cpu_samples.push_back(s.cpu_ns);
+        r.real_samples.push_back(s.real_ns);
+      }
+      const Sample& median = samples[(samples.size() - 1) / 2];
+      r.counters = median.counters;
+      r.label = median.label;
+    } else if (r.error.empty()) {
+      r.error = "no samples";
     }
     f.runs.push_back(std::move(r));
   }
@@ -142,6 +187,8 @@ std::optional<double> NsPerNode(const Run& r) {
   return std::nullopt;
 }
 
+}  // namespace
+
 std::optional<double> Counter(const Run& r, const std::string& key) {
   auto it = r.counters.find(key);
   if (it == r.counters.end()) return std::nullopt;
@@ -155,6 +202,8 @@ std::string Num(double v) {
   if (v >= 100) return absl::StrFormat("%.0f", v);
   return absl::StrFormat("%.3g", v);
 }
+
+namespace {
 
 // Operations and workloads in first-seen order, which is registration order.
 template <typename Key>
@@ -201,60 +250,7 @@ void PivotTable(const Family& f, const std::string& title, Cell cell,
   }
 }
 
-bool IsEvalAB(const Family& f) {
-  for (const Run& r : f.runs) {
-    if (r.args.contains("fused") && r.args.contains("keys")) return true;
-  }
-  return false;
-}
-
-// eval_bench: one row per (keys, sched, eager), rewrite off vs on.
-void EvalTable(const Family& f, std::ostream& md) {
-  std::map<std::tuple<int64_t, std::string, std::string>,
-           std::pair<const Run*, const Run*>>
-      rows;
-  for (const Run& r : f.runs) {
-    if (!r.args.contains("fused")) continue;
-    auto key = std::make_tuple(std::atoll(r.args.at("keys").c_str()),
-                               r.args.contains("sched") ? r.args.at("sched") : "",
-                               r.args.contains("eager") ? r.args.at("eager") : "");
-    (r.args.at("fused") == "0" ? rows[key].first : rows[key].second) = &r;
-  }
-  md << "\nSet-difference rewrite A/B (off = Threshold over the co-arranged "
-        "Union, on = fused SetDifference). sched 0: a and b in round 0; "
-        "1: b one round later. eager: Compaction::kEager.\n\n"
-        "| keys | sched | eager | records off | records on | records on/off "
-        "| bytes off | bytes on | bytes on/off | CPU ms off | CPU ms on "
-        "| updates/s off | updates/s on |\n"
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-  auto val = [](const Run* r, const char* key) -> std::string {
-    if (r == nullptr) return "";
-    if (!r->error.empty()) return "error";
-    std::optional<double> v = Counter(*r, key);
-    return v ? Num(*v) : "";
-  };
-  auto ratio = [](const Run* a, const Run* b, const char* key) -> std::string {
-    if (a == nullptr || b == nullptr) return "";
-    std::optional<double> x = Counter(*a, key), y = Counter(*b, key);
-    if (!x || !y || *x == 0) return "";
-    return absl::StrFormat("%.2f", *y / *x);
-  };
-  auto cpu = [](const Run* r) -> std::string {
-    return r == nullptr || !r->error.empty()
-               ? ""
-               : absl::StrFormat("%.2f", r->cpu_ns / 1e6);
-  };
-  for (const auto& [key, pair] : rows) {
-    const auto& [off, on] = pair;
-    md << "| " << std::get<0>(key) << " | " << std::get<1>(key) << " | "
-       << std::get<2>(key) << " | " << val(off, "records") << " | "
-       << val(on, "records") << " | " << ratio(off, on, "records") << " | "
-       << val(off, "bytes") << " | " << val(on, "bytes") << " | "
-       << ratio(off, on, "bytes") << " | " << cpu(off) << " | " << cpu(on)
-       << " | " << val(off, "updates_per_s") << " | "
-       << val(on, "updates_per_s") << " |\n";
-  }
-}
+}  // namespace
 
 absl::Status WriteFile(const std::filesystem::path& path,
                        const std::string& text) {
@@ -267,6 +263,8 @@ absl::Status WriteFile(const std::filesystem::path& path,
   }
   return absl::OkStatus();
 }
+
+namespace {
 
 bool HaveGnuplot() {
   return std::system("command -v gnuplot >/dev/null 2>&1") == 0;
@@ -292,39 +290,15 @@ absl::StatusOr<std::vector<std::string>> WriteCharts(
         "set key outside right\nset grid\n";
   bool have_bars = false, have_lines = false;
   std::ostringstream bars, lines;
-  // Arrangement records per eval configuration, rewrite off vs on.
+  // Records per arrangement, rewrite off vs on (the first eval family).
   for (const Family& f : families) {
     if (!IsEvalAB(f)) continue;
-    std::ostringstream dat;
-    dat << "# config records_off records_on\n";
-    std::map<std::string, std::pair<double, double>> by_config;
-    std::vector<std::string> order;
-    for (const Run& r : f.runs) {
-      if (!r.args.contains("fused") || !r.error.empty()) continue;
-      std::string config = absl::StrCat(
-          "k", r.args.at("keys"), "_s", r.args.contains("sched") ? r.args.at("sched") : "",
-          "_e", r.args.contains("eager") ? r.args.at("eager") : "");
-      if (!by_config.contains(config)) order.push_back(config);
-      double rec = Counter(r, "records").value_or(0);
-      (r.args.at("fused") == "0" ? by_config[config].first
-                                 : by_config[config].second) = rec;
-    }
-    for (const std::string& c : order) {
-      dat << c << " " << by_config[c].first << " " << by_config[c].second
-          << "\n";
-    }
-    std::string name = absl::StrCat("benchmarks-", f.name, "-records.dat");
-    if (absl::Status s = WriteFile(dir / name, dat.str()); !s.ok()) return s;
-    bars << "set output '../benchmarks-arrangements.png'\n"
-            "set title 'Arrangement records after the last round'\n"
-            "set style data histograms\nset style histogram clustered\n"
-            "set style fill solid 0.8\nset xtics rotate by -30\n"
-            "set yrange [0:*]\nset ylabel 'records'\n"
-            "plot '" << name << "' using 2:xtic(1) title 'rewrite off', '' "
-            "using 3 title 'rewrite on'\n"
-            "set autoscale y\nset xtics norotate\n";
-    have_bars = true;
-    break;  // one eval family is all the chart shows
+    absl::StatusOr<std::string> chart =
+        EvalChart(f, dir, "../benchmarks-arrangements.png");
+    if (!chart.ok()) return chart.status();
+    bars << *chart;
+    have_bars = !chart->empty();
+    break;
   }
   // ns/node vs numeric plan size, one line per family:operation.
   std::vector<std::string> plots;
@@ -382,6 +356,21 @@ absl::StatusOr<std::vector<std::string>> WriteCharts(
   return rendered;
 }
 
+// What each bench binary measures, shown under its heading.
+const std::map<std::string, std::string> kFamilyTitles = {
+    {"explain_bench",
+     "Reading and writing plans: text parse, validate, text print, JSON "
+     "write and read (and the corpus, every file a document)."},
+    {"recognizer_bench",
+     "The fused set-difference pass (one EXCEPT candidate per 25 nodes, half "
+     "of them firing): DryRun decides every candidate, Apply also rewrites; "
+     "FreshClone variants run on a just-made clone, with their own floor."},
+    {"analysis_bench",
+     "The three analyses and all three over a document (what `lir-opt "
+     "explain --annotate` runs); deep = one chain, letrec/K = a LetRec "
+     "whose arity fixpoint takes K + 1 rounds."},
+};
+
 void Header(const std::vector<Family>& families, std::ostream& md) {
   const Json& c = families.front().context;
   md << "# Benchmarks\n\n"
@@ -416,10 +405,25 @@ absl::Status Main(const std::string& out_path, const std::string& charts_dir,
   }
   std::ostringstream md;
   Header(families, md);
+  bool library_intro = false;
   for (const Family& f : families) {
+    if (!IsEvalAB(f) && !library_intro) {
+      md << "\nLibrary operations on generated plans (src/lir/"
+            "plan_generator.h) of 10^3 to 10^6 nodes. Each table has two "
+            "floors measured on the same plan in the same run: a bare "
+            "traversal (Traversal, traverse) and nlohmann::json::parse of "
+            "the plan's JSON form (NlohmannParse, nlohmann_parse). MB/s "
+            "counts the bytes of the form an operation reads (text; JSON for "
+            "the JSON operations and the nlohmann floor), and the plan's "
+            "text size for passes and analyses.\n";
+      library_intro = true;
+    }
     md << "\n## " << f.name << "\n";
+    if (auto it = kFamilyTitles.find(f.name); it != kFamilyTitles.end()) {
+      md << "\n" << it->second << "\n";
+    }
     if (IsEvalAB(f)) {
-      EvalTable(f, md);
+      EvalSection(f, md);
       continue;
     }
     PivotTable(f, "CPU ns per plan node:", [](const Run& r) {
@@ -442,7 +446,7 @@ absl::Status Main(const std::string& out_path, const std::string& charts_dir,
     if (!has_rate) {
       PivotTable(f, "CPU time per iteration, us:", [](const Run& r) {
         return std::optional<std::string>(
-            absl::StrFormat("%.1f", r.cpu_ns / 1e3));
+            absl::StrFormat("%.1f", r.cpu_ns() / 1e3));
       }, md);
     }
   }
@@ -469,6 +473,7 @@ absl::Status Main(const std::string& out_path, const std::string& charts_dir,
 }
 
 }  // namespace
+}  // namespace bench_report
 
 int main(int argc, char** argv) {
   std::string out, charts;
@@ -491,7 +496,7 @@ int main(int argc, char** argv) {
                  "BENCH.json...\n";
     return 2;
   }
-  if (absl::Status s = Main(out, charts, inputs); !s.ok()) {
+  if (absl::Status s = bench_report::Main(out, charts, inputs); !s.ok()) {
     std::cerr << "bench-report: " << s << "\n";
     return 1;
   }

@@ -1,0 +1,56 @@
+// The floors every library benchmark reports beside its operations, on the
+// same plan in the same run: a bare traversal (the least any whole-plan pass
+// costs) and nlohmann::json::parse of the plan's JSON form (the least any
+// reader of that form costs).
+#ifndef LIR_BENCH_FLOORS_H_
+#define LIR_BENCH_FLOORS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "benchmark/benchmark.h"
+#include "nlohmann/json.hpp"
+#include "src/explain/json.h"
+#include "src/explain/text.h"
+#include "src/lir/document.h"
+#include "src/lir/node.h"
+
+namespace lir_bench {
+
+/// Visits every node of every object of `doc` once, reading its kind.
+inline size_t BareTraversal(const lir::Document& doc) {
+  size_t kinds = 0;
+  for (const lir::Object& object : doc.objects) {
+    if (object.plan == nullptr) continue;
+    lir::ForEachPostOrder(*object.plan, [&](const lir::Node& node) {
+      kinds += static_cast<size_t>(node.kind());
+    });
+  }
+  benchmark::DoNotOptimize(kinds);
+  return kinds;
+}
+
+/// The JSON text the nlohmann floor parses (as `lir-opt explain
+/// --format=json` writes it).
+inline std::string JsonText(const lir::Document& doc) {
+  return lir::explain::ToJson(doc).dump(2);
+}
+
+/// Parses `json` with nlohmann, keeping the result alive until it is built.
+inline void NlohmannParse(const std::string& json) {
+  nlohmann::json value = nlohmann::json::parse(json);
+  benchmark::DoNotOptimize(value);
+}
+
+/// Reports throughput as `bytes` per iteration: the size of the form the
+/// operation reads (text or JSON), or the plan's text size for operations
+/// that read the plan itself, so MB/s compares across operations.
+inline void SetBytesPerIteration(benchmark::State& state, int64_t bytes) {
+  state.SetBytesProcessed(state.iterations() * bytes);
+  state.counters["bytes"] = static_cast<double>(bytes);
+}
+
+}  // namespace lir_bench
+
+#endif  // LIR_BENCH_FLOORS_H_

@@ -1,0 +1,77 @@
+// Shared types of bench-report: benchmark runs read from Google Benchmark
+// JSON, grouped by benchmark name over repetitions.
+#ifndef LIR_TOOLS_BENCH_REPORT_REPORT_H_
+#define LIR_TOOLS_BENCH_REPORT_REPORT_H_
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "nlohmann/json.hpp"
+
+namespace bench_report {
+
+/// One benchmark (one name) over its repetitions.
+struct Run {
+  std::string name;       ///< the full benchmark name
+  std::string operation;  ///< first name component, "BM_" stripped
+  std::string workload;   ///< the rest, e.g. "mixed/1000" or "corpus"
+  std::map<std::string, std::string> args;  ///< "keys:100000" style parts
+  /// Per repetition, ns per iteration.
+  std::vector<double> cpu_samples, real_samples;
+  /// Counters of the repetition with the median CPU time.
+  std::map<std::string, double> counters;
+  /// Label of that repetition.
+  std::string label;
+  std::string error;
+
+  /// Median CPU ns per iteration.
+  double cpu_ns() const;
+};
+
+/// The runs of one bench binary.
+struct Family {
+  std::string name;  ///< the bench binary, e.g. "explain_bench"
+  std::string file;
+  nlohmann::json context;
+  std::vector<Run> runs;
+};
+
+/// The smallest sample (0 when there is none).
+double Min(const std::vector<double>& samples);
+/// The median sample (the mean of the middle two for an even count).
+double Median(const std::vector<double>& samples);
+
+/// A counter of `r`, when present.
+std::optional<double> Counter(const Run& r, const std::string& key);
+
+/// A number in 3-4 significant digits with k/M/G suffixes.
+std::string Num(double v);
+
+/// Writes `text` to `path`.
+absl::Status WriteFile(const std::filesystem::path& path,
+                       const std::string& text);
+
+/// Whether `f` is eval_bench's set-difference A/B.
+bool IsEvalAB(const Family& f);
+
+/// The eval_bench section: time and throughput, arrangements per
+/// configuration, Materialize's measurement beside ours, and the goals.
+void EvalSection(const Family& f, std::ostream& md);
+
+/// Writes gnuplot data for the chart of records per arrangement, rewrite
+/// off vs on, into `data_dir` and returns the gnuplot commands that draw it
+/// into `png` (a path relative to `data_dir`); empty when `f` has nothing
+/// to draw.
+absl::StatusOr<std::string> EvalChart(const Family& f,
+                                      const std::filesystem::path& data_dir,
+                                      const std::string& png);
+
+}  // namespace bench_report
+
+#endif  // LIR_TOOLS_BENCH_REPORT_REPORT_H_
