@@ -78,20 +78,23 @@ ArmVerdict CheckGetArm(const GetOp& get, const Node& node,
       return {Decline(kDeclineNonProjectionMfp,
                       absl::StrCat(what, " reads a single value (val=) of its "
                                          "arrangement"),
-                      arm)};
+                      arm),
+              /*key=*/{}};
     }
     if (!get.mfp.IsProjectionOnly()) {
       return {Decline(kDeclineNonProjectionMfp,
                       absl::StrCat(what, " applies a map, filter or temporal "
                                          "filter, not only a projection"),
-                      arm)};
+                      arm),
+              /*key=*/{}};
     }
     std::optional<std::vector<int>> through = Through(get.mfp, wrapper_key);
     if (!through.has_value()) {
       return {Decline(kDeclineNotCoArranged,
                       absl::StrCat(what, " projects away a key column of ",
                                    KeyText(wrapper_key)),
-                      arm)};
+                      arm),
+              /*key=*/{}};
     }
     arm_key = *through;
   }
@@ -101,11 +104,13 @@ ArmVerdict CheckGetArm(const GetOp& get, const Node& node,
                     absl::StrCat(what, " is arranged on ", KeyText(key),
                                  " but the arm's projection reads the key as ",
                                  KeyText(arm_key)),
-                    arm)};
+                    arm),
+            /*key=*/{}};
   }
   return {Decline(kDeclineNotCoArranged,
                   absl::StrCat(what, " has no arrangement on ", KeyText(arm_key)),
-                  arm)};
+                  arm),
+          /*key=*/{}};
 }
 
 ArmVerdict CheckArrangeByArm(const ArrangeByOp& arrange,
@@ -116,7 +121,8 @@ ArmVerdict CheckArrangeByArm(const ArrangeByOp& arrange,
     return {Decline(kDeclineNonProjectionMfp,
                     "ArrangeBy applies a map, filter or temporal filter before "
                     "arranging, not only a projection",
-                    arm)};
+                    arm),
+            /*key=*/{}};
   }
   // Forms are keyed by the ArrangeBy's output columns, input_key by its
   // input columns (before input_mfp).
@@ -150,7 +156,8 @@ ArmVerdict CheckArrangeByArm(const ArrangeByOp& arrange,
                                  " but the arm's projection reads the key as ",
                                  KeyText(forms_remapped ? wrapper_key
                                                         : *input_side)),
-                    arm)};
+                    arm),
+            /*key=*/{}};
   }
   std::string input_note;
   if (input_key.has_value() && input_side.has_value()) {
@@ -161,7 +168,8 @@ ArmVerdict CheckArrangeByArm(const ArrangeByOp& arrange,
   return {Decline(kDeclineNotCoArranged,
                   absl::StrCat("ArrangeBy has no arrangement on ",
                                KeyText(wrapper_key), input_note),
-                  arm)};
+                  arm),
+          /*key=*/{}};
 }
 
 // Checks 6-10 of SEMANTICS.md 4.2 for one arm.
@@ -175,20 +183,23 @@ ArmVerdict CheckArm(const Node& arm_root, const std::vector<int>& key,
       return {Decline(kDeclineNonProjectionMfp,
                       "Mfp applies a map, filter or temporal filter, not only "
                       "a projection",
-                      arm)};
+                      arm),
+              /*key=*/{}};
     }
     if (mfp.input_val.has_value()) {
       return {Decline(kDeclineNonProjectionMfp,
                       "Mfp reads a single value (input_val=) of its input "
                       "arrangement",
-                      arm)};
+                      arm),
+              /*key=*/{}};
     }
     std::optional<std::vector<int>> through = Through(mfp.mfp, key);
     if (!through.has_value()) {
       return {Decline(kDeclineNotCoArranged,
                       absl::StrCat("Mfp projects away a key column of ",
                                    KeyText(key)),
-                      arm)};
+                      arm),
+              /*key=*/{}};
     }
     wrapper_key = *through;
     node = node->inputs[0].get();
@@ -201,7 +212,8 @@ ArmVerdict CheckArm(const Node& arm_root, const std::vector<int>& key,
   }
   return {Decline(kDeclineArmNotGetOrArrangeBy,
                   absl::StrCat(Describe(*node), " is not a Get or an ArrangeBy"),
-                  arm)};
+                  arm),
+          /*key=*/{}};
 }
 
 }  // namespace
