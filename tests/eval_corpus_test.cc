@@ -25,6 +25,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "gtest/gtest.h"
+#include "tests/corpus_util.h"
 #include "re2/re2.h"
 #include "src/explain/text.h"
 #include "src/interp/arity.h"
@@ -37,16 +38,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path SharedDir() { return fs::path(LIR_SHARED_DIR); }
-fs::path CorpusDir() { return SharedDir() / "corpus" / "materialize"; }
-fs::path SqlDir() { return SharedDir() / "corpus" / "materialize-sql"; }
+using corpus::ReadFile;
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
+fs::path SqlDir() { return corpus::SharedDir() / "corpus" / "materialize-sql"; }
 
 // The column types of a table, lower-cased (`int`, `text`, `numeric`).
 struct Table {
@@ -280,16 +274,10 @@ absl::StatusOr<eval::InputData> MakeData(const std::string& plan_name,
 }
 
 TEST(EvalCorpus, PlansAgreeWithTheRewriteOffAndOnAndWithBothEngines) {
+  const std::vector<fs::path> paths = corpus::PlanFiles();
   std::error_code ec;
-  if (!fs::is_directory(CorpusDir(), ec) || !fs::exists(SqlDir() / "MAP.tsv")) {
-    GTEST_SKIP() << "corpus not found at " << SharedDir() << " (set LIR_SHARED_DIR)";
-  }
+  LIR_SKIP_WITHOUT_CORPUS(paths.empty() || !fs::exists(SqlDir() / "MAP.tsv", ec));
   const std::map<std::string, PlanSchema> schemas = Schemas();
-  std::vector<fs::path> paths;
-  for (const auto& entry : fs::directory_iterator(CorpusDir())) {
-    if (entry.path().extension() == ".plan") paths.push_back(entry.path());
-  }
-  std::sort(paths.begin(), paths.end());
   std::map<std::string, int> not_run;  // reason -> plans
   int ran = 0, fired = 0, with_round_error = 0;
   std::vector<std::string> fired_in, round_errors;

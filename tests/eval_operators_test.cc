@@ -18,6 +18,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
+#include "tests/corpus_util.h"
 #include "src/explain/text.h"
 #include "src/explain/text_primitives.h"
 #include "src/interp/eval/datum.h"
@@ -29,8 +30,6 @@
 
 namespace lir::eval {
 namespace {
-
-namespace fs = std::filesystem;
 
 using namespace scalar_testing;  // NOLINT: the shared test helpers
 
@@ -444,41 +443,11 @@ TEST(CheckNode, Payloads) {
 
 // ---- The corpus --------------------------------------------------------------
 
-fs::path CorpusDir() { return fs::path(LIR_SHARED_DIR) / "corpus" / "materialize"; }
+using CorpusPlan = corpus::ParsedPlan;
 
-struct CorpusPlan {
-  std::string name;
-  Document doc;
-};
+const std::vector<CorpusPlan>& Corpus() { return corpus::ParsedPlans(); }
 
-const std::vector<CorpusPlan>& Corpus() {
-  static const auto* corpus = [] {
-    auto* plans = new std::vector<CorpusPlan>;
-    std::error_code ec;
-    if (!fs::is_directory(CorpusDir(), ec)) return plans;
-    std::vector<fs::path> paths;
-    for (const auto& entry : fs::directory_iterator(CorpusDir())) {
-      if (entry.path().extension() == ".plan") paths.push_back(entry.path());
-    }
-    std::sort(paths.begin(), paths.end());
-    for (const fs::path& path : paths) {
-      std::ifstream in(path, std::ios::binary);
-      std::stringstream buffer;
-      buffer << in.rdbuf();
-      absl::StatusOr<Document> doc = explain::ParseText(buffer.str());
-      if (!doc.ok()) continue;  // text_test reports parse failures
-      plans->push_back({path.filename().string(), std::move(*doc)});
-    }
-    return plans;
-  }();
-  return *corpus;
-}
-
-#define SKIP_WITHOUT_CORPUS()                                             \
-  if (Corpus().empty()) {                                                 \
-    GTEST_SKIP() << "corpus not found at " << CorpusDir()                 \
-                 << " (set LIR_SHARED_DIR)";                              \
-  }
+#define SKIP_WITHOUT_CORPUS() LIR_SKIP_WITHOUT_CORPUS(Corpus().empty())
 
 TEST(EvalCorpus, CheckNodeSweep) {
   SKIP_WITHOUT_CORPUS();

@@ -15,6 +15,7 @@
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
+#include "tests/corpus_util.h"
 #include "src/explain/json.h"
 #include "src/explain/text.h"
 #include "src/explain/text_primitives.h"
@@ -524,29 +525,14 @@ TEST(JsonDocs, ExampleMatchesItsText) {
 
 // ---- Corpus -----------------------------------------------------------------
 
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
 TEST(JsonCorpus, TextJsonTextIsByteIdentical) {
-  const std::filesystem::path dir =
-      std::filesystem::path(LIR_SHARED_DIR) / "corpus" / "materialize";
-  if (!std::filesystem::is_directory(dir)) {
-    GTEST_SKIP() << "corpus not found at " << dir;
-  }
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().extension() == ".plan") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
+  const std::vector<std::filesystem::path> files = corpus::PlanFiles();
+  LIR_SKIP_WITHOUT_CORPUS(files.empty());
   ASSERT_EQ(files.size(), 134u);
   int identical = 0;
   for (const auto& file : files) {
     const std::string name = file.filename().string();
-    const std::string text = ReadFile(file);
+    const std::string text = corpus::ReadFile(file);
     ParseOptions options;
     options.filename = name;
     absl::StatusOr<Document> parsed = ParseText(text, options);

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "tests/corpus_util.h"
 #include "src/explain/text.h"
 #include "src/lir/validate.h"
 #include "src/recognizer/corpus_report.h"
@@ -24,37 +25,12 @@ namespace {
 using recognizer_testing::OptimizeCopy;
 using recognizer_testing::WellFormedProblems;
 
-std::filesystem::path CorpusDir() {
-  return std::filesystem::path(LIR_SHARED_DIR) / "corpus" / "materialize";
-}
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
-std::vector<std::filesystem::path> CorpusFiles() {
-  std::vector<std::filesystem::path> files;
-  if (!std::filesystem::exists(CorpusDir())) return files;
-  for (const auto& entry : std::filesystem::directory_iterator(CorpusDir())) {
-    if (entry.path().extension() == ".plan") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
-#define SKIP_WITHOUT_CORPUS(files)                                        \
-  if ((files).empty()) {                                                  \
-    GTEST_SKIP() << "corpus not found at " << CorpusDir()                 \
-                 << " (../shared is absent); skipping the recognizer "    \
-                    "corpus test";                                        \
-  }
+using corpus::CorpusDir;
+using corpus::ReadFile;
 
 TEST(RecognizerCorpus, EveryPlanStaysWellFormedIdempotentAndUntouchedWhenOff) {
-  std::vector<std::filesystem::path> files = CorpusFiles();
-  SKIP_WITHOUT_CORPUS(files);
+  std::vector<std::filesystem::path> files = corpus::PlanFiles();
+  LIR_SKIP_WITHOUT_CORPUS(files.empty());
   EXPECT_EQ(files.size(), 134u);
   size_t plans_with_candidates = 0, candidates = 0, fired = 0;
   std::map<std::string, size_t> declined;
@@ -158,10 +134,7 @@ TEST(RecognizerCorpus, OuterJoinL100FiresOnceAndDeclinesOnce) {
 }
 
 TEST(RecognizerCorpus, CommittedCorpusReportIsCurrent) {
-  if (CorpusFiles().empty()) {
-    GTEST_SKIP() << "corpus not found at " << CorpusDir()
-                 << " (../shared is absent); cannot check docs/corpus-report.md";
-  }
+  LIR_SKIP_WITHOUT_CORPUS(corpus::PlanFiles().empty());
   absl::StatusOr<std::vector<NamedDocument>> docs =
       ReadPlanDirectory(CorpusDir().string());
   ASSERT_TRUE(docs.ok()) << docs.status();
@@ -179,8 +152,8 @@ TEST(RecognizerCorpus, CommittedCorpusReportIsCurrent) {
 }
 
 TEST(RecognizerCorpus, ReportNamesEveryCodeAndIsDeterministic) {
-  std::vector<std::filesystem::path> files = CorpusFiles();
-  SKIP_WITHOUT_CORPUS(files);
+  std::vector<std::filesystem::path> files = corpus::PlanFiles();
+  LIR_SKIP_WITHOUT_CORPUS(files.empty());
   absl::StatusOr<std::vector<NamedDocument>> docs =
       ReadPlanDirectory(CorpusDir().string());
   ASSERT_TRUE(docs.ok()) << docs.status();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/corpus_util.h"
 #include "src/explain/text_primitives.h"
 
 namespace lir::explain {
@@ -206,18 +207,13 @@ void ExtractPieces(std::string line, const std::string& where,
   }
 }
 
-std::filesystem::path CorpusDir() {
-  return std::filesystem::path(LIR_SHARED_DIR) / "corpus" / "materialize";
-}
-
 /// All pieces of all corpus plans; `files` receives the number of plans.
 std::vector<Piece> CollectPieces(int* files) {
   std::vector<Piece> pieces;
   *files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(CorpusDir())) {
-    if (entry.path().extension() != ".plan") continue;
+  for (const std::filesystem::path& path : corpus::PlanFiles()) {
     ++*files;
-    std::ifstream in(entry.path());
+    std::ifstream in(path);
     std::string line;
     int number = 0;
     while (std::getline(in, line)) {
@@ -225,7 +221,7 @@ std::vector<Piece> CollectPieces(int* files) {
       size_t indent = line.find_first_not_of(' ');
       if (indent == std::string::npos) continue;
       ExtractPieces(line.substr(indent),
-                    entry.path().filename().string() + ":" +
+                    path.filename().string() + ":" +
                         std::to_string(number),
                     pieces);
     }
@@ -234,9 +230,7 @@ std::vector<Piece> CollectPieces(int* files) {
 }
 
 TEST(CorpusPrimitivesTest, EveryPieceReprintsByteForByte) {
-  if (!std::filesystem::is_directory(CorpusDir())) {
-    GTEST_SKIP() << "corpus not found at " << CorpusDir();
-  }
+  LIR_SKIP_WITHOUT_CORPUS(corpus::PlanFiles().empty());
   int files = 0;
   std::vector<Piece> pieces = CollectPieces(&files);
   std::map<std::string, int> counts;
@@ -276,9 +270,7 @@ TEST(CorpusPrimitivesTest, TruncatedPiecesFailCleanlyOrPrintCanonically) {
   // error inside the text, or parses to something whose printed form is
   // canonical (prints back to itself). Run under sanitizers this also
   // checks that no input is read out of bounds.
-  if (!std::filesystem::is_directory(CorpusDir())) {
-    GTEST_SKIP() << "corpus not found at " << CorpusDir();
-  }
+  LIR_SKIP_WITHOUT_CORPUS(corpus::PlanFiles().empty());
   int files = 0;
   std::vector<Piece> pieces = CollectPieces(&files);
   std::map<std::string, bool> seen;

@@ -8,38 +8,17 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/corpus_util.h"
 #include "src/explain/text.h"
 
 namespace lir::explain {
 namespace {
 
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
-std::filesystem::path CorpusDir() {
-  return std::filesystem::path(LIR_SHARED_DIR) / "corpus" / "materialize";
-}
-
-std::vector<std::filesystem::path> CorpusFiles() {
-  std::vector<std::filesystem::path> files;
-  if (!std::filesystem::exists(CorpusDir())) return files;
-  for (const auto& entry : std::filesystem::directory_iterator(CorpusDir())) {
-    if (entry.path().extension() == ".plan") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
+using corpus::ReadFile;
 
 TEST(TextCorpus, EveryPlanRoundTripsByteForByte) {
-  std::vector<std::filesystem::path> files = CorpusFiles();
-  if (files.empty()) {
-    GTEST_SKIP() << "corpus not found at " << CorpusDir()
-                 << " (../shared is absent); skipping the corpus round trip";
-  }
+  std::vector<std::filesystem::path> files = corpus::PlanFiles();
+  LIR_SKIP_WITHOUT_CORPUS(files.empty());
   int identical = 0;
   for (const auto& path : files) {
     std::string text = ReadFile(path);

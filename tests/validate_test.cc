@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/corpus_util.h"
 #include "src/explain/text.h"
 #include "src/lir/arrangement.h"
 #include "src/lir/document.h"
@@ -735,23 +736,17 @@ TEST(ValidateErrorTest, DocumentPrefixesObjectAndNeedsUniqueIds) {
 // Every corpus plan validates.
 
 TEST(ValidateCorpusTest, EveryCorpusPlanValidates) {
-  const std::filesystem::path dir =
-      std::filesystem::path(LIR_SHARED_DIR) / "corpus" / "materialize";
-  if (!std::filesystem::exists(dir)) {
-    GTEST_SKIP() << "corpus not found at " << dir;
-  }
+  const std::vector<std::filesystem::path> paths = corpus::PlanFiles();
+  LIR_SKIP_WITHOUT_CORPUS(paths.empty());
   int files = 0;
   int plans = 0;
   int known_root = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().extension() != ".plan") continue;
+  for (const std::filesystem::path& path : paths) {
     ++files;
-    std::ifstream in(entry.path());
-    std::stringstream text;
-    text << in.rdbuf();
     explain::ParseOptions options;
-    options.filename = entry.path().filename().string();
-    absl::StatusOr<Document> doc = explain::ParseText(text.str(), options);
+    options.filename = path.filename().string();
+    absl::StatusOr<Document> doc =
+        explain::ParseText(corpus::ReadFile(path), options);
     if (!doc.ok()) {
       ADD_FAILURE() << doc.status();
       continue;
