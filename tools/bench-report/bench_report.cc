@@ -28,6 +28,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -300,24 +301,24 @@ absl::StatusOr<std::vector<std::string>> WriteCharts(
     have_bars = !chart->empty();
     break;
   }
-  // ns/node vs numeric plan size, one line per family:operation.
-  std::vector<std::string> plots;
+  // ns/node vs plan size: one panel per family, one line per operation,
+  // over the generated size sweeps (workload "N" or "mixed/N"); the floors
+  // dashed.
+  std::vector<std::string> panels;
   for (const Family& f : families) {
     std::map<std::string, std::map<double, double>> series;
     for (const Run& r : f.runs) {
       std::optional<double> ns = NsPerNode(r);
       std::optional<double> nodes = Counter(r, "nodes");
       if (!ns || !nodes || !r.error.empty()) continue;
-      // Only generated size sweeps: the last workload part is the size.
       std::vector<std::string> parts = absl::StrSplit(r.workload, '/');
-      if (parts.back().empty() ||
-          parts.back().find_first_not_of("0123456789") != std::string::npos) {
-        continue;
-      }
-      std::string series_name = r.operation;
-      if (parts.size() > 1) absl::StrAppend(&series_name, "-", parts[0]);
-      series[series_name][*nodes] = *ns;
+      const bool sweep =
+          (parts.size() == 1 || (parts.size() == 2 && parts[0] == "mixed")) &&
+          !parts.back().empty() &&
+          parts.back().find_first_not_of("0123456789") == std::string::npos;
+      if (sweep) series[r.operation][*nodes] = *ns;
     }
+    std::vector<std::string> plots;
     for (const auto& [op, points] : series) {
       if (points.size() < 2) continue;  // a line needs two sizes
       std::ostringstream dat;
@@ -325,17 +326,32 @@ absl::StatusOr<std::vector<std::string>> WriteCharts(
       for (const auto& [n, ns] : points) dat << n << " " << ns << "\n";
       std::string name = absl::StrCat("benchmarks-", f.name, "-", op, ".dat");
       if (absl::Status s = WriteFile(dir / name, dat.str()); !s.ok()) return s;
-      std::string fam = f.name;
-      if (absl::EndsWith(fam, "_bench")) fam.resize(fam.size() - 6);
-      plots.push_back(absl::StrCat("'", name, "' using 1:2 with linespoints title '",
-                                   fam, ":", op, "'"));
+      const std::string lower = absl::AsciiStrToLower(op);
+      const bool floor = absl::StrContains(lower, "travers") ||
+                         (absl::StrContains(lower, "nlohmann") &&
+                          absl::StrContains(lower, "parse"));
+      plots.push_back(absl::StrCat("'", name, "' using 1:2 with linespoints ",
+                                   floor ? "dt 2 lw 2 " : "lw 1.5 ",
+                                   "title '", op, floor ? " (floor)" : "",
+                                   "'"));
     }
+    if (plots.empty()) continue;
+    panels.push_back(absl::StrCat("set title '", f.name, "'\nplot ",
+                                  absl::StrJoin(plots, ", \\\n     "),
+                                  "\n"));
   }
-  if (!plots.empty()) {
-    lines << "set output '../benchmarks-ns-per-node.png'\n"
-             "set title 'CPU ns per plan node vs plan size'\n"
-             "set logscale xy\nset xlabel 'plan nodes'\nset ylabel 'ns/node'\n"
-             "plot " << absl::StrJoin(plots, ", \\\n     ") << "\n";
+  if (!panels.empty()) {
+    lines << "set terminal pngcairo size " << 700 * panels.size()
+          << ",650 noenhanced\n"
+             "set output '../benchmarks-ns-per-node.png'\n"
+             "set key inside top left font ',9'\n"
+             "set logscale xy\nset xlabel 'plan nodes'\nset ylabel "
+             "'CPU ns per node'\nset xrange [500:2000000]\n"
+             "set yrange [1:200000]\n"
+             "set multiplot layout 1,"
+          << panels.size()
+          << " title 'CPU ns per plan node vs plan size (dashed: floors)'\n"
+          << absl::StrJoin(panels, "") << "unset multiplot\n";
     have_lines = true;
   }
   gp << bars.str() << lines.str();
