@@ -47,6 +47,10 @@ double Min(const std::vector<double>& samples) {
   return samples.empty() ? 0 : *std::min_element(samples.begin(), samples.end());
 }
 
+double Max(const std::vector<double>& samples) {
+  return samples.empty() ? 0 : *std::max_element(samples.begin(), samples.end());
+}
+
 double Median(const std::vector<double>& samples) {
   if (samples.empty()) return 0;
   std::vector<double> v = samples;

@@ -44,6 +44,8 @@ struct Family {
 
 /// The smallest sample (0 when there is none).
 double Min(const std::vector<double>& samples);
+/// The largest sample (0 when there is none).
+double Max(const std::vector<double>& samples);
 /// The median sample (the mean of the middle two for an even count).
 double Median(const std::vector<double>& samples);
 

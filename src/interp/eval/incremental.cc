@@ -144,17 +144,17 @@ class IncrementalDataflow : public Dataflow {
     for (const Graph::ImportEntry& import : graph_.imports()) {
       auto it = changes.find(import.global);
       if (it == changes.end()) continue;
-      import.trace->Reserve(it->second.size());
+      Trace::BatchInserter batch(*import.trace, round, it->second.size());
       for (const auto& [row, diff] : it->second) {
         absl::StatusOr<DataRow> key = EvalKey(import.key, row);
         if (!key.ok()) {
-          return absl::InvalidArgumentError(
+          return batch.FinishWith(absl::InvalidArgumentError(
               absl::StrCat("index of ", import.global, ": ",
-                           key.status().message()));
+                           key.status().message())));
         }
-        LIR_RETURN_IF_ERROR(
-            import.trace->Insert(std::move(*key), row, round, diff));
+        LIR_RETURN_IF_ERROR(batch.Add(std::move(*key), row, diff));
       }
+      LIR_RETURN_IF_ERROR(batch.Finish());
     }
     std::vector<std::unique_ptr<Operator>>& ops = graph_.ops();
     std::vector<Multiset> deltas(ops.size());

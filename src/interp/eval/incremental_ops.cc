@@ -277,12 +277,13 @@ class ArrangeByOperator : public Operator {
                          SeekThenMfp(r.TakeDelta(inputs[0]), nullptr,
                                      std::nullopt, op.input_mfp));
     for (const Offered& form : own_) {
-      form.trace->Reserve(out.size());
+      Trace::BatchInserter batch(*form.trace, r.round, out.size());
       for (const auto& [row, diff] : out) {
-        LIR_ASSIGN_OR_RETURN(DataRow key, EvalKey(form.key, row));
-        LIR_RETURN_IF_ERROR(
-            form.trace->Insert(std::move(key), row, r.round, diff));
+        absl::StatusOr<DataRow> key = EvalKey(form.key, row);
+        if (!key.ok()) return batch.FinishWith(key.status());
+        LIR_RETURN_IF_ERROR(batch.Add(*std::move(key), row, diff));
       }
+      LIR_RETURN_IF_ERROR(batch.Finish());
     }
     return out;
   }

@@ -18,15 +18,19 @@
 namespace lir::eval::incremental_internal {
 namespace {
 
+// How many keys ahead a loop over keys prefetches the traces it probes.
+constexpr size_t kAhead = 16;
+
 // Inserts `changes` into `trace` keyed by `key` evaluated on each row.
 absl::Status InsertRows(Trace& trace, const std::vector<ScalarExpr>& key,
                         const Multiset& changes, uint64_t round) {
-  trace.Reserve(changes.size());
+  Trace::BatchInserter batch(trace, round, changes.size());
   for (const auto& [row, diff] : changes) {
-    LIR_ASSIGN_OR_RETURN(DataRow k, EvalKey(key, row));
-    LIR_RETURN_IF_ERROR(trace.Insert(std::move(k), row, round, diff));
+    absl::StatusOr<DataRow> k = EvalKey(key, row);
+    if (!k.ok()) return batch.FinishWith(k.status());
+    LIR_RETURN_IF_ERROR(batch.Add(*std::move(k), row, diff));
   }
-  return absl::OkStatus();
+  return batch.Finish();
 }
 
 Trace* OutputTrace(Graph& graph, const Node& node, std::string name,
@@ -57,7 +61,9 @@ class ThresholdOperator : public Operator {
     output_->Reserve(touched.size());
     // Touched keys are distinct: on an empty output none is found.
     const bool absent = output_->empty();
-    for (const KeyRef& key : touched) {
+    for (size_t i = 0; i < touched.size(); ++i) {
+      if (i + kAhead < touched.size()) output_->Prefetch(touched[i + kAhead]);
+      const KeyRef& key = touched[i];
       LIR_RETURN_IF_ERROR(input_->ReadRefs(key, r.round + 1, rows));
       positive.clear();
       for (const auto& [row, count] : rows) {
@@ -86,54 +92,121 @@ class SetDifferenceOperator : public Operator {
   absl::StatusOr<Multiset> Run(Round& r) override {
     const std::vector<KeyRef> dirty = base_->TouchedKeyRefs();
     const std::vector<KeyRef> more = subtract_->TouchedKeyRefs();
-    // The union of the dirty keys in key order (the base arm's key when
-    // both have it), with the subtract arm's own ref where it has one, so
-    // each arm finds its keys without a lookup.
-    std::vector<KeyRef> merged, subtract_refs;
-    merged.reserve(dirty.size() + more.size());
-    subtract_refs.reserve(dirty.size() + more.size());
-    for (size_t i = 0, j = 0; i < dirty.size() || j < more.size();) {
-      if (j == more.size() ||
-          (i < dirty.size() && *dirty[i].row < *more[j].row)) {
-        merged.push_back(dirty[i]);
-        subtract_refs.push_back(dirty[i++]);
-      } else if (i == dirty.size() || *more[j].row < *dirty[i].row) {
-        merged.push_back(more[j]);
-        subtract_refs.push_back(more[j++]);
-      } else {
-        merged.push_back(dirty[i++]);
-        subtract_refs.push_back(more[j++]);
-      }
-    }
-    output_->Reserve(merged.size());
-    // Dirty keys are distinct: on an empty output none is found.
-    const bool absent = output_->empty();
-    const size_t fuel = r.fuel == 0 ? merged.size() : r.fuel;
+    // The output holds max(0, base - subtract) of every key as of the last
+    // round that touched it, and the arms did not change it since: its
+    // previous value is the arms' counts over earlier rounds, so the output
+    // is probed only for keys whose output changes.
+    // An arm whose keys were all touched this round holds nothing at a key
+    // it did not touch: such keys need no lookup there.
+    base_all_touched_ = base_->AllTouched();
+    subtract_all_touched_ = subtract_->AllTouched();
+    // At most this many keys are new (keys in both arms count twice).
+    output_->Reserve(dirty.size() + more.size());
     std::vector<RowDiff> emitted;
-    RefMultiset desired;
-    // One activation per `fuel` keys; the changes are held back until every
-    // dirty key is done, so no partial round is ever visible.
-    for (size_t start = 0; start < merged.size(); start += fuel) {
-      ++r.activations;
-      const size_t end = std::min(merged.size(), start + fuel);
-      for (size_t i = start; i < end; ++i) {
-        const KeyRef& key = merged[i];
-        LIR_ASSIGN_OR_RETURN(int64_t base, base_->Count(key, r.round + 1));
-        LIR_ASSIGN_OR_RETURN(int64_t sub,
-                             subtract_->Count(subtract_refs[i], r.round + 1));
-        int64_t net = 0;
-        if (__builtin_sub_overflow(base, sub, &net)) {
-          return absl::OutOfRangeError("multiplicity overflow");
-        }
-        desired.clear();
-        if (net > 0) desired.emplace_back(key.row, net);
-        LIR_RETURN_IF_ERROR(
-            output_->Set(key, desired, r.round, emitted, absent));
+    // Keys are taken from the walk kAhead early and their lookups
+    // prefetched, so what a key probes is cached when it is processed.
+    DirtyKeys walk(dirty, more);
+    DirtyKeys::Refs queue[kAhead];
+    size_t head = 0, queued = 0;
+    auto refill = [&] {
+      for (; queued < kAhead && !walk.Done(); ++queued) {
+        const DirtyKeys::Refs next = walk.Next();
+        Prefetch(next);
+        queue[(head + queued) % kAhead] = next;
       }
+    };
+    refill();
+    // One activation per `fuel` keys (0: all of them); the changes are held
+    // back until every dirty key is done, so no partial round is ever
+    // visible.
+    size_t in_activation = 0;
+    while (queued > 0) {
+      if (in_activation == 0) ++r.activations;
+      if (++in_activation == r.fuel) in_activation = 0;
+      const DirtyKeys::Refs key = queue[head];
+      head = (head + 1) % kAhead;
+      --queued;
+      refill();
+      Trace::Counts base, sub;
+      if (!SkipBase(key)) {
+        LIR_ASSIGN_OR_RETURN(base, base_->CountsAt(*key.base, r.round));
+      }
+      if (!SkipSubtract(key)) {
+        LIR_ASSIGN_OR_RETURN(sub,
+                             subtract_->CountsAt(*key.subtract, r.round));
+      }
+      int64_t before = 0, now = 0;
+      if (__builtin_sub_overflow(base.before, sub.before, &before) ||
+          __builtin_sub_overflow(base.through, sub.through, &now)) {
+        return absl::OutOfRangeError("multiplicity overflow");
+      }
+      before = std::max<int64_t>(before, 0);
+      now = std::max<int64_t>(now, 0);
+      // Both are in [0, INT64_MAX]: the difference cannot overflow.
+      if (now == before) continue;
+      emitted.emplace_back(*key.base->row, now - before);
+      LIR_RETURN_IF_ERROR(output_->Insert(*key.base, emitted.back().first,
+                                          r.round, now - before));
     }
     return Consolidate(std::move(emitted));
   }
 
+ private:
+  // The dirty keys of a round (keys with updates in either arm this round)
+  // in key order, each once: a merge of the arms' ascending touched keys.
+  class DirtyKeys {
+   public:
+    /// A dirty key: the ref each arm looks it up by (the arm's own where it
+    /// touched the key; `base` is the base arm's key when both have it).
+    struct Refs {
+      const KeyRef* base;
+      const KeyRef* subtract;
+    };
+    DirtyKeys(const std::vector<KeyRef>& base,
+              const std::vector<KeyRef>& subtract)
+        : base_(base), subtract_(subtract) {}
+    bool Done() const {
+      return i_ == base_.size() && j_ == subtract_.size();
+    }
+    /// The next key (not Done).
+    Refs Next() {
+      if (j_ == subtract_.size() ||
+          (i_ < base_.size() && *base_[i_].row < *subtract_[j_].row)) {
+        const KeyRef* k = &base_[i_++];
+        return {k, k};
+      }
+      if (i_ == base_.size() || *subtract_[j_].row < *base_[i_].row) {
+        const KeyRef* k = &subtract_[j_++];
+        return {k, k};
+      }
+      return {&base_[i_++], &subtract_[j_++]};
+    }
+
+   private:
+    const std::vector<KeyRef>& base_;
+    const std::vector<KeyRef>& subtract_;
+    size_t i_ = 0;
+    size_t j_ = 0;
+  };
+
+  // Whether an arm is known to hold nothing at `key` (see Run).
+  bool SkipBase(const DirtyKeys::Refs& key) const {
+    return base_all_touched_ && key.base->owner != base_;
+  }
+  bool SkipSubtract(const DirtyKeys::Refs& key) const {
+    return subtract_all_touched_ && key.subtract->owner != subtract_;
+  }
+
+  void Prefetch(const DirtyKeys::Refs& key) const {
+    if (!SkipBase(key)) base_->Prefetch(*key.base);
+    if (!SkipSubtract(key)) subtract_->Prefetch(*key.subtract);
+    output_->Prefetch(*key.base);
+  }
+
+  bool base_all_touched_ = false;
+  bool subtract_all_touched_ = false;
+
+ public:
   Trace* base_ = nullptr;
   Trace* subtract_ = nullptr;
   Trace* output_ = nullptr;
@@ -216,25 +289,30 @@ class ReduceOperator : public Operator {
   absl::StatusOr<Multiset> Run(Round& r) override {
     const ReduceOp& op = node().As<ReduceOp>();
     Multiset in = r.TakeDelta(inputs[0]);
-    input_->Reserve(in.size());
+    Trace::BatchInserter batch(*input_, r.round, in.size());
     for (auto& [row, diff] : in) {
       DataRow key, val;
       if (!SplitByProjection(op, row, key, val)) {
-        LIR_ASSIGN_OR_RETURN(auto key_val, ReduceKeyVal(op, row));
+        auto evaluated = ReduceKeyVal(op, row);
+        if (!evaluated.ok()) return batch.FinishWith(evaluated.status());
+        auto& key_val = *evaluated;
         if (!key_val.has_value()) continue;
         key = std::move(key_val->first);
         val = std::move(key_val->second);
       }
-      LIR_RETURN_IF_ERROR(input_->Insert(std::move(key), val, r.round, diff));
+      LIR_RETURN_IF_ERROR(batch.AddOwned(std::move(key), std::move(val), diff));
     }
+    LIR_RETURN_IF_ERROR(batch.Finish());
     std::vector<RowDiff> emitted;
-    Multiset vals;
-    RefMultiset refs, desired;
+    Multiset vals, desired;
+    RefMultiset refs;
     const std::vector<KeyRef> touched = input_->TouchedKeyRefs();
     output_->Reserve(touched.size());
     // Touched keys are distinct: on an empty output none is found.
     const bool absent = output_->empty();
-    for (const KeyRef& key : touched) {
+    for (size_t i = 0; i < touched.size(); ++i) {
+      if (i + kAhead < touched.size()) output_->Prefetch(touched[i + kAhead]);
+      const KeyRef& key = touched[i];
       LIR_RETURN_IF_ERROR(input_->ReadRefs(key, r.round + 1, refs));
       vals.clear();
       for (const auto& [val, diff] : refs) vals.emplace_back(*val, diff);
@@ -243,9 +321,9 @@ class ReduceOperator : public Operator {
         LIR_ASSIGN_OR_RETURN(out, ReduceGroup(op, *key.row, vals));
       }
       desired.clear();
-      if (out.has_value()) desired.emplace_back(&*out, 1);
+      if (out.has_value()) desired.emplace_back(std::move(*out), 1);
       LIR_RETURN_IF_ERROR(
-          output_->Set(key, desired, r.round, emitted, absent));
+          output_->SetOwned(key, desired, r.round, emitted, absent));
     }
     return Consolidate(std::move(emitted));
   }

@@ -127,7 +127,7 @@ absl::Status CheckFlatMap(const FlatMapOp& op) {
 // a test cannot exhaust memory.
 constexpr int64_t kMaxSeriesRows = 10'000'000;
 
-absl::StatusOr<std::vector<Datum>> GenerateSeries(const std::vector<Datum>& args) {
+absl::StatusOr<std::vector<Datum>> GenerateSeries(const DataRow& args) {
   std::vector<Datum> out;
   for (const Datum& a : args) {
     if (a.is_null()) return out;  // a NULL argument yields no rows

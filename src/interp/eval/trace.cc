@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <type_traits>
 #include <utility>
 
 #include "src/lir/status_macros.h"
@@ -62,17 +61,15 @@ bool IdenticalRows(const DataRow& a, const DataRow& b) {
 
 Trace::Trace(Info info)
     : info_(std::move(info)),
-      index_(0, SlotHash{&slots_}, SlotEq{&slots_}) {}
+      index_(0, SlotHash{}, SlotEq{&slots_}) {}
 
-const Trace::Slot* Trace::Find(const KeyRef& key) const {
-  if (key.owner == this) return &slots_[key.slot];
+uint32_t Trace::FindSlot(const KeyRef& key) const {
+  if (key.owner == this) return key.slot;
   auto it = index_.find(key);
-  return it == index_.end() ? nullptr : &slots_[*it];
+  return it == index_.end() ? kNoSlot : EntrySlot(*it);
 }
 
 uint32_t Trace::SlotFor(const KeyRef& key, DataRow* owned) {
-  static_assert(std::is_nothrow_move_constructible_v<Slot>,
-                "slots move when the storage grows");
   if (key.owner == this) return key.slot;
   // One probe: the slot is made only when the key is absent.
   uint32_t slot = 0;
@@ -81,36 +78,37 @@ uint32_t Trace::SlotFor(const KeyRef& key, DataRow* owned) {
       slot = free_slots_.back();
       free_slots_.pop_back();
     } else {
-      slot = static_cast<uint32_t>(slots_.size());
-      slots_.emplace_back();
+      slot = static_cast<uint32_t>(slots_.EmplaceBack());
     }
     Slot& s = slots_[slot];
     s.key = owned != nullptr ? std::move(*owned) : *key.row;
-    s.hash = key.hash;
-    construct(slot);
+    s.hash = IndexHash(key.hash);
+    construct(Entry(s.hash, slot));
   });
-  return *it;  // found, or just made
+  return EntrySlot(*it);  // found, or just made
+}
+
+// Out of line: inlined into SetDifference's key loop, GCC 12 emitted no
+// prefetch instruction at all.
+void Trace::Prefetch(const KeyRef& key) const {
+  if (key.owner != this) index_.prefetch(key);
 }
 
 void Trace::Reserve(size_t keys) {
   const size_t live = index_.size();
   // A batch smaller than the trace mostly updates keys it holds: growing
-  // for all of them would move every slot for nothing.
+  // for all of them would rehash the index for nothing.
   if (keys <= live) return;
   const size_t want = live + keys;
   // The hash set grows when it is 7/8 full.
   if (want > index_.capacity() - index_.capacity() / 8) {
     index_.reserve(std::max(want, 2 * live));
   }
-  const size_t stored = slots_.size() - free_slots_.size();
-  if (stored + keys > slots_.capacity()) {
-    slots_.reserve(std::max(stored + keys, 2 * slots_.size()));
-  }
 }
 
 void Trace::FreeSlot(uint32_t slot) {
-  index_.erase(slot);
   Slot& s = slots_[slot];
+  index_.erase(Entry(s.hash, slot));
   s.key = DataRow();
   s.updates = {};
   free_slots_.push_back(slot);
@@ -135,6 +133,53 @@ absl::Status Trace::Insert(const KeyRef& key, const DataRow& val,
                            uint64_t round, int64_t diff) {
   if (diff == 0) return absl::OkStatus();
   return InsertAt(SlotFor(key, nullptr), *key.row, val, round, diff);
+}
+
+Trace::BatchInserter::BatchInserter(Trace& trace, uint64_t round,
+                                    size_t expected)
+    : trace_(trace), round_(round) {
+  trace_.Reserve(expected);
+}
+
+absl::Status Trace::BatchInserter::Push(DataRow key, DataRow val,
+                                        const DataRow* val_ref, int64_t diff) {
+  if (diff == 0) return absl::OkStatus();
+  if (size_ == kAhead) {
+    LIR_RETURN_IF_ERROR(InsertPending(ring_[head_]));
+    head_ = (head_ + 1) % kAhead;
+    --size_;
+  }
+  Pending& p = ring_[(head_ + size_) % kAhead];
+  p.key = std::move(key);
+  p.val = std::move(val);
+  p.val_ref = val_ref;
+  p.diff = diff;
+  p.hash = HashRow(p.key);
+  trace_.index_.prefetch(KeyRef(p.key, p.hash, nullptr, 0));
+  ++size_;
+  return absl::OkStatus();
+}
+
+absl::Status Trace::BatchInserter::InsertPending(Pending& p) {
+  const KeyRef ref(p.key, p.hash, nullptr, 0);
+  const uint32_t slot = trace_.SlotFor(ref, &p.key);
+  // `p.key` may have moved into the slot, which then holds it unchanged.
+  return trace_.InsertAt(slot, p.key,
+                         p.val_ref != nullptr ? *p.val_ref : p.val, round_,
+                         p.diff);
+}
+
+absl::Status Trace::BatchInserter::FinishWith(absl::Status error) {
+  LIR_RETURN_IF_ERROR(Finish());
+  return error;
+}
+
+absl::Status Trace::BatchInserter::Finish() {
+  for (; size_ > 0; --size_) {
+    LIR_RETURN_IF_ERROR(InsertPending(ring_[head_]));
+    head_ = (head_ + 1) % kAhead;
+  }
+  return absl::OkStatus();
 }
 
 // `key` is the key as the caller gave it (it may be moved-from when the
@@ -212,13 +257,31 @@ absl::Status Trace::ReadSlot(const Slot& s, uint64_t before,
   return absl::OkStatus();
 }
 
-absl::Status Trace::Set(const KeyRef& key, const RefMultiset& desired,
-                        uint64_t round, std::vector<RowDiff>& emitted,
-                        bool absent) {
+absl::Status Trace::SetOwned(const KeyRef& key, Multiset& desired,
+                             uint64_t round, std::vector<RowDiff>& emitted,
+                             bool absent) {
+  owned_refs_.clear();
+  for (const auto& [row, diff] : desired) owned_refs_.emplace_back(&row, diff);
+  return SetRows(key, owned_refs_, &desired, round, emitted, absent);
+}
+
+absl::Status Trace::SetRows(const KeyRef& key, const RefMultiset& desired,
+                            Multiset* owned, uint64_t round,
+                            std::vector<RowDiff>& emitted, bool absent) {
+  // Desired row `i`, moved out when owned (each is emitted at most once,
+  // after its last comparison).
+  auto take = [&](size_t i, int64_t diff) {
+    if (owned != nullptr) {
+      emitted.emplace_back(std::move((*owned)[i].first), diff);
+    } else {
+      emitted.emplace_back(*desired[i].first, diff);
+    }
+  };
   const size_t first = emitted.size();
-  const Slot* found = absent ? nullptr : Find(key);
+  const uint32_t found_slot = absent ? kNoSlot : FindSlot(key);
+  const Slot* found = found_slot == kNoSlot ? nullptr : &slots_[found_slot];
   if (found == nullptr) {
-    for (const auto& [row, diff] : desired) emitted.emplace_back(*row, diff);
+    for (size_t i = 0; i < desired.size(); ++i) take(i, desired[i].second);
   } else {
     LIR_RETURN_IF_ERROR(ReadSlot(*found, round + 1, previous_));
     // desired - previous, merged in row order. The changed rows are copied
@@ -228,7 +291,7 @@ absl::Status Trace::Set(const KeyRef& key, const RefMultiset& desired,
     while (i < desired.size() || j < previous.size()) {
       if (j == previous.size() ||
           (i < desired.size() && *desired[i].first < *previous[j].first)) {
-        emitted.emplace_back(*desired[i].first, desired[i].second);
+        take(i, desired[i].second);
         ++i;
       } else if (i == desired.size() ||
                  *previous[j].first < *desired[i].first) {
@@ -244,16 +307,15 @@ absl::Status Trace::Set(const KeyRef& key, const RefMultiset& desired,
                                    &change)) {
           return absl::OutOfRangeError("multiplicity out of 64-bit range");
         }
-        if (change != 0) emitted.emplace_back(*desired[i].first, change);
+        if (change != 0) take(i, change);
         ++i;
         ++j;
       }
     }
   }
   if (emitted.size() == first) return absl::OkStatus();
-  const uint32_t slot = found != nullptr
-                            ? static_cast<uint32_t>(found - slots_.data())
-                            : SlotFor(key, nullptr);
+  const uint32_t slot =
+      found != nullptr ? found_slot : SlotFor(key, nullptr);
   for (size_t e = first; e < emitted.size(); ++e) {
     LIR_RETURN_IF_ERROR(
         InsertAt(slot, *key.row, emitted[e].first, round, emitted[e].second));
@@ -287,11 +349,24 @@ absl::StatusOr<int64_t> Trace::Count(const KeyRef& key,
   return total;
 }
 
+absl::StatusOr<Trace::Counts> Trace::CountsAt(const KeyRef& key,
+                                              uint64_t round) const {
+  Counts counts;
+  const Slot* s = Find(key);
+  if (s == nullptr) return counts;
+  // Summed in storage order, as Count sums them.
+  for (const Update& u : s->updates) {
+    if (u.round < round) LIR_RETURN_IF_ERROR(AddDiff(counts.before, u.diff));
+    if (u.round <= round) LIR_RETURN_IF_ERROR(AddDiff(counts.through, u.diff));
+  }
+  return counts;
+}
+
 absl::StatusOr<Multiset> Trace::ReadAll(uint64_t before) const {
   std::vector<RowDiff> rows;
   rows.reserve(records_);
-  for (uint32_t slot : index_) {
-    const Slot& s = slots_[slot];
+  for (uint64_t entry : index_) {
+    const Slot& s = slots_[EntrySlot(entry)];
     for (const Update& u : s.updates) {
       if (u.round < before) rows.emplace_back(ValOf(s, u), u.diff);
     }
@@ -327,6 +402,19 @@ std::vector<DataRow> Trace::TouchedKeys() const {
 
 absl::Status Trace::EndRound(uint64_t round, Compaction compaction) {
   bool stored = false;  // whether any update of this round remains
+  // Slots left empty, freed after the pass in the same order: their index
+  // entries are scattered, so they are fetched ahead.
+  std::vector<uint32_t> emptied;
+  auto free_emptied = [&] {
+    constexpr size_t kAhead = 16;
+    for (size_t i = 0; i < emptied.size(); ++i) {
+      if (i + kAhead < emptied.size()) {
+        const uint32_t next = emptied[i + kAhead];
+        index_.prefetch(Entry(slots_[next].hash, next));
+      }
+      FreeSlot(emptied[i]);
+    }
+  };
   for (uint32_t slot : touched_) {
     Slot& s = slots_[slot];
     s.touched = false;
@@ -342,7 +430,11 @@ absl::Status Trace::EndRound(uint64_t round, Compaction compaction) {
         size_t n = 0;
         for (size_t i = 0; i < updates.size(); ++i) {
           if (n > 0 && ValOf(s, updates[n - 1]) == ValOf(s, updates[i])) {
-            LIR_RETURN_IF_ERROR(AddDiff(updates[n - 1].diff, updates[i].diff));
+            absl::Status added = AddDiff(updates[n - 1].diff, updates[i].diff);
+            if (!added.ok()) {
+              free_emptied();  // as if each had been freed when found
+              return added;
+            }
           } else {
             if (n > 0 && updates[n - 1].diff == 0) --n;
             if (n != i) updates[n] = std::move(updates[i]);
@@ -357,8 +449,9 @@ absl::Status Trace::EndRound(uint64_t round, Compaction compaction) {
     } else if (!stored) {
       for (const Update& u : updates) stored = stored || u.round == round;
     }
-    if (updates.empty()) FreeSlot(slot);
+    if (updates.empty()) emptied.push_back(slot);
   }
+  free_emptied();
   if (compaction == Compaction::kEager) {
     batches_ = records_ > 0 ? 1 : 0;
   } else if (inserted_this_round_ && stored) {
@@ -380,8 +473,8 @@ ArrangementStats Trace::Stats(const std::string& object) const {
   stats.records = records_;
   stats.batches = batches_;
   uint64_t bytes = batches_ * kBatchOverheadBytes;
-  for (uint32_t slot : index_) {
-    const Slot& s = slots_[slot];
+  for (uint64_t entry : index_) {
+    const Slot& s = slots_[EntrySlot(entry)];
     const uint64_t key_bytes = EncodedRowBytes(s.key);
     for (const Update& update : s.updates) {
       const DataRow& val = ValOf(s, update);

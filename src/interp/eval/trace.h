@@ -15,6 +15,8 @@
 #include "absl/hash/hash.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "src/interp/eval/big_alloc.h"
+#include "src/interp/eval/stable_vector.h"
 #include "src/interp/eval/dataflow.h"
 #include "src/interp/eval/datum.h"
 #include "src/lir/node.h"
@@ -42,7 +44,8 @@ bool IdenticalRows(const DataRow& a, const DataRow& b);
 inline size_t HashRow(const DataRow& row) { return absl::Hash<DataRow>{}(row); }
 
 /// A key row with its HashRow, so that a key read from one trace is looked
-/// up in another without hashing it again.
+/// up in another without hashing it again. Traces index by the hash's low 32
+/// bits, and the refs they hand out carry only those.
 struct KeyRef {
   const DataRow* row = nullptr;
   size_t hash = 0;
@@ -66,9 +69,10 @@ using RefMultiset = std::vector<std::pair<const DataRow*, int64_t>>;
 /// keeps as its value (its thinning), and only those count in `bytes`.
 ///
 /// Keys live in slots (one per distinct key, with its hash and updates)
-/// indexed by a hash set of slot numbers, so a key is stored once, the
-/// touched keys of a round are slot numbers, and a value identical to its
-/// key is not stored a second time.
+/// indexed by a hash set of slot numbers (each with its key's hash), so a
+/// key is stored once, the touched keys of a round are slot numbers, and a
+/// value identical to its key is not stored a second time. Slots and index
+/// live in BigAllocator memory.
 class Trace {
  public:
   /// Identity reported with the statistics.
@@ -101,6 +105,62 @@ class Trace {
   absl::Status Insert(const KeyRef& key, const DataRow& val, uint64_t round,
                       int64_t diff);
 
+  /// Inserts a stream of updates at one round, as Insert would one by one
+  /// and in the same order, but a few updates behind: each key is hashed
+  /// and its index entries fetched when it is added, so they are cached by
+  /// the time it is inserted. Finish inserts the rest (nothing is inserted
+  /// on destruction).
+  class BatchInserter {
+   public:
+    /// Reserves room for `expected` new keys.
+    BatchInserter(Trace& trace, uint64_t round, size_t expected);
+    BatchInserter(const BatchInserter&) = delete;
+    BatchInserter& operator=(const BatchInserter&) = delete;
+
+    /// Queues `diff` copies of (`key`, `val`); `val` must stay valid until
+    /// Finish. `key` is moved into the trace when new.
+    absl::Status Add(DataRow key, const DataRow& val, int64_t diff) {
+      return Push(std::move(key), DataRow(), &val, diff);
+    }
+    /// As Add, the batch keeping `val` itself.
+    absl::Status AddOwned(DataRow key, DataRow val, int64_t diff) {
+      return Push(std::move(key), std::move(val), nullptr, diff);
+    }
+    /// Inserts every queued update.
+    absl::Status Finish();
+    /// Finish for a caller that failed with `error` after its last Add:
+    /// the queued updates precede the failure, so they are inserted, and
+    /// the first error is returned (theirs, else `error`).
+    absl::Status FinishWith(absl::Status error);
+
+   private:
+    // How many updates are held back: enough to hide a cache miss, few
+    // enough that the fetched lines are still cached when used.
+    static constexpr size_t kAhead = 16;
+    struct Pending {
+      DataRow key;
+      DataRow val;
+      /// The value when not owned (`val` is then empty).
+      const DataRow* val_ref = nullptr;
+      int64_t diff = 0;
+      size_t hash = 0;
+    };
+    absl::Status Push(DataRow key, DataRow val, const DataRow* val_ref,
+                      int64_t diff);
+    absl::Status InsertPending(Pending& p);
+
+    Trace& trace_;
+    uint64_t round_;
+    Pending ring_[kAhead];
+    /// Queued updates are ring_[(head_ + i) % kAhead] for i < size_.
+    size_t head_ = 0;
+    size_t size_ = 0;
+  };
+
+  /// Starts fetching the index entries a lookup of `key` reads (a hint for
+  /// loops that look up many keys; no effect on results).
+  void Prefetch(const KeyRef& key) const;
+
   /// Makes room for `keys` more keys before a batch of inserts (growing at
   /// least geometrically), so the index is not rebuilt during it; a batch
   /// smaller than the trace is left to grow it as needed.
@@ -114,7 +174,13 @@ class Trace {
   /// lookup.
   absl::Status Set(const KeyRef& key, const RefMultiset& desired,
                    uint64_t round, std::vector<RowDiff>& emitted,
-                   bool absent = false);
+                   bool absent = false) {
+    return SetRows(key, desired, nullptr, round, emitted, absent);
+  }
+  /// As Set, with `desired` owned by the caller and consumed: rows that are
+  /// emitted move into `emitted` instead of being copied.
+  absl::Status SetOwned(const KeyRef& key, Multiset& desired, uint64_t round,
+                        std::vector<RowDiff>& emitted, bool absent = false);
 
   /// The values at `key` with their summed diffs over updates at rounds
   /// `< before`, consolidated (sorted, no zeros).
@@ -124,6 +190,15 @@ class Trace {
   /// until the trace is next modified.
   absl::Status ReadRefs(const KeyRef& key, uint64_t before,
                         RefMultiset& out) const;
+
+  /// The summed diffs of every value at a key over rounds before a round
+  /// and through it.
+  struct Counts {
+    int64_t before = 0;
+    int64_t through = 0;
+  };
+  /// Counts of `key` before and through `round`, in one pass.
+  absl::StatusOr<Counts> CountsAt(const KeyRef& key, uint64_t round) const;
 
   /// The summed diff of every value at `key` over rounds `< before`.
   absl::StatusOr<int64_t> Count(const DataRow& key, uint64_t before) const;
@@ -150,6 +225,9 @@ class Trace {
   ArrangementStats Stats(const std::string& object) const;
 
   uint64_t records() const { return records_; }
+  /// Whether every key the trace holds received updates since the last
+  /// EndRound: a key not among TouchedKeyRefs is then absent.
+  bool AllTouched() const { return index_.size() == touched_.size(); }
   /// Whether the trace holds no key at all.
   bool empty() const { return index_.empty(); }
   const Info& info() const { return info_; }
@@ -165,32 +243,52 @@ class Trace {
   };
   struct Slot {
     DataRow key;
-    size_t hash = 0;
-    absl::InlinedVector<Update, 1> updates;
+    /// IndexHash of the key.
+    uint32_t hash = 0;
     bool touched = false;
+    absl::InlinedVector<Update, 1> updates;
   };
-  // Hashes and compares slot numbers by their keys; KeyRef probes find them.
+  // The index holds entries (IndexHash << 32 | slot number): probes, rehashes
+  // and erasures read the hash from the entry, and only a candidate whose
+  // hash matches has its slot's key compared.
+  static uint32_t IndexHash(size_t hash) { return static_cast<uint32_t>(hash); }
+  static uint64_t Entry(uint32_t hash, uint32_t slot) {
+    return (static_cast<uint64_t>(hash) << 32) | slot;
+  }
+  static uint32_t EntrySlot(uint64_t entry) {
+    return static_cast<uint32_t>(entry);
+  }
   struct SlotHash {
     using is_transparent = void;
-    const std::vector<Slot>* slots;
-    size_t operator()(uint32_t s) const { return (*slots)[s].hash; }
-    size_t operator()(const KeyRef& k) const { return k.hash; }
+    size_t operator()(uint64_t entry) const { return entry >> 32; }
+    size_t operator()(const KeyRef& k) const { return IndexHash(k.hash); }
   };
   struct SlotEq {
     using is_transparent = void;
-    const std::vector<Slot>* slots;
-    bool operator()(uint32_t a, uint32_t b) const { return a == b; }
-    bool operator()(uint32_t a, const KeyRef& k) const {
-      const Slot& s = (*slots)[a];
-      return s.hash == k.hash && s.key == *k.row;
+    const StableVector<Slot>* slots;
+    bool operator()(uint64_t a, uint64_t b) const { return a == b; }
+    bool operator()(uint64_t a, const KeyRef& k) const {
+      return (a >> 32) == IndexHash(k.hash) &&
+             (*slots)[EntrySlot(a)].key == *k.row;
     }
-    bool operator()(const KeyRef& k, uint32_t a) const { return (*this)(a, k); }
+    bool operator()(const KeyRef& k, uint64_t a) const { return (*this)(a, k); }
   };
 
   const DataRow& ValOf(const Slot& slot, const Update& u) const {
     return u.val_is_key ? slot.key : u.val;
   }
-  const Slot* Find(const KeyRef& key) const;
+  /// The slot number of `key`, or kNoSlot.
+  uint32_t FindSlot(const KeyRef& key) const;
+  static constexpr uint32_t kNoSlot = UINT32_MAX;
+  const Slot* Find(const KeyRef& key) const {
+    const uint32_t slot = FindSlot(key);
+    return slot == kNoSlot ? nullptr : &slots_[slot];
+  }
+  /// Set; when `owned` is given, `desired` points into it (in the same
+  /// order) and emitted rows are moved out of it.
+  absl::Status SetRows(const KeyRef& key, const RefMultiset& desired,
+                       Multiset* owned, uint64_t round,
+                       std::vector<RowDiff>& emitted, bool absent);
   /// ReadRefs of one slot.
   absl::Status ReadSlot(const Slot& s, uint64_t before, RefMultiset& out) const;
   /// The slot of `key`, created when absent (moving `*owned` in when given).
@@ -200,17 +298,19 @@ class Trace {
   void FreeSlot(uint32_t slot);
 
   Info info_;
-  std::vector<Slot> slots_;
+  StableVector<Slot> slots_;
   std::vector<uint32_t> free_slots_;
-  absl::flat_hash_set<uint32_t, SlotHash, SlotEq> index_;
+  absl::flat_hash_set<uint64_t, SlotHash, SlotEq, BigAllocator<uint64_t>>
+      index_;
   /// Slots that received updates since the last EndRound, in order of first
   /// update.
   std::vector<uint32_t> touched_;
   /// A touched key first inserted this round in a representation other than
   /// its slot's (-0.0 for 0.0): the round's key is that one.
   absl::flat_hash_map<uint32_t, DataRow> touched_as_;
-  /// Scratch space of Set.
+  /// Scratch space of Set and SetOwned.
   RefMultiset previous_;
+  RefMultiset owned_refs_;
   uint64_t records_ = 0;
   /// kNone: the number of rounds that added updates; kEager: 0 or 1.
   uint64_t batches_ = 0;
