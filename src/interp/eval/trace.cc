@@ -365,8 +365,10 @@ absl::StatusOr<Trace::Counts> Trace::CountsAt(const KeyRef& key,
 absl::StatusOr<Multiset> Trace::ReadAll(uint64_t before) const {
   std::vector<RowDiff> rows;
   rows.reserve(records_);
-  for (uint64_t entry : index_) {
-    const Slot& s = slots_[EntrySlot(entry)];
+  // In slot order: sequential, unlike the index's hash order; free slots
+  // hold no updates.
+  for (size_t slot = 0; slot < slots_.size(); ++slot) {
+    const Slot& s = slots_[slot];
     for (const Update& u : s.updates) {
       if (u.round < before) rows.emplace_back(ValOf(s, u), u.diff);
     }
@@ -473,8 +475,9 @@ ArrangementStats Trace::Stats(const std::string& object) const {
   stats.records = records_;
   stats.batches = batches_;
   uint64_t bytes = batches_ * kBatchOverheadBytes;
-  for (uint64_t entry : index_) {
-    const Slot& s = slots_[EntrySlot(entry)];
+  for (size_t slot = 0; slot < slots_.size(); ++slot) {  // as in ReadAll
+    const Slot& s = slots_[slot];
+    if (s.updates.empty()) continue;
     const uint64_t key_bytes = EncodedRowBytes(s.key);
     for (const Update& update : s.updates) {
       const DataRow& val = ValOf(s, update);
