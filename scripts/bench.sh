@@ -36,9 +36,8 @@ fi
 
 build="${LIR_BENCH_BUILD_DIR:-build-release}"
 cmake -S . -B "${build}" -G Ninja -DCMAKE_BUILD_TYPE=Release
-# eval_bench first: its A/B is the headline, and its timings depend most on
-# the memory state, which the 10 GB runs of the others leave disturbed
-# (its 1M-key loads ran up to 2x slower after them).
+# eval_bench first: its A/B is the headline, so it runs before the 10 GB
+# library runs have churned the machine's memory.
 benches=(eval_bench explain_bench recognizer_bench analysis_bench)
 cmake --build "${build}" -j "${LIR_BUILD_JOBS:-2}" --target bench-report "${benches[@]}"
 
