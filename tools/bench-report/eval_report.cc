@@ -1,9 +1,11 @@
 // The eval_bench section of docs/BENCHMARKS.md: the SetDifferenceCoArranged
 // A/B (bench/eval_bench.cc) in tables, beside Materialize's measurement
 // (SEMANTICS.md section 6), with the goals checked on the figures.
+#include <algorithm>
 #include <cstdint>
-#include <cstdio>
+#include <cstdlib>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <tuple>

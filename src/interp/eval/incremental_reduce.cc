@@ -33,6 +33,24 @@ absl::Status InsertRows(Trace& trace, const std::vector<ScalarExpr>& key,
   return batch.Finish();
 }
 
+// Calls `per_key(key, absent)` for every key `input` received updates for
+// this round, in key order, with room for them reserved in `output` and each
+// key's output lookup prefetched kAhead keys early. `absent`: `output` held
+// no key when the round began, so none of these keys is found there (the
+// keys are distinct).
+template <typename PerKey>
+absl::Status ForEachDirtyKey(const Trace& input, Trace& output,
+                             PerKey per_key) {
+  const std::vector<KeyRef> touched = input.TouchedKeyRefs();
+  output.Reserve(touched.size());
+  const bool absent = output.empty();
+  for (size_t i = 0; i < touched.size(); ++i) {
+    if (i + kAhead < touched.size()) output.Prefetch(touched[i + kAhead]);
+    LIR_RETURN_IF_ERROR(per_key(touched[i], absent));
+  }
+  return absl::OkStatus();
+}
+
 Trace* OutputTrace(Graph& graph, const Node& node, std::string name,
                    const ArrangementForm& form) {
   Trace::Info info;
@@ -57,21 +75,15 @@ class ThresholdOperator : public Operator {
     }
     std::vector<RowDiff> emitted;
     RefMultiset rows, positive;
-    const std::vector<KeyRef> touched = input_->TouchedKeyRefs();
-    output_->Reserve(touched.size());
-    // Touched keys are distinct: on an empty output none is found.
-    const bool absent = output_->empty();
-    for (size_t i = 0; i < touched.size(); ++i) {
-      if (i + kAhead < touched.size()) output_->Prefetch(touched[i + kAhead]);
-      const KeyRef& key = touched[i];
-      LIR_RETURN_IF_ERROR(input_->ReadRefs(key, r.round + 1, rows));
-      positive.clear();
-      for (const auto& [row, count] : rows) {
-        if (count > 0) positive.emplace_back(row, count);
-      }
-      LIR_RETURN_IF_ERROR(
-          output_->Set(key, positive, r.round, emitted, absent));
-    }
+    LIR_RETURN_IF_ERROR(ForEachDirtyKey(
+        *input_, *output_, [&](const KeyRef& key, bool absent) {
+          LIR_RETURN_IF_ERROR(input_->ReadRefs(key, r.round + 1, rows));
+          positive.clear();
+          for (const auto& [row, count] : rows) {
+            if (count > 0) positive.emplace_back(row, count);
+          }
+          return output_->Set(key, positive, r.round, emitted, absent);
+        }));
     return Consolidate(std::move(emitted));
   }
 
@@ -306,25 +318,20 @@ class ReduceOperator : public Operator {
     std::vector<RowDiff> emitted;
     Multiset vals, desired;
     RefMultiset refs;
-    const std::vector<KeyRef> touched = input_->TouchedKeyRefs();
-    output_->Reserve(touched.size());
-    // Touched keys are distinct: on an empty output none is found.
-    const bool absent = output_->empty();
-    for (size_t i = 0; i < touched.size(); ++i) {
-      if (i + kAhead < touched.size()) output_->Prefetch(touched[i + kAhead]);
-      const KeyRef& key = touched[i];
-      LIR_RETURN_IF_ERROR(input_->ReadRefs(key, r.round + 1, refs));
-      vals.clear();
-      for (const auto& [val, diff] : refs) vals.emplace_back(*val, diff);
-      std::optional<DataRow> out;
-      if (!vals.empty()) {
-        LIR_ASSIGN_OR_RETURN(out, ReduceGroup(op, *key.row, vals));
-      }
-      desired.clear();
-      if (out.has_value()) desired.emplace_back(std::move(*out), 1);
-      LIR_RETURN_IF_ERROR(
-          output_->SetOwned(key, desired, r.round, emitted, absent));
-    }
+    LIR_RETURN_IF_ERROR(ForEachDirtyKey(
+        *input_, *output_,
+        [&](const KeyRef& key, bool absent) -> absl::Status {
+          LIR_RETURN_IF_ERROR(input_->ReadRefs(key, r.round + 1, refs));
+          vals.clear();
+          for (const auto& [val, diff] : refs) vals.emplace_back(*val, diff);
+          std::optional<DataRow> out;
+          if (!vals.empty()) {
+            LIR_ASSIGN_OR_RETURN(out, ReduceGroup(op, *key.row, vals));
+          }
+          desired.clear();
+          if (out.has_value()) desired.emplace_back(std::move(*out), 1);
+          return output_->SetOwned(key, desired, r.round, emitted, absent);
+        }));
     return Consolidate(std::move(emitted));
   }
 
@@ -380,19 +387,19 @@ class TopKOperator : public Operator {
     }
     std::vector<RowDiff> emitted;
     RefMultiset desired;
-    // Touched keys are distinct: on an empty output none is found.
-    const bool absent = output_->empty();
-    for (const KeyRef& key : input_->TouchedKeyRefs()) {
-      LIR_ASSIGN_OR_RETURN(Multiset rows, input_->Read(*key.row, r.round + 1));
-      Multiset selected;
-      if (!rows.empty()) {
-        LIR_ASSIGN_OR_RETURN(selected, TopKGroup(op, rows));
-      }
-      desired.clear();
-      for (const auto& [row, diff] : selected) desired.emplace_back(&row, diff);
-      LIR_RETURN_IF_ERROR(
-          output_->Set(key, desired, r.round, emitted, absent));
-    }
+    LIR_RETURN_IF_ERROR(ForEachDirtyKey(
+        *input_, *output_,
+        [&](const KeyRef& key, bool absent) -> absl::Status {
+          LIR_ASSIGN_OR_RETURN(Multiset rows,
+                               input_->Read(*key.row, r.round + 1));
+          Multiset selected;
+          if (!rows.empty()) {
+            LIR_ASSIGN_OR_RETURN(selected, TopKGroup(op, rows));
+          }
+          desired.clear();
+          for (const auto& [row, d] : selected) desired.emplace_back(&row, d);
+          return output_->Set(key, desired, r.round, emitted, absent);
+        }));
     return Consolidate(std::move(emitted));
   }
 

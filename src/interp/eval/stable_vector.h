@@ -56,16 +56,6 @@ class StableVector {
     return size_++;
   }
 
-  /// Allocates the chunks that `n` elements need, so appending up to `n`
-  /// allocates nothing.
-  void Reserve(size_t n) {
-    if (n == 0) return;
-    const size_t last = ChunkOf(n - 1);
-    while (chunks_.size() <= last) {
-      chunks_.push_back(BigAllocator<T>().allocate(ChunkSize(chunks_.size())));
-    }
-  }
-
  private:
   // Chunk c holds elements [kFirst * (2^c - 1), kFirst * (2^(c+1) - 1)).
   static constexpr size_t kFirst = 64;
