@@ -34,6 +34,13 @@ uint64_t EncodedDatumBytes(const Datum& datum) {
     const uint64_t n = datum.as_string().size();
     return 1 + VarintBytes(n) + n;
   }
+  if (datum.is_nested()) {
+    uint64_t bytes = 0;
+    for (const Datum& element : datum.elements()) {
+      bytes += EncodedDatumBytes(element);
+    }
+    return 1 + VarintBytes(bytes) + bytes;
+  }
   return 1;  // NULL, booleans: the tag says it all
 }
 
