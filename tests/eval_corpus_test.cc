@@ -10,7 +10,7 @@
 // over a text column gets text; otherwise from the arities the plan's own
 // arrangements reveal (then every column is an integer). Plans that cannot
 // run are counted by reason: an unsupported function, a collection of
-// unknown shape, a column type outside the evaluator's five.
+// unknown shape, a column type the generator cannot draw.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>

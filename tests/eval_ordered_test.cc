@@ -18,6 +18,7 @@
 #include "src/interp/eval/datum.h"
 #include "src/interp/eval/operators.h"
 #include "src/interp/eval/scalar_eval.h"
+#include "src/interp/eval/trace.h"
 #include "tests/eval_scalar_test_util.h"
 
 namespace lir::eval {
@@ -48,6 +49,14 @@ TEST(NestedDatum, OrderEqualityAndHash) {
                                     L({F(0.0)}), L({F(-0.0)}), A({I(1)}),
                                     L({I(1)})};
   EXPECT_EQ(set.size(), 4u);
+}
+
+TEST(NestedDatum, IdenticalRowsLooksInside) {
+  // Equal (so one group) but not identical (an arrangement must replace it).
+  EXPECT_EQ(L({F(-0.0)}), L({F(0.0)}));
+  EXPECT_FALSE(IdenticalRows({L({F(-0.0)})}, {L({F(0.0)})}));
+  EXPECT_TRUE(IdenticalRows({L({F(1.5), S("a")})}, {L({F(1.5), S("a")})}));
+  EXPECT_FALSE(IdenticalRows({L({I(1)})}, {A({I(1)})}));
 }
 
 TEST(NestedDatum, MaterializeOrderPutsNullLastAlsoInside) {
@@ -201,6 +210,16 @@ TEST(OrderedAggregate, StringAggSeparatorsAndNulls) {
   absl::StatusOr<Multiset> bad =
       ReduceGroup(op, {}, Rows({{{L({L({I(1), S(",")}), I(0)})}, 1}}));
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(OrderedAggregate, ListAggConcatenatesLists) {
+  ReduceOp op = Single("list_agg[order_by=[#0 desc nulls_last]](row(list[#0], #0))");
+  EXPECT_EQ(Value(op, {{L({L({I(1)}), I(1)}), 1}, {L({L({N}), N}), 1},
+                       {L({L({I(2), I(3)}), I(2)}), 1}}),
+            L({I(2), I(3), I(1), N}));
+  // An array payload is not a list.
+  EXPECT_EQ(ReduceGroup(op, {}, Rows({{{L({A({I(1)}), I(1)})}, 1}})).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST(OrderedAggregate, JsonbAggLeavesOutSqlNulls) {

@@ -66,7 +66,7 @@ struct FunctionEntry {
   int arity;  ///< -1: any number >= 1
 };
 
-// Named functions (CallStyle::kFunction) whose meaning fits the five datum
+// Named functions (CallStyle::kFunction) whose meaning fits the datum
 // kinds. Casts whose input and output both map to int64 are identities.
 constexpr FunctionEntry kFunctions[] = {
     {"-", Op::kNeg, 1},

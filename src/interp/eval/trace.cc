@@ -59,6 +59,12 @@ bool IdenticalRows(const DataRow& a, const DataRow& b) {
           std::bit_cast<uint64_t>(b[i].as_float())) {
         return false;
       }
+    } else if (a[i].is_nested()) {
+      // Floats inside lists and arrays are told apart the same way.
+      if (a[i].as_nested().kind != b[i].as_nested().kind ||
+          !IdenticalRows(a[i].elements(), b[i].elements())) {
+        return false;
+      }
     } else if (a[i] != b[i]) {
       return false;
     }
