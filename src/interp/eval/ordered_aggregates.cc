@@ -120,8 +120,11 @@ absl::StatusOr<std::vector<const Datum*>> SortedInputs(
   int64_t total = 0;
   for (const auto& [record, diff] : inputs) {
     LIR_RETURN_IF_ERROR(Fields(spec.func, record, width).status());
-    if (diff <= 0 || __builtin_add_overflow(total, diff, &total) ||
-        total > kMaxInputs) {
+    if (diff <= 0) {
+      return absl::OutOfRangeError(
+          absl::StrCat(spec.func, ": non-positive multiplicity ", diff));
+    }
+    if (__builtin_add_overflow(total, diff, &total) || total > kMaxInputs) {
       return absl::OutOfRangeError(absl::StrCat(
           spec.func, ": more than ", kMaxInputs, " inputs in one group"));
     }
