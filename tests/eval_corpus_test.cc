@@ -4,10 +4,13 @@
 //
 // Column counts and types come from the PostgreSQL schemas in
 // ../shared/corpus/materialize-sql (MAP.tsv says which table each global
-// collection is), or, for plans without one, from the arities the plan's own
+// collection is); for plans without one, from the CREATE TABLE statements
+// before the EXPLAIN in its sqllogictest file (../shared/corpus/
+// materialize-slt, located by materialize/INDEX.tsv), so that an aggregate
+// over a text column gets text; otherwise from the arities the plan's own
 // arrangements reveal (then every column is an integer). Plans that cannot
 // run are counted by reason: an unsupported function, a collection of
-// unknown shape, a column type outside the evaluator's five.
+// unknown shape, a column type the generator cannot draw.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -21,7 +24,9 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "gtest/gtest.h"
@@ -116,6 +121,51 @@ std::map<std::string, PlanSchema> Schemas() {
   return schemas;
 }
 
+// Whether every column type of `table` is one Value() can draw.
+bool Drawable(const Table& table);
+
+// For plans without a MAP.tsv entry: the tables created in the plan's .slt
+// file before the EXPLAIN (the last definition of a name wins), read as
+// `materialize.public.<name>`. Tables with a type Value() cannot draw are
+// left out (the plan is then shaped from its arities, as before).
+void AddSltSchemas(std::map<std::string, PlanSchema>& schemas) {
+  const fs::path index = corpus::CorpusDir() / "INDEX.tsv";
+  std::error_code ec;
+  if (!fs::exists(index, ec)) return;
+  for (absl::string_view line :
+       absl::StrSplit(ReadFile(index), '\n', absl::SkipEmpty())) {
+    std::vector<std::string> fields = absl::StrSplit(line, '\t');
+    if (fields.size() < 3 || fields[0] == "file" || schemas.count(fields[0]) > 0) {
+      continue;
+    }
+    std::string slt(absl::StripPrefix(fields[1], "test/sqllogictest/"));
+    absl::StrReplaceAll({{"/", "__"}}, &slt);
+    const fs::path path = corpus::SharedDir() / "corpus" / "materialize-slt" / slt;
+    int until = 0;
+    if (!fs::exists(path, ec) || !absl::SimpleAtoi(fields[2], &until)) continue;
+    // slt statements end at a blank line, not always with `;`: give each
+    // one a `;` so that ParseSql sees where it ends.
+    std::string sql;
+    int number = 0;
+    for (absl::string_view text : absl::StrSplit(ReadFile(path), '\n')) {
+      if (++number >= until) break;
+      absl::StrAppend(&sql, absl::StripAsciiWhitespace(text).empty() ? ";" : text,
+                      "\n");
+    }
+    PlanSchema schema;
+    ParseSql(sql, &schema);
+    for (auto it = schema.tables.begin(); it != schema.tables.end();) {
+      if (!Drawable(it->second)) {
+        it = schema.tables.erase(it);
+        continue;
+      }
+      schema.reads[absl::StrCat("materialize.public.", it->first)] = it->first;
+      ++it;
+    }
+    if (!schema.tables.empty()) schemas[fields[0]] = std::move(schema);
+  }
+}
+
 // The globals a document reads that none of its objects defines.
 std::set<std::string> Inputs(const Document& doc) {
   std::set<std::string> objects, reads;
@@ -200,6 +250,14 @@ std::optional<eval::Datum> Value(const std::string& type, bool dates_as_strings,
   return std::nullopt;
 }
 
+bool Drawable(const Table& table) {
+  std::mt19937_64 rng(0);
+  for (const std::string& type : table.types) {
+    if (!Value(type, false, rng).has_value()) return false;
+  }
+  return true;
+}
+
 // Data for one plan's inputs over three rounds, or why there can be none.
 absl::StatusOr<eval::InputData> MakeData(const std::string& plan_name,
                                          const Document& doc,
@@ -277,7 +335,8 @@ TEST(EvalCorpus, PlansAgreeWithTheRewriteOffAndOnAndWithBothEngines) {
   const std::vector<fs::path> paths = corpus::PlanFiles();
   std::error_code ec;
   LIR_SKIP_WITHOUT_CORPUS(paths.empty() || !fs::exists(SqlDir() / "MAP.tsv", ec));
-  const std::map<std::string, PlanSchema> schemas = Schemas();
+  std::map<std::string, PlanSchema> schemas = Schemas();
+  AddSltSchemas(schemas);
   std::map<std::string, int> not_run;  // reason -> plans
   int ran = 0, fired = 0, with_round_error = 0;
   std::vector<std::string> fired_in, round_errors;

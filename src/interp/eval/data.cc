@@ -34,7 +34,15 @@ class DataErrors {
 
 std::string TypeName(const json& value) { return value.type_name(); }
 
-absl::StatusOr<Datum> ReadDatum(const json& value) {
+// Lists and arrays nest at most this deep in a data file (the reader is
+// recursive).
+constexpr int kMaxNesting = 1000;
+
+// `{"list": [...]}` / `{"array": [...]}`: a nested datum. A plain JSON array
+// cannot be one: a row is already a JSON array of datums.
+absl::StatusOr<Datum> ReadNested(const json& value, int depth);
+
+absl::StatusOr<Datum> ReadDatum(const json& value, int depth = 0) {
   switch (value.type()) {
     case json::value_t::null:
       return Datum::Null();
@@ -54,11 +62,42 @@ absl::StatusOr<Datum> ReadDatum(const json& value) {
       return Datum::Float(value.get<double>());
     case json::value_t::string:
       return Datum::String(value.get<std::string>());
+    case json::value_t::object:
+      return ReadNested(value, depth);
     default:
       return absl::InvalidArgumentError(absl::StrCat(
-          "expected null, a boolean, an integer, a number or a string, got ",
+          "expected null, a boolean, an integer, a number, a string, "
+          "{\"list\": [...]} or {\"array\": [...]}, got ",
           TypeName(value)));
   }
+}
+
+absl::StatusOr<Datum> ReadNested(const json& value, int depth) {
+  const bool is_list = value.size() == 1 && value.contains("list");
+  const bool is_array = value.size() == 1 && value.contains("array");
+  if ((!is_list && !is_array) ||
+      !value.begin().value().is_array()) {
+    return absl::InvalidArgumentError(
+        "expected an object {\"list\": [...]} or {\"array\": [...]}");
+  }
+  if (depth >= kMaxNesting) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("lists and arrays nest deeper than ", kMaxNesting));
+  }
+  const json& items = value.begin().value();
+  std::vector<Datum> elements;
+  elements.reserve(items.size());
+  for (size_t i = 0; i < items.size(); ++i) {
+    absl::StatusOr<Datum> element = ReadDatum(items[i], depth + 1);
+    if (!element.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(is_list ? "list" : "array", " element ", i, ": ",
+                       element.status().message()));
+    }
+    elements.push_back(*std::move(element));
+  }
+  return is_list ? Datum::List(std::move(elements))
+                 : Datum::Array(std::move(elements));
 }
 
 // A JSON integer (signed or unsigned) as int64, or nullopt.
@@ -137,6 +176,13 @@ nlohmann::json DatumToJson(const Datum& datum) {
       return datum.as_float();
     case 4:
       return datum.as_string();
+    case 5: {
+      json elements = json::array();
+      for (const Datum& element : datum.elements()) {
+        elements.push_back(DatumToJson(element));
+      }
+      return json{{datum.is_array() ? "array" : "list", std::move(elements)}};
+    }
     default:
       return nullptr;
   }

@@ -43,12 +43,14 @@ struct InputData {
 /// Parses the data file's text. Errors are InvalidArgument starting with
 /// `filename:`: JSON syntax errors give line:column; the others name the
 /// collection, the update index and what is wrong (wrong arity, a value that
-/// is not null/boolean/64-bit integer/number/string, a round that is not a
+/// is not null/boolean/64-bit integer/number/string/`{"list": [...]}`/
+/// `{"array": [...]}`, a round that is not a
 /// non-negative integer, a diff that is 0 or not an integer).
 absl::StatusOr<InputData> ParseInputData(std::string_view text,
                                          std::string_view filename);
 
-/// A datum as a JSON value: null, boolean, integer, float or string.
+/// A datum as a JSON value: null, boolean, integer, float, string, or for
+/// nested datums `{"list": [...]}` / `{"array": [...]}` (records are lists).
 nlohmann::json DatumToJson(const Datum& datum);
 
 /// The data as JSON text in the same format (floats keep a fraction or an

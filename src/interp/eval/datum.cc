@@ -6,10 +6,12 @@
 #include <cmath>
 #include <limits>
 
+#include "absl/hash/hash.h"
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "src/explain/text_primitives.h"
+#include "src/lir/status_macros.h"
 
 namespace lir::eval {
 
@@ -40,8 +42,31 @@ std::string FloatText(double d) {
   return std::string(buffer, end);
 }
 
+Literal ToLiteral(const Datum& datum);
+
+// `[a, b]` for lists (and records), `{a, b}` for arrays: how Materialize's
+// EXPLAIN prints such datums (TEXT-FORMAT.md 5.5).
+std::string NestedText(const Datum& datum) {
+  const bool is_array = datum.is_array();
+  std::string out(1, is_array ? '{' : '[');
+  bool first = true;
+  for (const Datum& element : datum.elements()) {
+    if (!first) out += ", ";
+    first = false;
+    explain::AppendLiteral(out, ToLiteral(element));
+  }
+  out += is_array ? '}' : ']';
+  return out;
+}
+
 Literal ToLiteral(const Datum& datum) {
   switch (datum.value.index()) {
+    case 5: {
+      Literal literal;
+      literal.kind = LiteralKind::kOther;
+      literal.text = NestedText(datum);
+      return literal;
+    }
     case 1:
       return Literal::Bool(datum.as_bool());
     case 2:
@@ -74,9 +99,50 @@ std::strong_ordering Datum::Compare(const Datum& a, const Datum& b) {
       return CompareFloats(a.as_float(), b.as_float());
     case 4:
       return a.as_string().compare(b.as_string()) <=> 0;
+    case 5: {
+      const Nested& x = a.as_nested();
+      const Nested& y = b.as_nested();
+      if (x.kind != y.kind) return x.kind <=> y.kind;
+      return std::lexicographical_compare_three_way(
+          x.elements.begin(), x.elements.end(), y.elements.begin(),
+          y.elements.end());
+    }
     default:
       return std::strong_ordering::equal;
   }
+}
+
+size_t Datum::NestedHash(const Datum& d) {
+  const Nested& nested = d.as_nested();
+  return absl::HashOf(static_cast<int>(nested.kind), nested.elements);
+}
+
+Datum Datum::List(std::vector<Datum> elements) {
+  return Datum{std::make_shared<const Nested>(
+      Nested{Nested::Kind::kList, std::move(elements)})};
+}
+
+Datum Datum::Array(std::vector<Datum> elements) {
+  return Datum{std::make_shared<const Nested>(
+      Nested{Nested::Kind::kArray, std::move(elements)})};
+}
+
+int MzCompare(const Datum& a, const Datum& b) {
+  if (a.is_null() || b.is_null()) {
+    if (a.is_null() && b.is_null()) return 0;
+    return a.is_null() ? 1 : -1;
+  }
+  if (a.is_nested() && b.is_nested() &&
+      a.as_nested().kind == b.as_nested().kind) {
+    const std::vector<Datum>& x = a.elements();
+    const std::vector<Datum>& y = b.elements();
+    for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
+      if (int c = MzCompare(x[i], y[i]); c != 0) return c;
+    }
+    return x.size() < y.size() ? -1 : (x.size() > y.size() ? 1 : 0);
+  }
+  const std::strong_ordering c = a <=> b;
+  return c < 0 ? -1 : (c > 0 ? 1 : 0);
 }
 
 absl::StatusOr<Multiset> Consolidate(std::vector<RowDiff> updates) {
@@ -141,8 +207,81 @@ absl::StatusOr<Multiset> DiffMultisets(const Multiset& after,
   return AddMultisets(after, negated);
 }
 
+namespace {
+
+/// Reads the nested literal (`[...]` or `{...}`) starting at `pos` of
+/// `text`, leaving `pos` after it. Elements are literals as EXPLAIN prints
+/// them, separated by `, `.
+absl::StatusOr<Datum> ParseNested(std::string_view text, size_t& pos,
+                                  int depth) {
+  auto bad = [&]() {
+    return absl::UnimplementedError(
+        absl::StrCat("unsupported literal ", std::string(text)));
+  };
+  if (depth > explain::kMaxExprDepth) return bad();
+  const char open = text[pos];
+  const char close = open == '[' ? ']' : '}';
+  ++pos;
+  std::vector<Datum> elements;
+  if (pos < text.size() && text[pos] == close) {
+    ++pos;
+  } else {
+    while (true) {
+      if (pos >= text.size()) return bad();
+      if (text[pos] == '[' || text[pos] == '{') {
+        LIR_ASSIGN_OR_RETURN(Datum element, ParseNested(text, pos, depth + 1));
+        elements.push_back(std::move(element));
+      } else {
+        // A scalar literal ends at the first `,` or closing bracket outside
+        // a string.
+        size_t end = pos;
+        bool in_string = false;
+        for (; end < text.size(); ++end) {
+          const char c = text[end];
+          if (in_string) {
+            if (c == '\\') {
+              ++end;
+            } else if (c == '"') {
+              in_string = false;
+            }
+          } else if (c == '"') {
+            in_string = true;
+          } else if (c == ',' || c == ']' || c == '}') {
+            break;
+          }
+        }
+        size_t error_pos = 0;
+        absl::StatusOr<Literal> literal =
+            explain::ParseLiteral(text.substr(pos, end - pos), &error_pos);
+        if (!literal.ok()) return bad();
+        LIR_ASSIGN_OR_RETURN(Datum element, FromLiteral(*literal));
+        elements.push_back(std::move(element));
+        pos = end;
+      }
+      if (pos < text.size() && text[pos] == close) {
+        ++pos;
+        break;
+      }
+      if (text.substr(pos, 2) != ", ") return bad();
+      pos += 2;
+    }
+  }
+  return open == '[' ? Datum::List(std::move(elements))
+                     : Datum::Array(std::move(elements));
+}
+
+}  // namespace
+
 absl::StatusOr<Datum> FromLiteral(const Literal& literal) {
   switch (literal.kind) {
+    case LiteralKind::kOther:
+      if (!literal.text.empty() &&
+          (literal.text[0] == '[' || literal.text[0] == '{')) {
+        size_t pos = 0;
+        LIR_ASSIGN_OR_RETURN(Datum nested, ParseNested(literal.text, pos, 0));
+        if (pos == literal.text.size()) return nested;
+      }
+      break;
     case LiteralKind::kNull:
       return Datum::Null();
     case LiteralKind::kBool:

@@ -328,12 +328,10 @@ class ReduceOperator : public Operator {
           LIR_RETURN_IF_ERROR(input_->ReadRefs(key, r.round + 1, refs));
           vals.clear();
           for (const auto& [val, diff] : refs) vals.emplace_back(*val, diff);
-          std::optional<DataRow> out;
-          if (!vals.empty()) {
-            LIR_ASSIGN_OR_RETURN(out, ReduceGroup(op, *key.row, vals));
-          }
           desired.clear();
-          if (out.has_value()) desired.emplace_back(std::move(*out), 1);
+          if (!vals.empty()) {
+            LIR_ASSIGN_OR_RETURN(desired, ReduceGroup(op, *key.row, vals));
+          }
           return output_->SetOwned(key, desired, r.round, emitted, absent);
         }));
     return Consolidate(std::move(emitted));

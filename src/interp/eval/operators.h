@@ -28,14 +28,15 @@ absl::Status CheckNode(const Node& node);
 absl::StatusOr<std::optional<std::pair<DataRow, DataRow>>> ReduceKeyVal(
     const ReduceOp& op, const DataRow& row);
 
-/// The output row of one Reduce group: `key` followed by the aggregates
-/// over `vals` (the group's accumulated val rows, consolidated), then
-/// `mfp_after`. nullopt when the group is empty (all multiplicities zero,
-/// or `mfp_after` filters it). Distinct outputs the key once when its count
-/// is positive. Errors on a negative multiplicity.
-absl::StatusOr<std::optional<DataRow>> ReduceGroup(const ReduceOp& op,
-                                                   const DataRow& key,
-                                                   const Multiset& vals);
+/// The output rows of one Reduce group (consolidated): `key` followed by
+/// the aggregates over `vals` (the group's accumulated val rows,
+/// consolidated), then `mfp_after`. One row, or none when the group is empty
+/// (all multiplicities zero) or `mfp_after` filters it; with
+/// `fused_unnest_list`, one row per element of the window function's list
+/// (`key ++ element`, each through `mfp_after`). Distinct outputs the key
+/// once when its count is positive. Errors on a negative multiplicity.
+absl::StatusOr<Multiset> ReduceGroup(const ReduceOp& op, const DataRow& key,
+                                     const Multiset& vals);
 
 /// The group key of a TopK input row (its `group_by` columns).
 DataRow TopKGroupKey(const TopKOp& op, const DataRow& row);

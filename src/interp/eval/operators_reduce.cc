@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/interp/eval/eval_internal.h"
 #include "src/interp/eval/operators.h"
+#include "src/interp/eval/ordered_aggregates.h"
 #include "src/interp/eval/scalar_eval.h"
 #include "src/lir/status_macros.h"
 
@@ -21,6 +22,8 @@ namespace {
 struct AggSpec {
   std::string func;
   bool distinct = false;
+  /// Ordered aggregates and window functions (ordered_aggregates.h).
+  std::optional<internal::OrderedAggregate> ordered;
 };
 
 bool IsSupportedAggregate(const std::string& func) {
@@ -33,10 +36,23 @@ absl::Status UnsupportedAggregate(const std::string& func) {
 }
 
 absl::StatusOr<AggSpec> SpecOf(const AggregateExpr& aggr) {
+  if (internal::IsOrderedAggregate(aggr.func)) {
+    LIR_ASSIGN_OR_RETURN(
+        internal::OrderedAggregate ordered,
+        internal::ParseOrderedAggregate(aggr.func, aggr.params));
+    return AggSpec{aggr.func, aggr.distinct, std::move(ordered)};
+  }
   if (aggr.params.has_value() || !IsSupportedAggregate(aggr.func)) {
     return UnsupportedAggregate(aggr.func);
   }
-  return AggSpec{aggr.func, aggr.distinct};
+  return AggSpec{aggr.func, aggr.distinct, std::nullopt};
+}
+
+/// Whether the aggregate is a window function, whose result is a list that
+/// `fused_unnest_list` may unnest.
+bool IsWindowFunction(const std::string& func) {
+  return func == "row_number" || func == "rank" || func == "dense_rank" ||
+         func == "lag" || func == "lead" || func == "fused_value_window_func";
 }
 
 /// The Reduce's aggregates in output order (empty for Distinct), or why it
@@ -70,7 +86,7 @@ absl::StatusOr<std::vector<AggSpec>> AggregatesInOrder(const ReduceOp& op) {
         if (func != "min" && func != "max") {
           return UnsupportedAggregate(func);
         }
-        out.push_back({func, false});
+        out.push_back({func, false, std::nullopt});
       }
       return out;
     case ReduceKind::kBasicSingle:
@@ -79,7 +95,9 @@ absl::StatusOr<std::vector<AggSpec>> AggregatesInOrder(const ReduceOp& op) {
         LIR_ASSIGN_OR_RETURN(AggSpec spec, SpecOf(aggr));
         out.push_back(std::move(spec));
       }
-      if (op.fused_unnest_list) {
+      // Materialize fuses the unnesting only into a single window function.
+      if (op.fused_unnest_list &&
+          (out.size() != 1 || !IsWindowFunction(out[0].func))) {
         return absl::UnimplementedError(
             "unsupported aggregate with fused_unnest_list");
       }
@@ -117,6 +135,9 @@ absl::StatusOr<Datum> Aggregate(const AggSpec& spec, size_t column,
                              }),
                  inputs.end());
     for (auto& input : inputs) input.second = 1;
+  }
+  if (spec.ordered.has_value()) {
+    return internal::EvalOrderedAggregate(*spec.ordered, inputs);
   }
   const std::string& f = spec.func;
   if (f == "count") {
@@ -219,9 +240,8 @@ absl::StatusOr<std::optional<std::pair<DataRow, DataRow>>> ReduceKeyVal(
   return std::make_pair(std::move(*key), std::move(*val));
 }
 
-absl::StatusOr<std::optional<DataRow>> ReduceGroup(const ReduceOp& op,
-                                                   const DataRow& key,
-                                                   const Multiset& vals) {
+absl::StatusOr<Multiset> ReduceGroup(const ReduceOp& op, const DataRow& key,
+                                     const Multiset& vals) {
   LIR_ASSIGN_OR_RETURN(std::vector<AggSpec> specs, AggregatesInOrder(op));
   int64_t total = 0;
   for (const auto& [row, diff] : vals) {
@@ -232,14 +252,39 @@ absl::StatusOr<std::optional<DataRow>> ReduceGroup(const ReduceOp& op,
       return absl::OutOfRangeError("multiplicity out of 64-bit range");
     }
   }
-  if (total == 0) return std::nullopt;
+  Multiset result;
+  if (total == 0) return result;
   DataRow out = key;
   out.reserve(key.size() + specs.size());
   for (size_t p = 0; p < specs.size(); ++p) {
     LIR_ASSIGN_OR_RETURN(Datum value, Aggregate(specs[p], p, vals));
     out.push_back(std::move(value));
   }
-  return EvalMfp(op.mfp_after, std::move(out));
+  if (!op.fused_unnest_list) {
+    LIR_ASSIGN_OR_RETURN(std::optional<DataRow> row,
+                         EvalMfp(op.mfp_after, std::move(out)));
+    if (row.has_value()) result.emplace_back(std::move(*row), 1);
+    return result;
+  }
+  // fused_unnest_list: one row per element of the window function's list,
+  // each then through mfp_after.
+  const Datum list = std::move(out.back());
+  out.pop_back();
+  if (list.is_null()) return result;
+  if (!list.is_list()) {
+    return absl::InvalidArgumentError(
+        "fused_unnest_list: the aggregate did not produce a list");
+  }
+  std::vector<RowDiff> rows;
+  rows.reserve(list.elements().size());
+  for (const Datum& element : list.elements()) {
+    DataRow row = out;
+    row.push_back(element);
+    LIR_ASSIGN_OR_RETURN(std::optional<DataRow> kept,
+                         EvalMfp(op.mfp_after, std::move(row)));
+    if (kept.has_value()) rows.emplace_back(std::move(*kept), 1);
+  }
+  return Consolidate(std::move(rows));
 }
 
 DataRow TopKGroupKey(const TopKOp& op, const DataRow& row) {

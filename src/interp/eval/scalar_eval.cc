@@ -53,6 +53,11 @@ enum class Op {
   kIntToReal,    ///< integer to real (float32 rounding)
   kFloatToReal,  ///< double to real (float32 rounding)
   kIntToText,
+  kRow,          ///< `row(a, b)`: a record (a list datum)
+  kListBuild,    ///< `list[a, b]`
+  kArrayBuild,   ///< `array[a, b]`
+  kRecordGet,    ///< `record_get[i](r)`: field i of a record
+  kJsonbable,    ///< `jsonbable_to_jsonb`: jsonb values are plain datums
 };
 
 struct FunctionEntry {
@@ -61,7 +66,7 @@ struct FunctionEntry {
   int arity;  ///< -1: any number >= 1
 };
 
-// Named functions (CallStyle::kFunction) whose meaning fits the five datum
+// Named functions (CallStyle::kFunction) whose meaning fits the datum
 // kinds. Casts whose input and output both map to int64 are identities.
 constexpr FunctionEntry kFunctions[] = {
     {"-", Op::kNeg, 1},
@@ -90,6 +95,7 @@ constexpr FunctionEntry kFunctions[] = {
     {"smallint_to_text", Op::kIntToText, 1},
     {"integer_to_text", Op::kIntToText, 1},
     {"bigint_to_text", Op::kIntToText, 1},
+    {"jsonbable_to_jsonb", Op::kJsonbable, 1},
 };
 
 struct InfixEntry {
@@ -104,6 +110,20 @@ constexpr InfixEntry kInfix[] = {
     {"<=", Op::kLte},   {">", Op::kGt},      {">=", Op::kGte},
     {"||", Op::kConcat},
 };
+
+/// The field index of `record_get[i]`, or nullopt when the parameter is not
+/// a non-negative integer.
+std::optional<size_t> RecordGetField(const ScalarExpr& e) {
+  if (!e.params.has_value() || e.params->empty() || e.params->size() > 9) {
+    return std::nullopt;
+  }
+  size_t field = 0;
+  for (char c : *e.params) {
+    if (c < '0' || c > '9') return std::nullopt;
+    field = field * 10 + static_cast<size_t>(c - '0');
+  }
+  return field;
+}
 
 /// The operation a kCall denotes, or nullopt when unsupported.
 std::optional<Op> Classify(const ScalarExpr& e) {
@@ -127,6 +147,11 @@ std::optional<Op> Classify(const ScalarExpr& e) {
       if (n != 1) return std::nullopt;
       return Op::kNot;
     case CallStyle::kFunction:
+      if (e.func == "row" && !e.params.has_value()) return Op::kRow;
+      if (e.func == "record_get") {
+        if (n != 1 || !RecordGetField(e).has_value()) return std::nullopt;
+        return Op::kRecordGet;
+      }
       if (e.params.has_value()) return std::nullopt;
       for (const FunctionEntry& entry : kFunctions) {
         if (e.func != entry.name) continue;
@@ -137,6 +162,8 @@ std::optional<Op> Classify(const ScalarExpr& e) {
       }
       return std::nullopt;
     case CallStyle::kBracketList:
+      if (e.func == "list") return Op::kListBuild;
+      if (e.func == "array") return Op::kArrayBuild;
       return std::nullopt;
   }
   return std::nullopt;
@@ -167,7 +194,8 @@ const char* KindName(const Datum& d) {
     case 1: return "boolean";
     case 2: return "integer";
     case 3: return "float";
-    default: return "string";
+    case 4: return "string";
+    default: return d.is_array() ? "array" : "record or list";
   }
 }
 
@@ -444,6 +472,34 @@ absl::StatusOr<Datum> EvalCall(const ScalarExpr& e, const DataRow& row) {
       if (a.is_null()) return Datum::Null();
       if (!a.is_bool()) return TypeError("NOT", a);
       return Datum::Bool(!a.as_bool());
+    }
+    case Op::kRow:
+    case Op::kListBuild:
+      return Datum::List(std::move(args));
+    case Op::kArrayBuild:
+      return Datum::Array(std::move(args));
+    case Op::kRecordGet: {
+      const Datum& r = args[0];
+      if (r.is_null()) return Datum::Null();
+      if (!r.is_list()) return TypeError("record_get", r);
+      const size_t field = *RecordGetField(e);
+      if (field >= r.elements().size()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("record_get[", field, "] of a record with ",
+                         r.elements().size(), " fields"));
+      }
+      return r.elements()[field];
+    }
+    case Op::kJsonbable: {
+      // Materialize keeps jsonb values as ordinary datums (strings, numbers,
+      // booleans, lists); only non-finite numbers become strings, as JSON
+      // has no such numbers.
+      const Datum& a = args[0];
+      if (a.is_float() && !std::isfinite(a.as_float())) {
+        if (std::isnan(a.as_float())) return Datum::String("NaN");
+        return Datum::String(a.as_float() > 0 ? "Infinity" : "-Infinity");
+      }
+      return a;
     }
     case Op::kIsNull: return Datum::Bool(args[0].is_null());
     case Op::kIsTrue:

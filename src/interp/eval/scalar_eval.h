@@ -3,8 +3,10 @@
 //
 // Supported: column references, literals (see FromLiteral), arithmetic
 // (+ - * / % and unary -), comparisons (= != < <= > >=), AND/OR/NOT, IS NULL /
-// IS NOT NULL / IS TRUE / IS FALSE, `case when` (kIf), coalesce, and integer
-// widening casts. Any other function is Unimplemented `unsupported function
+// IS NOT NULL / IS TRUE / IS FALSE, `case when` (kIf), coalesce, integer
+// widening casts, and the record and list constructors and accessors
+// (`row(...)`, `list[...]`, `array[...]`, `record_get[i]`; docs/evaluator.md
+// lists them all). Any other function is Unimplemented `unsupported function
 // NAME`; CheckScalar reports it before any row is evaluated.
 #ifndef LIR_INTERP_EVAL_SCALAR_EVAL_H_
 #define LIR_INTERP_EVAL_SCALAR_EVAL_H_

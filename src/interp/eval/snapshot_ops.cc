@@ -155,9 +155,9 @@ absl::StatusOr<Multiset> Reduce(const ReduceOp& op, const Multiset& input) {
       ++end;
     }
     LIR_ASSIGN_OR_RETURN(Multiset group, Consolidate(std::move(vals)));
-    LIR_ASSIGN_OR_RETURN(std::optional<DataRow> row,
+    LIR_ASSIGN_OR_RETURN(Multiset rows,
                          ReduceGroup(op, keyed[begin].first, group));
-    if (row.has_value()) out.emplace_back(std::move(*row), 1);
+    for (RowDiff& row : rows) out.push_back(std::move(row));
     begin = end;
   }
   return Consolidate(std::move(out));

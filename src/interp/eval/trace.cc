@@ -34,6 +34,13 @@ uint64_t EncodedDatumBytes(const Datum& datum) {
     const uint64_t n = datum.as_string().size();
     return 1 + VarintBytes(n) + n;
   }
+  if (datum.is_nested()) {
+    uint64_t bytes = 0;
+    for (const Datum& element : datum.elements()) {
+      bytes += EncodedDatumBytes(element);
+    }
+    return 1 + VarintBytes(bytes) + bytes;
+  }
   return 1;  // NULL, booleans: the tag says it all
 }
 
@@ -50,6 +57,12 @@ bool IdenticalRows(const DataRow& a, const DataRow& b) {
     if (a[i].is_float()) {
       if (std::bit_cast<uint64_t>(a[i].as_float()) !=
           std::bit_cast<uint64_t>(b[i].as_float())) {
+        return false;
+      }
+    } else if (a[i].is_nested()) {
+      // Floats inside lists and arrays are told apart the same way.
+      if (a[i].as_nested().kind != b[i].as_nested().kind ||
+          !IdenticalRows(a[i].elements(), b[i].elements())) {
         return false;
       }
     } else if (a[i] != b[i]) {

@@ -25,7 +25,8 @@ namespace lir::eval {
 
 /// Bytes one datum takes in the layout model: a tag byte plus its payload
 /// (8 for integers and floats, 0 for NULL and booleans, a varint length and
-/// the bytes for strings).
+/// the bytes for strings, a varint length and the encoded elements for
+/// lists and arrays).
 uint64_t EncodedDatumBytes(const Datum& datum);
 
 /// Bytes of a row in the layout model: the sum of its datums.
