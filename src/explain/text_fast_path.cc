@@ -4,6 +4,7 @@
 // the previous, over `ReadIndex ...` or `PeekPersist ...`.
 #include "src/explain/text_fast_path.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -230,11 +231,18 @@ absl::StatusOr<FastPath> ParseFastPathBody(const ErrorSink& errors,
                                    "'Project (...)'"));
       LIR_ASSIGN_OR_RETURN(std::vector<ScalarExpr> columns,
                            ParseAt(errors, line, 9, list, ParseCompactScalars));
-      for (const ScalarExpr& column : columns) {
-        if (!column.IsColumn()) {
-          return errors.Expected(line, 9,
-                                 "column references in 'Project (...)'");
+      if (!std::all_of(columns.begin(), columns.end(),
+                       [](const ScalarExpr& e) { return e.IsColumn(); })) {
+        // Point at the first item that is not a column reference.
+        size_t at = 0;
+        for (const auto& [offset, piece] : SplitTopLevel(list, ", ")) {
+          if (!absl::StartsWith(piece, "#") ||
+              piece.find_first_of(" ()") != absl::string_view::npos) {
+            at = offset;
+            break;
+          }
         }
+        return errors.Expected(line, 9 + at, "a column reference in 'Project (...)'");
       }
       out.project = std::move(columns);
       stage = kFilter;
