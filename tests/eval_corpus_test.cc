@@ -344,7 +344,7 @@ TEST(EvalCorpus, PlansAgreeWithTheRewriteOffAndOnAndWithBothEngines) {
   LIR_SKIP_WITHOUT_CORPUS(paths.empty() || !fs::exists(SqlDir() / "MAP.tsv", ec));
   const std::map<std::string, PlanSchema> schemas = Schemas();
   std::map<std::string, int> not_run;  // reason -> plans
-  int ran = 0, fired = 0, with_round_error = 0;
+  int ran = 0, fired = 0, with_round_error = 0, fast_paths_ran = 0;
   std::vector<std::string> fired_in, round_errors;
   for (const fs::path& path : paths) {
     const std::string name = path.filename().string();
@@ -378,6 +378,10 @@ TEST(EvalCorpus, PlansAgreeWithTheRewriteOffAndOnAndWithBothEngines) {
       continue;
     }
     ++ran;
+    if (std::any_of(doc->objects.begin(), doc->objects.end(),
+                    [](const Object& o) { return o.fast_path.has_value(); })) {
+      ++fast_paths_ran;
+    }
     if (oracle->error.has_value()) {
       ++with_round_error;
       round_errors.push_back(absl::StrCat(name, ": ", *oracle->error));
@@ -413,7 +417,8 @@ TEST(EvalCorpus, PlansAgreeWithTheRewriteOffAndOnAndWithBothEngines) {
     }
   }
   std::cout << "corpus: " << paths.size() << " plans, " << ran
-            << " ran with the rewrite off and on (" << fired
+            << " ran with the rewrite off and on (" << fast_paths_ran
+            << " with fast-path objects; " << fired
             << " fused rewrites; " << with_round_error
             << " stopped at a round error), " << paths.size() - ran
             << " could not run:\n";
@@ -427,6 +432,9 @@ TEST(EvalCorpus, PlansAgreeWithTheRewriteOffAndOnAndWithBothEngines) {
   // Floors, so that a change that stops plans from running is noticed.
   EXPECT_GE(ran, 70);
   EXPECT_GE(fired, 1);
+  // The three fast-path plans: two empty constants and an index lookup
+  // (physical_plan_as_text-L132, key from its .slt).
+  EXPECT_GE(fast_paths_ran, 3);
 }
 
 }  // namespace
