@@ -5,6 +5,7 @@
 #define LIR_TESTS_CLI_TEST_UTIL_H_
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -58,9 +59,10 @@ class LirOptTest : public ::testing::Test {
       GTEST_SKIP() << "lir-opt is not built (LIR_BUILD_TOOLS=OFF)";
     }
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    // The process id keeps concurrent runs (two checkouts, ctest -j) apart.
     dir_ = std::filesystem::path(::testing::TempDir()) /
            absl::StrCat("lir_opt_test_", info->test_suite_name(), "_",
-                        info->name());
+                        info->name(), "_", ::getpid());
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }

@@ -174,7 +174,9 @@ Sub PlanBuilder::GetGlobal() {
   }
   Count("Get::Arrangement");
   const std::vector<int> key = RandomKey(dice_, g.schema);
-  MfpSpec spec = RandomMfp(dice_, exprs_, g.schema, {1, 1, 50});
+  // The MFP reads the arrangement's layout row (SEMANTICS 8.3).
+  const Schema layout = LayoutSchema(key, g.schema);
+  MfpSpec spec = RandomMfp(dice_, exprs_, layout, {1, 1, 50});
   out.lines = {Header("Get::Arrangement", g.name)};
   Append(out.lines, Indent(spec.ToLines(), 2));
   out.lines.push_back(absl::StrCat("  key=", Positions(key)));
@@ -185,7 +187,7 @@ Sub PlanBuilder::GetGlobal() {
   out.lines.push_back("  raw=false");
   out.lines.push_back(
       absl::StrCat("  arrangements[0]=", ColumnArrangementText(key, arity)));
-  out.schema = spec.Output(g.schema);
+  out.schema = spec.Output(layout);
   return out;
 }
 
@@ -198,7 +200,8 @@ Sub PlanBuilder::GetLocal(const Local& local) {
   if (pick < 20 && !local.offered.empty()) {
     Count("Get::Arrangement (local)");
     const std::vector<int>& key = dice_.Pick(local.offered);
-    MfpSpec spec = RandomMfp(dice_, exprs_, local.schema, {1, 1, 50});
+    const Schema layout = LayoutSchema(key, local.schema);
+    MfpSpec spec = RandomMfp(dice_, exprs_, layout, {1, 1, 50});
     out.lines = {Header("Get::Arrangement", LocalName(local.id))};
     Append(out.lines, Indent(spec.ToLines(), 2));
     out.lines.push_back(absl::StrCat("  key=", Positions(key)));
@@ -210,7 +213,7 @@ Sub PlanBuilder::GetLocal(const Local& local) {
     out.lines.push_back("  raw=false");
     out.lines.push_back(
         absl::StrCat("  arrangements[0]=", ColumnArrangementText(key, arity)));
-    out.schema = spec.Output(local.schema);
+    out.schema = spec.Output(layout);
     return out;
   }
   if (pick < 45) {
@@ -257,6 +260,9 @@ Sub PlanBuilder::MfpNode(int depth) {
   Count("Mfp");
   Count("Mfp seek (input_val)");
   const std::vector<int>& key = dice_.Pick(input.offered);
+  // The MFP reads the input arrangement's layout row (SEMANTICS 8.3).
+  const Schema layout = LayoutSchema(key, input.schema);
+  spec = RandomMfp(dice_, exprs_, layout, {2, 2, 60});
   Sub out;
   out.lines = {"Mfp"};
   Append(out.lines, Indent(spec.ToLines(), 2));
@@ -264,7 +270,7 @@ Sub PlanBuilder::MfpNode(int depth) {
   out.lines.push_back(
       absl::StrCat("  input_val=", SeekText(dice_, key, input.schema)));
   Append(out.lines, Indent(input.lines, 2));
-  out.schema = spec.Output(input.schema);
+  out.schema = spec.Output(layout);
   out.may_be_negative = input.may_be_negative;
   return out;
 }
@@ -482,6 +488,8 @@ Sub PlanBuilder::RequireType(Sub input, Type type) {
   MfpSpec spec;
   spec.map.push_back(exprs_.Of(type, input.schema, 1));
   spec.map_types.push_back(type);
+  // Keep the mapped column: without a projection it would not be output.
+  spec.project = AllColumns(static_cast<int>(input.schema.size()) + 1);
   return WrapMfp(std::move(input), spec);
 }
 

@@ -214,8 +214,13 @@ Sub PlanBuilder::DeltaJoin(int depth) {
   for (int p = 0; p < paths; ++p) {
     // Per stream column, the canonical columns it holds (the key column
     // holds every joined input's key).
+    // A keyed source starts from its arrangement's layout row (SEMANTICS
+    // 8.4): the key column, then the others in order.
+    const bool raw_source = paths == 1 && dice_.Chance(50);
     std::vector<std::set<int>> stream;
+    if (!raw_source) stream.push_back({offset[p] + key[p]});
     for (size_t c = 0; c < in[p].schema.size(); ++c) {
+      if (!raw_source && static_cast<int>(c) == key[p]) continue;
       stream.push_back({offset[p] + static_cast<int>(c)});
     }
     std::set<int> joined = {p};
@@ -307,7 +312,7 @@ Sub PlanBuilder::DeltaJoin(int depth) {
     // Delta stages print in descending order.
     for (size_t s = stages.size(); s-- > 0;) Append(path, Indent(stages[s], 2));
     Append(path, Indent(initial_lines, 2));
-    path.push_back(paths == 1 && dice_.Chance(50)
+    path.push_back(raw_source
                        ? absl::StrCat("  source={ relation=", p, ", raw }")
                        : absl::StrCat("  source={ relation=", p, ", key=[#",
                                       key[p], "] }"));

@@ -201,9 +201,10 @@ Expr ExprGen::Of(Type type, const Schema& cols, int depth) {
 }
 
 Schema MfpSpec::Output(const Schema& in) const {
+  // Without a projection the map columns only feed filters (SEMANTICS 8.1).
+  if (!project.has_value()) return in;
   Schema widened = in;
   widened.insert(widened.end(), map_types.begin(), map_types.end());
-  if (!project.has_value()) return widened;
   Schema out;
   for (int c : *project) out.push_back(widened[c]);
   return out;
@@ -262,11 +263,26 @@ MfpSpec RandomMfp(Dice& dice, ExprGen& exprs, const Schema& in,
       for (int i = 0; i < width; ++i) project.push_back(dice.Below(n));
     }
     if (project.empty()) project.push_back(dice.Below(n));
-    bool identity = static_cast<int>(project.size()) == n;
-    for (int c = 0; identity && c < n; ++c) identity = project[c] == c;
+    // `project=` is printed unless it is #0..#in-1 (SEMANTICS 8.1).
+    const int inputs = static_cast<int>(in.size());
+    bool identity = static_cast<int>(project.size()) == inputs;
+    for (int c = 0; identity && c < inputs; ++c) identity = project[c] == c;
     if (!identity) spec.project = std::move(project);
   }
   return spec;
+}
+
+Schema LayoutSchema(const std::vector<int>& key, const Schema& row) {
+  Schema out;
+  std::vector<bool> in_key(row.size(), false);
+  for (int c : key) {
+    out.push_back(row[c]);
+    in_key[c] = true;
+  }
+  for (size_t c = 0; c < row.size(); ++c) {
+    if (!in_key[c]) out.push_back(row[c]);
+  }
+  return out;
 }
 
 std::string Positions(const std::vector<int>& columns) {

@@ -2,6 +2,7 @@
 // kinds, and LetRec templates that converge (bounded counting, transitive
 // closure) or stop at a recursion limit.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,7 +35,15 @@ struct Aggregate {
 
 Sub PlanBuilder::Reduce(int depth) {
   Sub input = NonNegative(Gen(depth - 1));
-  const Schema& in = input.schema;
+  // With input_key the plans read the input arrangement's layout row
+  // (SEMANTICS 8.3), whose column types LayoutSchema gives.
+  std::optional<std::vector<int>> input_key;
+  if (!input.offered.empty() && dice_.Chance(30)) {
+    input_key = dice_.Pick(input.offered);
+  }
+  const Schema in =
+      input_key.has_value() ? LayoutSchema(*input_key, input.schema)
+                            : input.schema;
   const int arity = static_cast<int>(in.size());
   std::vector<int> key = SomeColumns(dice_, in.size(), 2);
   if (dice_.Chance(15)) key = AllColumns(in.size());
@@ -175,9 +184,8 @@ Sub PlanBuilder::Reduce(int depth) {
   Sub out;
   out.lines = {header};
   Append(out.lines, Indent(plan_lines, 2));
-  if (!input.offered.empty() && dice_.Chance(30)) {
-    out.lines.push_back(
-        absl::StrCat("  input_key=", Positions(dice_.Pick(input.offered))));
+  if (input_key.has_value()) {
+    out.lines.push_back(absl::StrCat("  input_key=", Positions(*input_key)));
   }
   Append(out.lines, Indent(PlanBlock("key_plan", key_plan), 2));
   Append(out.lines, Indent(PlanBlock("val_plan", val_plan), 2));

@@ -85,7 +85,13 @@ TEST(MfpTest, ArityAndShape) {
   mapped.map = {ScalarExpr::Lit(Literal::Int(1)), Col(0)};
   EXPECT_FALSE(mapped.IsIdentity());
   EXPECT_FALSE(mapped.IsProjectionOnly());
-  EXPECT_EQ(mapped.OutputArity(3), 5);
+  // SEMANTICS 8.1: without a projection the map columns are not output.
+  EXPECT_EQ(mapped.OutputArity(3), 3);
+  mapped.project = std::vector<int>{0, 3, 4};
+  EXPECT_EQ(mapped.OutputArity(3), 3);
+  mapped.project = std::vector<int>{4};
+  EXPECT_EQ(mapped.OutputArity(3), 1);
+  mapped.project.reset();
   EXPECT_EQ(mapped.ProjectedColumn(0), -1);
 
   MapFilterProject projected;

@@ -275,9 +275,14 @@ TEST(DeclineCodes, NotCoArranged) {
   ExpectDecline(Except{.base = arrange, .subtract = kB}.Text(),
                 "not_co_arranged", "base",
                 "base arm: ArrangeBy has no arrangement on [#0]");
-  // input_key on another column than the one the arm's key reads.
+  // input_key on another column than the one the arm's key reads: the MFP
+  // un-permutes the layout (c1, c0) back to the row (c0, c1), as Materialize
+  // prints it, so the arm's column 0 is c's column 0. (Without the MFP the
+  // output would be the layout row and the arm would fire: see
+  // recognizer_test's KeyThroughArrangeByLayoutRow.)
   std::string other_input_key =
-      "ArrangeBy\n  input_key=[#1]\n  raw=true\n" + Indent(Table("c"), 2);
+      "ArrangeBy\n  input_key=[#1]\n  project=(#1, #0)\n  raw=true\n" +
+      Indent(Table("c"), 2);
   ExpectDecline(Except{.base = kA, .subtract = other_input_key}.Text(),
                 "not_co_arranged", "subtract",
                 "subtract arm: ArrangeBy has no arrangement on [#0] (its "

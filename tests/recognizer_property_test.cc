@@ -24,6 +24,7 @@
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
 #include "src/explain/text.h"
+#include "src/lir/layout.h"
 #include "src/lir/plan_generator.h"
 #include "src/lir/plan_generator_parts.h"
 #include "src/recognizer/pass.h"
@@ -86,6 +87,22 @@ std::vector<int> Through(const std::optional<std::vector<int>>& project,
   if (!project.has_value()) return columns;
   std::vector<int> out;
   for (int c : columns) out.push_back((*project)[c]);
+  return out;
+}
+
+// A projection chosen over an `n`-column row, as a read of that row's
+// arrangement by `key` prints it: each row column replaced by its position
+// in the layout row (SEMANTICS 8.2); mapped columns (>= n) stay. nullopt
+// when the result is the identity. The oracle keeps reasoning over rows.
+std::optional<std::vector<int>> OverLayout(
+    const std::optional<std::vector<int>>& project,
+    const std::vector<ScalarExpr>& key, int n) {
+  const std::optional<Layout> layout = MakeLayout(MakeArrangement(key, n));
+  std::vector<int> out = project.has_value() ? *project : Iota(n);
+  for (int& c : out) {
+    if (c < n) c = layout->position[c];
+  }
+  if (out == Iota(n)) return std::nullopt;
   return out;
 }
 
@@ -381,6 +398,8 @@ class CandidatePlanGenerator {
         }
         *v = {"non_projection_mfp"};
       }
+      // A Get::Arrangement's MFP reads the layout row of its form.
+      if (arrangement) mfp.project = OverLayout(mfp.project, get.key, n);
       get.mfp = std::move(mfp);
       --budget_;
       return MakeNode(std::move(get));
@@ -407,6 +426,11 @@ class CandidatePlanGenerator {
       if (rng_.Chance(0.1)) {
         arrange.input_mfp.filter.push_back(IsNotNull(ScalarExpr::Column(0)));
         *v = {"non_projection_mfp"};
+      }
+      // With input_key, input_mfp reads the input form's layout row.
+      if (arrange.input_key.has_value()) {
+        arrange.input_mfp.project =
+            OverLayout(arrange.input_mfp.project, *arrange.input_key, n);
       }
       --budget_;
       NodePtr input =
@@ -439,6 +463,10 @@ class CandidatePlanGenerator {
       mfp.mfp.project = Projection(m, a);
       if (rng_.Chance(0.2)) mfp.input_key = ColumnKey(Columns(m, 1));
       const std::vector<int> wk = Through(mfp.mfp.project, Iota(a));
+      // With input_key the wrapper reads its input's layout row.
+      if (mfp.input_key.has_value()) {
+        mfp.mfp.project = OverLayout(mfp.mfp.project, *mfp.input_key, m);
+      }
       NodePtr core = Core(m, wk, a, depth + 1, in_let_rec, v);
       --budget_;
       return Wrap(std::move(mfp), std::move(core));

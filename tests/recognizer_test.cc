@@ -134,14 +134,28 @@ TEST(FusedSetDifference, KeyThroughMfpWrapperProjection) {
 }
 
 TEST(FusedSetDifference, KeyThroughGetPlanProjection) {
-  // The corpus passthrough: Get::Arrangement l0 project=(#0) key=#0.
+  // The corpus passthrough: Get::Arrangement l0 project=(#0) key=#0. The
+  // projection selects positions of the layout row (SEMANTICS 4.3, 8.2):
+  // c arranged by [#1] reads as (c1, c0), so project=(#0) is c's column 1.
   std::string subtract =
+      "Get::Arrangement materialize.public.c\n"
+      "  project=(#0)\n"
+      "  key=#1\n"
+      "  raw=false\n"
+      "  arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, thinning=(#0) }\n";
+  ExpectFires(Except{.base = kA, .subtract = subtract}.Text(), {0}, {1});
+  // project=(#1) of the same layout is c's column 0, the value: c is not
+  // arranged on it (reading the row instead would wrongly fire).
+  std::string value_column =
       "Get::Arrangement materialize.public.c\n"
       "  project=(#1)\n"
       "  key=#1\n"
       "  raw=false\n"
       "  arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, thinning=(#0) }\n";
-  ExpectFires(Except{.base = kA, .subtract = subtract}.Text(), {0}, {1});
+  ExpectDecline(Except{.base = kA, .subtract = value_column}.Text(),
+                "not_co_arranged", "subtract",
+                "subtract arm: Get::Arrangement materialize.public.c has no "
+                "arrangement on [#0]");
   // A projection-only Get::Collection of an indexed collection reads the
   // index too.
   std::string collection =
@@ -165,12 +179,13 @@ TEST(FusedSetDifference, KeyThroughMfpWrapperAndGetProjectionComposed) {
 }
 
 TEST(FusedSetDifference, KeyThroughArrangeByInputMfpProjection) {
-  // input_key is in the ArrangeBy's input columns: output column 0 is input
-  // column 1, and the input is arranged by [#1].
+  // input_key is in the ArrangeBy's input columns and input_mfp reads the
+  // input form's layout row (c1, c0): project=(#0) is input column 1, on
+  // which the input is arranged.
   std::string through_input_key =
       "ArrangeBy\n"
       "  input_key=[#1]\n"
-      "  project=(#1)\n"
+      "  project=(#0)\n"
       "  raw=true\n"
       "  Get::PassArrangements materialize.public.c\n"
       "    raw=false\n"
@@ -191,6 +206,15 @@ TEST(FusedSetDifference, KeyThroughArrangeByInputMfpProjection) {
       "  raw=true\n" +
       Indent(kA, 2);
   ExpectFires(Except{.base = corpus_base, .subtract = kB}.Text(), {0}, {0});
+}
+
+TEST(FusedSetDifference, KeyThroughArrangeByLayoutRow) {
+  // ArrangeBy input_key=[#1] without MFP lines outputs the input form's
+  // layout row (c1, c0) (SEMANTICS 8.3): the arm's column 0 is c's column 1,
+  // which is the input_key.
+  std::string layout_row =
+      "ArrangeBy\n  input_key=[#1]\n  raw=true\n" + Indent(Table("c"), 2);
+  ExpectFires(Except{.base = layout_row, .subtract = kB}.Text(), {1}, {0});
 }
 
 TEST(FusedSetDifference, KeyThroughMfpWrapperOverArrangeBy) {

@@ -120,6 +120,47 @@ TEST_F(RunCliTest, ArrangementSizesShowWhatTheRewriteRemoves) {
   EXPECT_GT(set_difference["bytes"], 0);
 }
 
+TEST_F(RunCliTest, AdapterStateIsListedApartFromTheDataflowsArrangements) {
+  // A one-shot Join::Delta (only plan_path[0]) runs through the evaluator's
+  // recompute adapter; Materialize's delta join builds no arrangement.
+  Temp("delta.txt",
+       "Explained Query:\n"
+       "  Join::Delta\n"
+       "    plan_path[0]\n"
+       "      delta_stage[0]\n"
+       "        lookup={ relation=1, key=[#0] }\n"
+       "        stream={ key=[#0], thinning=() }\n"
+       "      source={ relation=0, raw }\n"
+       "    Get::Collection materialize.public.a\n"
+       "      raw=true\n"
+       "    ArrangeBy\n"
+       "      raw=false\n"
+       "      arrangements[0]={ key=[#0], permutation=id, thinning=() }\n"
+       "      Get::Collection materialize.public.b\n"
+       "        raw=true\n"
+       "\n"
+       "Target cluster: quickstart\n");
+  RunResult r = Run({"run", "--data=data.json", "--arrangement_sizes",
+                     "--format=json", "delta.txt"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json json = nlohmann::json::parse(r.out);
+  ASSERT_EQ(json["arrangements"].size(), 1u) << r.out;
+  EXPECT_EQ(json["arrangements"][0]["operator"], "ArrangeBy[[Column(0)]]");
+  ASSERT_TRUE(json.contains("evaluator_state")) << r.out;
+  std::vector<std::string> adapters;
+  for (const auto& a : json["evaluator_state"]) {
+    adapters.push_back(a["operator"].get<std::string>());
+  }
+  EXPECT_EQ(adapters, (std::vector<std::string>{
+                          "Join::Delta (recompute adapter) input 0",
+                          "Join::Delta (recompute adapter) input 1",
+                          "Join::Delta (recompute adapter) output"}));
+  // Without adapters there is no evaluator_state member.
+  RunResult plain = RunPlan({"--arrangement_sizes", "--format=json"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_FALSE(nlohmann::json::parse(plain.out).contains("evaluator_state"));
+}
+
 TEST_F(RunCliTest, TextArrangementSizesEndWithATotal) {
   RunResult r = RunPlan({"--arrangement_sizes", "--enable_fused_set_difference"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "src/interp/driver.h"
+#include "src/lir/layout.h"
 #include "src/lir/validate_internal.h"
 
 namespace lir::interp {
@@ -26,15 +27,26 @@ int DistinctKeyColumns(const std::vector<ScalarExpr>& key) {
   return distinct;
 }
 
+/// The arity of the row an arranged read by `input_key` of an `input`-column
+/// collection sees: its layout row (SEMANTICS 8.2); `input` for a raw read.
+Arity ReadArity(const std::optional<std::vector<ScalarExpr>>& input_key,
+                Arity input) {
+  if (!input_key.has_value() || !input.known()) return input;
+  return Arity::Known(LayoutArity(*input_key, input.value));
+}
+
 /// The arity of one join path: the stream starts as the source relation;
 /// after each lookup it is `stream key ++ stream thinning ++ lookup values`;
 /// closures map it.
-Arity PathArity(const JoinPath& path, std::span<const Arity> inputs) {
+Arity PathArity(const JoinPath& path, bool delta,
+                std::span<const Arity> inputs) {
   const int n = static_cast<int>(inputs.size());
   if (path.source_relation < 0 || path.source_relation >= n) {
     return Arity::Conflict();
   }
   Arity stream = inputs[path.source_relation];
+  // A delta path starts from its source's layout row (SEMANTICS 8.4).
+  if (delta) stream = ReadArity(path.source_key, stream);
   if (path.initial_closure.has_value()) {
     stream = MfpOutputArity(path.initial_closure->mfp, stream);
   }
@@ -136,8 +148,8 @@ Arity MfpOutputArity(const MapFilterProject& mfp, Arity input) {
   if (mfp.project.has_value()) {
     return Arity::Known(static_cast<int>(mfp.project->size()));
   }
-  if (!input.known()) return input;
-  return Arity::Known(input.value + static_cast<int>(mfp.map.size()));
+  // SEMANTICS 8.1: map columns are output only through a projection.
+  return input;
 }
 
 void CollectRevealedArities(const Node& plan, RevealedArities* revealed) {
@@ -193,12 +205,20 @@ Domain ArityInterpreter::VisitGet(const Context<Domain>& ctx, const Node&,
     arity = JoinArity(arity, DescribedArity(form));
   }
   if (op.kind == GetKind::kPassArrangements) return arity;
+  if (op.kind == GetKind::kArrangement) {
+    // The MFP reads the form's layout row (SEMANTICS 8.3).
+    if (const ArrangementForm* form = op.keys.FindByKey(op.key)) {
+      return MfpOutputArity(
+          op.mfp, Arity::Known(static_cast<int>(form->key.size() +
+                                                form->thinning.size())));
+    }
+  }
   return MfpOutputArity(op.mfp, arity);
 }
 
 Domain ArityInterpreter::VisitMfp(const Context<Domain>&, const Node&,
                                   const MfpOp& op, const Domain& input) const {
-  return MfpOutputArity(op.mfp, input);
+  return MfpOutputArity(op.mfp, ReadArity(op.input_key, input));
 }
 
 Domain ArityInterpreter::VisitFlatMap(const Context<Domain>&, const Node&,
@@ -210,7 +230,7 @@ Domain ArityInterpreter::VisitFlatMap(const Context<Domain>&, const Node&,
   } else if (std::optional<int> produced =
                  validate_internal::TableFunctionArity(op.func);
              produced.has_value() && input.known()) {
-    widened = Arity::Known(input.value + *produced);
+    widened = Arity::Known(ReadArity(op.input_key, input).value + *produced);
   }
   return MfpOutputArity(op.mfp_after, widened);
 }
@@ -221,7 +241,7 @@ Domain ArityInterpreter::VisitJoin(const Context<Domain>&, const Node&,
   if (op.paths.empty()) return Arity::Conflict();
   Arity arity = Arity::Unknown();
   for (const JoinPath& path : op.paths) {
-    arity = JoinArity(arity, PathArity(path, inputs));
+    arity = JoinArity(arity, PathArity(path, op.delta, inputs));
   }
   return arity;
 }
@@ -229,7 +249,7 @@ Domain ArityInterpreter::VisitJoin(const Context<Domain>&, const Node&,
 Domain ArityInterpreter::VisitReduce(const Context<Domain>&, const Node&,
                                      const ReduceOp& op,
                                      const Domain& input) const {
-  const Arity key = MfpOutputArity(op.key_plan, input);
+  const Arity key = MfpOutputArity(op.key_plan, ReadArity(op.input_key, input));
   Arity reduced = key;
   if (key.known()) {
     reduced = Arity::Known(key.value + static_cast<int>(AggregateCount(op)));
@@ -264,7 +284,7 @@ Domain ArityInterpreter::VisitUnion(const Context<Domain>&, const Node&,
 Domain ArityInterpreter::VisitArrangeBy(const Context<Domain>&, const Node&,
                                         const ArrangeByOp& op,
                                         const Domain& input) const {
-  Arity arity = MfpOutputArity(op.input_mfp, input);
+  Arity arity = MfpOutputArity(op.input_mfp, ReadArity(op.input_key, input));
   for (const ArrangementForm& form : op.forms.arranged) {
     arity = JoinArity(arity, DescribedArity(form));
   }

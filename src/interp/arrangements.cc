@@ -5,6 +5,7 @@
 #include "absl/strings/str_join.h"
 #include "src/explain/text_primitives.h"
 #include "src/interp/driver.h"
+#include "src/lir/layout.h"
 
 namespace lir::interp {
 
@@ -104,13 +105,43 @@ Domain ArrangementsInterpreter::VisitGet(const Context<Domain>& ctx,
   return binding->value;
 }
 
-Domain ArrangementsInterpreter::VisitMfp(const Context<Domain>&, const Node&,
-                                         const MfpOp& op,
+namespace {
+
+/// Whether `mfp` (projection-only) applied to the layout row of `input`'s
+/// arrangement by `key` yields exactly the collection's `arity`-column row.
+bool RestoresRow(const Node& input, const std::vector<ScalarExpr>& key,
+                 const MapFilterProject& mfp, int arity) {
+  std::optional<ArrangementForm> form = ReadForm(input, key, arity);
+  if (!form.has_value()) return false;
+  std::optional<Layout> layout = MakeLayout(*form);
+  if (!layout.has_value() || layout->row_arity != arity) return false;
+  for (int c = 0; c < arity; ++c) {
+    const int read = mfp.project.has_value()
+                         ? (static_cast<size_t>(c) < mfp.project->size()
+                                ? (*mfp.project)[c]
+                                : -1)
+                         : c;
+    if (read != layout->position[c]) return false;
+  }
+  const int output = mfp.OutputArity(layout->arity);
+  return output == arity;
+}
+
+}  // namespace
+
+Domain ArrangementsInterpreter::VisitMfp(const Context<Domain>&,
+                                         const Node& node, const MfpOp& op,
                                          const Domain&) const {
-  // Reading an arrangement through an identity MFP (only useful with a
-  // seek, `input_val=`) keeps the output in that arrangement.
-  if (op.input_key.has_value() && op.mfp.IsIdentity()) {
-    return AvailableForms::ArrangedBy(PlanKey(*op.input_key));
+  // Reading an arrangement through an MFP that only turns the layout row
+  // back into the collection's row (only useful with a seek, `input_val=`)
+  // keeps the output in that arrangement (SEMANTICS section 2).
+  if (op.input_key.has_value() && op.mfp.IsProjectionOnly() &&
+      arities_ != nullptr) {
+    const Arity* input = arities_->Find(*node.inputs[0]);
+    if (input != nullptr && input->known() &&
+        RestoresRow(*node.inputs[0], *op.input_key, op.mfp, input->value)) {
+      return AvailableForms::ArrangedBy(PlanKey(*op.input_key));
+    }
   }
   return AvailableForms::Raw();
 }
@@ -134,6 +165,10 @@ Domain ArrangementsInterpreter::VisitReduce(const Context<Domain>&,
   Arity input = Arity::Unknown();
   if (arities_ != nullptr) {
     if (const Arity* found = arities_->Find(*node.inputs[0])) input = *found;
+  }
+  // With an input key, key_plan reads the layout row (SEMANTICS 8.3).
+  if (op.input_key.has_value() && input.known()) {
+    input = Arity::Known(LayoutArity(*op.input_key, input.value));
   }
   const Arity key = MfpOutputArity(op.key_plan, input);
   if (!key.known()) {

@@ -20,7 +20,8 @@ struct TemporalFilter {
 /// for which every `filter` predicate is true (predicates may read mapped
 /// columns), then select `project` columns (absent = keep all).
 struct MapFilterProject {
-  /// Output columns as positions in input ++ map; nullopt is the identity.
+  /// Output columns as positions in input ++ map; nullopt keeps exactly the
+  /// input's columns (map columns then only feed the filters; SEMANTICS 8.1).
   std::optional<std::vector<int>> project;
   std::vector<ScalarExpr> filter;
   std::vector<ScalarExpr> map;
@@ -32,7 +33,8 @@ struct MapFilterProject {
   bool IsIdentity() const;
   /// Only a projection (or nothing at all).
   bool IsProjectionOnly() const;
-  /// Output arity for an input of `input_arity` columns.
+  /// Output arity for an input of `input_arity` columns: the projection's
+  /// length, or `input_arity` when there is none.
   int OutputArity(int input_arity) const;
   /// Input column feeding output column `i` when IsProjectionOnly(), else -1.
   int ProjectedColumn(int i) const;

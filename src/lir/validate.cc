@@ -44,6 +44,8 @@ using validate_internal::CheckMfp;
 using validate_internal::CheckPositions;
 using validate_internal::CheckReduce;
 using validate_internal::Invalid;
+using validate_internal::ReadArity;
+using validate_internal::ReadLabel;
 using validate_internal::TableFunctionArity;
 
 /// The number of inputs each kind requires, or -1 when it varies.
@@ -342,9 +344,10 @@ class PlanValidator {
           return Invalid("Get::PassArrangements cannot apply an MFP");
         }
         return arity;
-      case GetKind::kArrangement:
+      case GetKind::kArrangement: {
         LIR_RETURN_IF_ERROR(CheckColumnList(op.key, arity, "key"));
-        if (op.keys.FindByKey(op.key) == nullptr) {
+        const ArrangementForm* form = op.keys.FindByKey(op.key);
+        if (form == nullptr) {
           return Invalid("reads an arrangement that is not among the "
                          "collection's arrangements");
         }
@@ -352,7 +355,11 @@ class PlanValidator {
           return Invalid(absl::StrCat("seek value has ", op.seek->size(),
                                       " datums for a key of ", op.key.size()));
         }
-        return CheckMfp(op.mfp, arity, "");
+        // The MFP is written over the form's layout row (SEMANTICS 8.3).
+        const int layout =
+            static_cast<int>(form->key.size() + form->thinning.size());
+        return CheckMfp(op.mfp, layout, ReadLabel(op.key));
+      }
       case GetKind::kCollection:
         return CheckMfp(op.mfp, arity, "");
     }
@@ -373,18 +380,23 @@ class PlanValidator {
                                     op.input_key->size()));
       }
     }
-    return CheckMfp(op.mfp, input, "");
+    return CheckMfp(op.mfp, ReadArity(op.input_key, input),
+                    ReadLabel(op.input_key));
   }
 
-  absl::StatusOr<Arity> LeaveFlatMap(const FlatMapOp& op, Arity input) {
-    LIR_RETURN_IF_ERROR(CheckColumnList(op.exprs, input, "table function argument"));
+  absl::StatusOr<Arity> LeaveFlatMap(const FlatMapOp& op, Arity row) {
     if (op.input_key.has_value()) {
-      LIR_RETURN_IF_ERROR(CheckColumnList(*op.input_key, input, "input key"));
+      LIR_RETURN_IF_ERROR(CheckColumnList(*op.input_key, row, "input key"));
     }
+    // With an input key the arguments and mfp_after read the layout row.
+    const Arity input = ReadArity(op.input_key, row);
+    const std::string over = ReadLabel(op.input_key);
+    LIR_RETURN_IF_ERROR(
+        CheckColumnList(op.exprs, input, over + "table function argument"));
     Arity produced = TableFunctionArity(op.func);
     Arity widened;
     if (input.has_value() && produced.has_value()) widened = *input + *produced;
-    return CheckMfp(op.mfp_after, widened, "mfp_after: ");
+    return CheckMfp(op.mfp_after, widened, over + "mfp_after: ");
   }
 
   absl::StatusOr<Arity> LeaveTopK(const TopKOp& op, Arity input) {
@@ -432,7 +444,10 @@ class PlanValidator {
     if (op.input_key.has_value()) {
       LIR_RETURN_IF_ERROR(CheckColumnList(*op.input_key, input, "input key"));
     }
-    LIR_ASSIGN_OR_RETURN(Arity arity, CheckMfp(op.input_mfp, input, ""));
+    // With an input key the MFP reads the layout row (SEMANTICS 8.3).
+    LIR_ASSIGN_OR_RETURN(Arity arity,
+                         CheckMfp(op.input_mfp, ReadArity(op.input_key, input),
+                                  ReadLabel(op.input_key)));
     for (size_t i = 0; i < op.forms.arranged.size(); ++i) {
       LIR_ASSIGN_OR_RETURN(
           int described,

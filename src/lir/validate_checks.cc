@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "src/lir/layout.h"
 #include "src/lir/status_macros.h"
 #include "src/lir/validate_internal.h"
 
@@ -105,6 +106,9 @@ absl::StatusOr<Arity> CheckJoinPath(const JoinPath& path, bool delta,
   if (path.source_key.has_value()) {
     LIR_RETURN_IF_ERROR(CheckColumnList(*path.source_key, stream,
                                         absl::StrCat(label, "source key")));
+    // A delta path starts from the source arrangement's layout row; a
+    // linear join from the source's row (SEMANTICS 8.4).
+    if (delta) stream = ReadArity(path.source_key, stream);
   }
   if (path.initial_closure.has_value()) {
     LIR_ASSIGN_OR_RETURN(
@@ -273,7 +277,8 @@ absl::StatusOr<Arity> CheckMfp(const MapFilterProject& mfp, Arity input,
     LIR_RETURN_IF_ERROR(CheckColumnList(
         mfp.temporal->upper, widened, absl::StrCat(label, "temporal upper bound")));
   }
-  if (!mfp.project.has_value()) return widened;
+  // SEMANTICS 8.1: without a projection only the input's columns are output.
+  if (!mfp.project.has_value()) return input;
   for (int c : *mfp.project) {
     if (c < 0) {
       return Invalid(
@@ -346,17 +351,37 @@ absl::StatusOr<Arity> CheckJoin(const JoinOp& join,
   return output;
 }
 
-absl::StatusOr<Arity> CheckReduce(const ReduceOp& reduce, Arity input) {
-  if (reduce.input_key.has_value()) {
-    LIR_RETURN_IF_ERROR(CheckColumnList(*reduce.input_key, input, "input key"));
+Arity ReadArity(const std::optional<std::vector<ScalarExpr>>& input_key,
+                Arity input) {
+  if (!input_key.has_value() || !input.has_value()) return input;
+  return LayoutArity(*input_key, *input);
+}
+
+std::string ReadLabel(const std::optional<std::vector<ScalarExpr>>& input_key) {
+  if (!input_key.has_value()) return "";
+  std::string key;
+  for (const ScalarExpr& e : *input_key) {
+    if (!key.empty()) key += ", ";
+    key += e.IsColumn() ? absl::StrCat("#", e.column) : "<expression>";
   }
+  return absl::StrCat("over the layout of [", key, "]: ");
+}
+
+absl::StatusOr<Arity> CheckReduce(const ReduceOp& reduce, Arity row) {
+  if (reduce.input_key.has_value()) {
+    LIR_RETURN_IF_ERROR(CheckColumnList(*reduce.input_key, row, "input key"));
+  }
+  // With an input key, key_plan, val_plan and the aggregates read the input
+  // arrangement's layout row (SEMANTICS 8.3).
+  const Arity input = ReadArity(reduce.input_key, row);
+  const std::string over = ReadLabel(reduce.input_key);
   LIR_RETURN_IF_ERROR(CheckSafe(reduce.key_plan, "key_plan: "));
   LIR_RETURN_IF_ERROR(CheckSafe(reduce.val_plan, "val_plan: "));
   LIR_RETURN_IF_ERROR(CheckSafe(reduce.mfp_after, "mfp_after: "));
   LIR_ASSIGN_OR_RETURN(Arity key_arity,
-                       CheckMfp(reduce.key_plan, input, "key_plan: "));
+                       CheckMfp(reduce.key_plan, input, over + "key_plan: "));
   LIR_ASSIGN_OR_RETURN(Arity val_arity,
-                       CheckMfp(reduce.val_plan, input, "val_plan: "));
+                       CheckMfp(reduce.val_plan, input, over + "val_plan: "));
   size_t aggregates = 0;
   switch (reduce.kind) {
     case ReduceKind::kDistinct:

@@ -49,6 +49,16 @@ absl::StatusOr<Arity> CheckMfp(const MapFilterProject& mfp, Arity input,
 absl::StatusOr<int> CheckArrangementForm(const ArrangementForm& form,
                                          Arity arity, absl::string_view what);
 
+/// The arity of the row an expression reading `input`'s arrangement by
+/// `input_key` is written over: the layout row (SEMANTICS 8.2), or `input`
+/// itself when there is no input key.
+Arity ReadArity(const std::optional<std::vector<ScalarExpr>>& input_key,
+                Arity input);
+
+/// A label naming the row a read's expressions are written over, for
+/// messages: "" for a raw read, "over the layout of [#1]: " otherwise.
+std::string ReadLabel(const std::optional<std::vector<ScalarExpr>>& input_key);
+
 /// Checks a Join node given its inputs' arities; returns the output arity.
 absl::StatusOr<Arity> CheckJoin(const JoinOp& join,
                                 const std::vector<Arity>& inputs);

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "src/explain/text_primitives.h"
+#include "src/lir/layout.h"
 
 namespace lir {
 namespace {
@@ -44,6 +45,22 @@ std::optional<std::vector<int>> Through(const MapFilterProject& mfp,
     out.push_back(projected);
   }
   return out;
+}
+
+// `positions` of an arrangement's layout row mapped back to the columns of
+// the collection (SEMANTICS 4.3 and 8.2); nullopt when one holds only a key
+// expression's value.
+std::optional<std::vector<int>> LayoutToColumns(
+    const std::vector<ScalarExpr>& arranged_key, const ArrangementForm* form,
+    const std::vector<int>& positions) {
+  std::vector<int> columns;
+  columns.reserve(positions.size());
+  for (int p : positions) {
+    const int c = ColumnAtLayoutPosition(arranged_key, form, p);
+    if (c < 0) return std::nullopt;
+    columns.push_back(c);
+  }
+  return columns;
 }
 
 // Whether `forms` has an arrangement keyed by exactly the plain columns
@@ -96,6 +113,19 @@ ArmVerdict CheckGetArm(const GetOp& get, const Node& node,
                       arm),
               /*key=*/{}};
     }
+    // A Get::Arrangement's projection selects positions of the layout row.
+    if (get.kind == GetKind::kArrangement) {
+      through = LayoutToColumns(get.key, get.keys.FindByKey(get.key), *through);
+      if (!through.has_value()) {
+        return {Decline(kDeclineNotCoArranged,
+                        absl::StrCat(what, " reads a key column of ",
+                                     KeyText(wrapper_key),
+                                     " from a key expression of its "
+                                     "arrangement"),
+                        arm),
+                /*key=*/{}};
+      }
+    }
     arm_key = *through;
   }
   if (HasKey(get.keys, arm_key)) return {std::nullopt, arm_key};
@@ -113,7 +143,7 @@ ArmVerdict CheckGetArm(const GetOp& get, const Node& node,
           /*key=*/{}};
 }
 
-ArmVerdict CheckArrangeByArm(const ArrangeByOp& arrange,
+ArmVerdict CheckArrangeByArm(const Node& node, const ArrangeByOp& arrange,
                              const std::vector<int>& key,
                              const std::vector<int>& wrapper_key,
                              const std::string& arm) {
@@ -128,11 +158,26 @@ ArmVerdict CheckArrangeByArm(const ArrangeByOp& arrange,
   // input columns (before input_mfp).
   std::optional<std::vector<int>> input_key;
   if (arrange.input_key.has_value()) input_key = KeyColumns(*arrange.input_key);
+  // With input_key, input_mfp reads the layout row of the input's form:
+  // its projection selects layout positions, mapped back to input columns.
+  std::optional<ArrangementForm> input_form;
+  if (arrange.input_key.has_value() && !node.inputs.empty() &&
+      node.inputs[0] != nullptr) {
+    input_form = OfferedForm(*node.inputs[0], *arrange.input_key, std::nullopt);
+  }
+  auto input_columns = [&](const std::vector<int>& output_key)
+      -> std::optional<std::vector<int>> {
+    std::optional<std::vector<int>> through =
+        Through(arrange.input_mfp, output_key);
+    if (!through.has_value() || !arrange.input_key.has_value()) return through;
+    return LayoutToColumns(*arrange.input_key,
+                           input_form.has_value() ? &*input_form : nullptr,
+                           *through);
+  };
   auto reads = [&](const std::vector<int>& output_key)
       -> std::optional<std::vector<int>> {
     if (HasKey(arrange.forms, output_key)) return output_key;
-    std::optional<std::vector<int>> input_side =
-        Through(arrange.input_mfp, output_key);
+    std::optional<std::vector<int>> input_side = input_columns(output_key);
     if (input_key.has_value() && input_side.has_value() &&
         *input_key == *input_side) {
       return input_side;
@@ -145,8 +190,7 @@ ArmVerdict CheckArrangeByArm(const ArrangeByOp& arrange,
   // A projection (the wrapper's for the forms, then input_mfp's for
   // input_key) that moves the key away from an arrangement on the threshold
   // key itself: a textual match would fire, wrongly.
-  std::optional<std::vector<int>> input_side =
-      Through(arrange.input_mfp, wrapper_key);
+  std::optional<std::vector<int>> input_side = input_columns(wrapper_key);
   const bool forms_remapped = wrapper_key != key && HasKey(arrange.forms, key);
   const bool input_remapped = input_key.has_value() && input_side.has_value() &&
                               *input_side != key && *input_key == key;
@@ -201,6 +245,21 @@ ArmVerdict CheckArm(const Node& arm_root, const std::vector<int>& key,
                       arm),
               /*key=*/{}};
     }
+    // With input_key the wrapper reads its input's layout row.
+    if (mfp.input_key.has_value()) {
+      std::optional<ArrangementForm> form =
+          OfferedForm(*node->inputs[0], *mfp.input_key, std::nullopt);
+      through = LayoutToColumns(*mfp.input_key,
+                                form.has_value() ? &*form : nullptr, *through);
+      if (!through.has_value()) {
+        return {Decline(kDeclineNotCoArranged,
+                        absl::StrCat("Mfp reads a key column of ", KeyText(key),
+                                     " from a key expression of its input "
+                                     "arrangement"),
+                        arm),
+                /*key=*/{}};
+      }
+    }
     wrapper_key = *through;
     node = node->inputs[0].get();
   }
@@ -208,7 +267,8 @@ ArmVerdict CheckArm(const Node& arm_root, const std::vector<int>& key,
     return CheckGetArm(node->As<GetOp>(), *node, key, wrapper_key, arm);
   }
   if (node->Is<ArrangeByOp>()) {
-    return CheckArrangeByArm(node->As<ArrangeByOp>(), key, wrapper_key, arm);
+    return CheckArrangeByArm(*node, node->As<ArrangeByOp>(), key, wrapper_key,
+                             arm);
   }
   return {Decline(kDeclineArmNotGetOrArrangeBy,
                   absl::StrCat(Describe(*node), " is not a Get or an ArrangeBy"),

@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "src/interp/eval/incremental_internal.h"
+#include "src/interp/eval/layout_read.h"
 #include "src/interp/eval/operators.h"
 #include "src/interp/eval/scalar_eval.h"
 #include "src/lir/status_macros.h"
@@ -31,13 +32,22 @@ struct Arranged {
   bool stage = false;
 };
 
-absl::StatusOr<Multiset> ApplyInitial(const JoinPath& path,
+// A path's first stream: a delta path starts from its source's layout row
+// (SEMANTICS 8.4), then `initial_closure`.
+absl::StatusOr<Multiset> ApplyInitial(const Node& join, const JoinPath& path,
                                       const Multiset& changes) {
-  if (!path.initial_closure.has_value()) return changes;
+  LayoutReader reader;
+  if (!changes.empty()) {
+    LIR_ASSIGN_OR_RETURN(
+        reader, DeltaSourceReader(join, path,
+                                  static_cast<int>(changes.front().first.size())));
+  }
+  if (!path.initial_closure.has_value()) return reader.Apply(changes);
   std::vector<RowDiff> out;
-  for (const auto& [row, diff] : changes) {
+  for (const auto& [source_row, diff] : changes) {
+    LIR_ASSIGN_OR_RETURN(DataRow row, reader.Apply(source_row));
     LIR_ASSIGN_OR_RETURN(std::optional<DataRow> mapped,
-                         ApplyClosure(path.initial_closure, row));
+                         ApplyClosure(path.initial_closure, std::move(row)));
     if (mapped.has_value()) out.emplace_back(std::move(*mapped), diff);
   }
   return Consolidate(std::move(out));
@@ -90,7 +100,7 @@ class JoinOperator : public Operator {
       const JoinPath& path = op.paths[p];
       LIR_ASSIGN_OR_RETURN(
           Multiset stream,
-          ApplyInitial(path, r.delta(inputs[path.source_relation])));
+          ApplyInitial(node(), path, r.delta(inputs[path.source_relation])));
       for (size_t i = 0; i < path.stages.size(); ++i) {
         const JoinStage& stage = path.stages[i];
         const Arranged& lookup = arranged_[lookup_of_[p][i]];

@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "src/explain/text_primitives.h"
 #include "src/interp/eval/incremental_internal.h"
+#include "src/interp/eval/layout_read.h"
 #include "src/interp/eval/operators.h"
 #include "src/interp/eval/scalar_eval.h"
 #include "src/lir/status_macros.h"
@@ -98,7 +99,6 @@ bool KeepsRow(const MapFilterProject& mfp, const DataRow& row) {
 // to changes as to contents). Takes `in` to return it unchanged when no row
 // changes.
 absl::StatusOr<Multiset> SeekThenMfp(Multiset in,
-                                     const std::vector<ScalarExpr>* key,
                                      const std::optional<DataRow>& seek,
                                      const MapFilterProject& mfp) {
   if (in.empty()) return Multiset{};
@@ -115,9 +115,11 @@ absl::StatusOr<Multiset> SeekThenMfp(Multiset in,
   std::vector<RowDiff> out;
   out.reserve(in.size());
   for (auto& [row, diff] : in) {
-    if (seek.has_value()) {
-      LIR_ASSIGN_OR_RETURN(DataRow k, EvalKey(*key, row));
-      if (k != *seek) continue;
+    // An arranged read's rows are layout rows: the key is their prefix.
+    if (seek.has_value() &&
+        (row.size() < seek->size() ||
+         !std::equal(seek->begin(), seek->end(), row.begin()))) {
+      continue;
     }
     LIR_ASSIGN_OR_RETURN(std::optional<DataRow> mapped,
                          EvalMfp(mfp, std::move(row)));
@@ -155,10 +157,13 @@ class GetOperator : public Operator {
     switch (get.kind) {
       case GetKind::kPassArrangements:
         return source;
-      case GetKind::kArrangement:
-        return SeekThenMfp(std::move(source), &get.key, seek_, get.mfp);
+      case GetKind::kArrangement: {
+        LIR_ASSIGN_OR_RETURN(Multiset layout,
+                             ReadAsLayout(node(), std::move(source)));
+        return SeekThenMfp(std::move(layout), seek_, get.mfp);
+      }
       case GetKind::kCollection:
-        return SeekThenMfp(std::move(source), nullptr, std::nullopt, get.mfp);
+        return SeekThenMfp(std::move(source), std::nullopt, get.mfp);
     }
     return source;
   }
@@ -174,9 +179,9 @@ class MfpOperator : public Operator {
       : Operator(node), seek_(std::move(seek)) {}
   absl::StatusOr<Multiset> Run(Round& r) override {
     const MfpOp& op = node().As<MfpOp>();
-    return SeekThenMfp(r.TakeDelta(inputs[0]),
-                       op.input_key.has_value() ? &*op.input_key : nullptr,
-                       seek_, op.mfp);
+    LIR_ASSIGN_OR_RETURN(Multiset read,
+                         ReadAsLayout(node(), r.TakeDelta(inputs[0])));
+    return SeekThenMfp(std::move(read), seek_, op.mfp);
   }
 
  private:
@@ -189,7 +194,9 @@ class FlatMapOperator : public Operator {
   absl::StatusOr<Multiset> Run(Round& r) override {
     const FlatMapOp& op = node().As<FlatMapOp>();
     std::vector<RowDiff> out;
-    for (const auto& [row, diff] : r.delta(inputs[0])) {
+    LIR_ASSIGN_OR_RETURN(Multiset read,
+                         ReadAsLayout(node(), r.TakeDelta(inputs[0])));
+    for (const auto& [row, diff] : read) {
       LIR_ASSIGN_OR_RETURN(std::vector<DataRow> rows, FlatMapRow(op, row));
       for (DataRow& produced : rows) out.emplace_back(std::move(produced), diff);
     }
@@ -273,9 +280,10 @@ class ArrangeByOperator : public Operator {
   using Operator::Operator;
   absl::StatusOr<Multiset> Run(Round& r) override {
     const ArrangeByOp& op = node().As<ArrangeByOp>();
+    LIR_ASSIGN_OR_RETURN(Multiset read,
+                         ReadAsLayout(node(), r.TakeDelta(inputs[0])));
     LIR_ASSIGN_OR_RETURN(Multiset out,
-                         SeekThenMfp(r.TakeDelta(inputs[0]), nullptr,
-                                     std::nullopt, op.input_mfp));
+                         SeekThenMfp(std::move(read), std::nullopt, op.input_mfp));
     for (const Offered& form : own_) {
       Trace::BatchInserter batch(*form.trace, r.round, out.size());
       for (const auto& [row, diff] : out) {

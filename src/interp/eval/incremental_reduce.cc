@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/explain/text_primitives.h"
 #include "src/interp/eval/incremental_internal.h"
+#include "src/interp/eval/layout_read.h"
 #include "src/interp/eval/operators.h"
 #include "src/interp/eval/scalar_eval.h"
 #include "src/lir/status_macros.h"
@@ -300,7 +301,10 @@ class ReduceOperator : public Operator {
   using Operator::Operator;
   absl::StatusOr<Multiset> Run(Round& r) override {
     const ReduceOp& op = node().As<ReduceOp>();
-    Multiset in = r.TakeDelta(inputs[0]);
+    // With `input_key`, key_plan and val_plan read the input arrangement's
+    // layout rows (SEMANTICS 8.3).
+    LIR_ASSIGN_OR_RETURN(Multiset in,
+                         ReadAsLayout(node(), r.TakeDelta(inputs[0])));
     Trace::BatchInserter batch(*input_, r.round, in.size());
     for (auto& [row, diff] : in) {
       DataRow key, val;
@@ -479,9 +483,13 @@ absl::StatusOr<size_t> BuildReduce(const Node& node, Graph& graph) {
   // key_plan's output arity over the input's.
   std::optional<int> key_arity;
   if (std::optional<int> input_arity = graph.ArityOf(*node.inputs[0])) {
-    key_arity = interp::MfpOutputArity(reduce.key_plan,
-                                       interp::Arity::Known(*input_arity))
-                    .ToOptional();
+    // With an input key, key_plan reads the layout row (SEMANTICS 8.3).
+    const int read = reduce.input_key.has_value()
+                         ? LayoutArity(*reduce.input_key, *input_arity)
+                         : *input_arity;
+    key_arity =
+        interp::MfpOutputArity(reduce.key_plan, interp::Arity::Known(read))
+            .ToOptional();
   } else if (reduce.key_plan.project.has_value()) {
     key_arity = static_cast<int>(reduce.key_plan.project->size());
   }

@@ -298,19 +298,37 @@ std::string FormatRunText(const RunResult& result, bool arrangement_sizes) {
     }
   }
   if (arrangement_sizes) {
-    absl::StrAppend(&out, "\nArrangements:\n");
-    if (result.arrangements.empty()) absl::StrAppend(&out, "  (none)\n");
-    uint64_t records = 0, bytes = 0;
-    for (const ArrangementStats& stats : result.arrangements) {
-      absl::StrAppend(&out, "  ", stats.object, " LirId(", stats.lir_id, ") ",
-                      stats.operator_name, ": records=", stats.records,
-                      " batches=", stats.batches, " bytes=", stats.bytes,
-                      stats.adapter ? " (recompute adapter)" : "", "\n");
-      records += stats.records;
-      bytes += stats.bytes;
+    // The dataflow's arrangements (what mz_arrangement_sizes would list)
+    // first; the evaluator's own recompute-adapter state apart, so that the
+    // totals compare with Materialize's.
+    for (const bool adapters : {false, true}) {
+      uint64_t records = 0, bytes = 0;
+      bool any = false;
+      for (const ArrangementStats& stats : result.arrangements) {
+        if (stats.adapter != adapters) continue;
+        if (!any) {
+          absl::StrAppend(&out, adapters
+                                    ? "\nEvaluator state (recompute adapters; "
+                                      "not arrangements of the dataflow):\n"
+                                    : "\nArrangements:\n");
+        }
+        any = true;
+        absl::StrAppend(&out, "  ", stats.object, " LirId(", stats.lir_id,
+                        ") ", stats.operator_name, ": records=", stats.records,
+                        " batches=", stats.batches, " bytes=", stats.bytes,
+                        "\n");
+        records += stats.records;
+        bytes += stats.bytes;
+      }
+      if (!any && !adapters) {
+        absl::StrAppend(&out, "\nArrangements:\n  (none)\n");
+        continue;
+      }
+      if (any) {
+        absl::StrAppend(&out, "  total: records=", records, " bytes=", bytes,
+                        "\n");
+      }
     }
-    absl::StrAppend(&out, "  total: records=", records, " bytes=", bytes,
-                    "\n");
   }
   return out;
 }
@@ -339,7 +357,10 @@ nlohmann::json RunToJson(const RunResult& result, bool arrangement_sizes) {
   }
   nlohmann::json out = {{"objects", std::move(objects)}};
   if (arrangement_sizes) {
+    // As in the text: the dataflow's arrangements, and the recompute
+    // adapters' state apart (present only when there is some).
     nlohmann::json arrangements = nlohmann::json::array();
+    nlohmann::json adapters = nlohmann::json::array();
     for (const ArrangementStats& stats : result.arrangements) {
       nlohmann::json entry = {{"object", stats.object},
                               {"lir_id", stats.lir_id},
@@ -347,10 +368,10 @@ nlohmann::json RunToJson(const RunResult& result, bool arrangement_sizes) {
                               {"records", stats.records},
                               {"batches", stats.batches},
                               {"bytes", stats.bytes}};
-      if (stats.adapter) entry["adapter"] = true;
-      arrangements.push_back(std::move(entry));
+      (stats.adapter ? adapters : arrangements).push_back(std::move(entry));
     }
     out["arrangements"] = std::move(arrangements);
+    if (!adapters.empty()) out["evaluator_state"] = std::move(adapters);
   }
   return out;
 }

@@ -583,8 +583,12 @@ absl::StatusOr<std::optional<DataRow>> EvalMfp(const MapFilterProject& mfp,
     if (!keep.is_null() && !keep.is_bool()) return TypeError("filter", keep);
     if (!(keep.is_bool() && keep.as_bool())) return std::nullopt;
   }
+  if (!mfp.project.has_value()) {
+    // SEMANTICS 8.1: map columns only fed the filters; they are not output.
+    row.resize(input_arity);
+    return row;
+  }
   LIR_RETURN_IF_ERROR(map_until(mfp.map.size()));
-  if (!mfp.project.has_value()) return row;
   DataRow out;
   out.reserve(mfp.project->size());
   for (int c : *mfp.project) {

@@ -225,7 +225,7 @@ class Walker {
     if (node.Is<GetOp>()) {
       const GetOp& op = node.As<GetOp>();
       LIR_ASSIGN_OR_RETURN(const Multiset* source, Lookup(node, op.id));
-      result = snapshot_internal::ComputeGet(op, *source);
+      result = snapshot_internal::ComputeGet(node, *source);
     } else {
       std::span<Multiset> inputs(values_.data() + base, values_.size() - base);
       result =

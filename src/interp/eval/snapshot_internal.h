@@ -19,14 +19,15 @@ namespace lir::eval::snapshot_internal {
 absl::Status AtNode(const Node& node, const absl::Status& status);
 
 /// Reads `input` as Get::Arrangement / Mfp with `input_val` do: when `seek`
-/// is set, only rows whose `key` evaluates to it; then `mfp`.
+/// is set, only rows whose key (the prefix of an arrangement's layout row,
+/// which `input` holds then) equals it; then `mfp`.
 absl::StatusOr<Multiset> ReadSeekMfp(const Multiset& input,
-                                     const std::vector<ScalarExpr>* key,
                                      const std::optional<Row>* seek,
                                      const MapFilterProject& mfp);
 
-/// The output of a Get of the collection whose contents are `source`.
-absl::StatusOr<Multiset> ComputeGet(const GetOp& op, const Multiset& source);
+/// The output of the Get `node` of the collection whose contents are
+/// `source` (a Get::Arrangement reads them as its form's layout rows).
+absl::StatusOr<Multiset> ComputeGet(const Node& node, const Multiset& source);
 
 /// The output of a node of any kind but Get, Let and LetRec, whose inputs'
 /// contents are `inputs` (in the node's input order; they may be moved

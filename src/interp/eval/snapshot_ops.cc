@@ -10,6 +10,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "src/interp/eval/layout_read.h"
 #include "src/interp/eval/operators.h"
 #include "src/interp/eval/scalar_eval.h"
 #include "src/interp/eval/snapshot_internal.h"
@@ -40,7 +41,7 @@ absl::StatusOr<Multiset> Negate(Multiset input) {
 
 absl::StatusOr<Multiset> ApplyMfp(const MapFilterProject& mfp, Multiset input) {
   if (mfp.IsIdentity()) return input;
-  return ReadSeekMfp(input, nullptr, nullptr, mfp);
+  return ReadSeekMfp(input, nullptr, mfp);
 }
 
 absl::StatusOr<Multiset> FlatMap(const FlatMapOp& op, const Multiset& input) {
@@ -55,12 +56,21 @@ absl::StatusOr<Multiset> FlatMap(const FlatMapOp& op, const Multiset& input) {
 /// Runs one join path over the relations' contents (JoinPath semantics of
 /// the evaluator brief: stream from the source, lookups per stage, closures,
 /// multiplicities multiplied).
-absl::StatusOr<Multiset> RunPath(const JoinPath& path,
+absl::StatusOr<Multiset> RunPath(const Node& join, const JoinPath& path,
                                  std::span<const Multiset> relations) {
   std::vector<RowDiff> stream;
-  for (const auto& [row, diff] : relations[path.source_relation]) {
+  const Multiset& source = relations[path.source_relation];
+  // A delta path starts from its source's layout row (SEMANTICS 8.4).
+  LayoutReader reader;
+  if (!source.empty()) {
+    LIR_ASSIGN_OR_RETURN(
+        reader, DeltaSourceReader(join, path,
+                                  static_cast<int>(source.front().first.size())));
+  }
+  for (const auto& [source_row, diff] : source) {
+    LIR_ASSIGN_OR_RETURN(DataRow row, reader.Apply(source_row));
     LIR_ASSIGN_OR_RETURN(std::optional<DataRow> started,
-                         ApplyClosure(path.initial_closure, row));
+                         ApplyClosure(path.initial_closure, std::move(row)));
     if (started.has_value()) stream.emplace_back(std::move(*started), diff);
   }
   for (const JoinStage& stage : path.stages) {
@@ -97,15 +107,16 @@ absl::StatusOr<Multiset> RunPath(const JoinPath& path,
   return Consolidate(std::move(out));
 }
 
-absl::StatusOr<Multiset> Join(const JoinOp& op,
+absl::StatusOr<Multiset> Join(const Node& node,
                               std::span<const Multiset> relations,
                               bool check_delta_paths) {
+  const JoinOp& op = node.As<JoinOp>();
   LIR_RETURN_IF_ERROR(CheckJoinShape(op, relations.size()));
   // Every delta path computes the whole join, so one suffices.
-  LIR_ASSIGN_OR_RETURN(Multiset result, RunPath(op.paths[0], relations));
+  LIR_ASSIGN_OR_RETURN(Multiset result, RunPath(node, op.paths[0], relations));
   if (op.delta && check_delta_paths) {
     for (size_t i = 1; i < op.paths.size(); ++i) {
-      LIR_ASSIGN_OR_RETURN(Multiset other, RunPath(op.paths[i], relations));
+      LIR_ASSIGN_OR_RETURN(Multiset other, RunPath(node, op.paths[i], relations));
       if (other != result) {
         return absl::InternalError(absl::StrCat(
             "delta join paths disagree: plan_path[0] has ", result.size(),
@@ -198,14 +209,10 @@ absl::Status AtNode(const Node& node, const absl::Status& status) {
 }
 
 absl::StatusOr<Multiset> ReadSeekMfp(const Multiset& input,
-                                     const std::vector<ScalarExpr>* key,
                                      const std::optional<Row>* seek,
                                      const MapFilterProject& mfp) {
   std::optional<DataRow> sought;
   if (seek != nullptr && seek->has_value()) {
-    if (key == nullptr) {
-      return absl::InvalidArgumentError("a sought value without a key");
-    }
     sought.emplace();
     for (const Literal& literal : **seek) {
       LIR_ASSIGN_OR_RETURN(Datum datum, FromLiteral(literal));
@@ -215,9 +222,11 @@ absl::StatusOr<Multiset> ReadSeekMfp(const Multiset& input,
   const bool identity = mfp.IsIdentity();
   std::vector<RowDiff> out;
   for (const auto& [row, diff] : input) {
-    if (sought.has_value()) {
-      LIR_ASSIGN_OR_RETURN(DataRow found, EvalKey(*key, row));
-      if (found != *sought) continue;
+    // The key row is the layout row's prefix.
+    if (sought.has_value() &&
+        (row.size() < sought->size() ||
+         !std::equal(sought->begin(), sought->end(), row.begin()))) {
+      continue;
     }
     if (identity) {
       out.emplace_back(row, diff);
@@ -229,14 +238,17 @@ absl::StatusOr<Multiset> ReadSeekMfp(const Multiset& input,
   return Consolidate(std::move(out));
 }
 
-absl::StatusOr<Multiset> ComputeGet(const GetOp& op, const Multiset& source) {
+absl::StatusOr<Multiset> ComputeGet(const Node& node, const Multiset& source) {
+  const GetOp& op = node.As<GetOp>();
   switch (op.kind) {
     case GetKind::kPassArrangements:
       return source;
-    case GetKind::kArrangement:
-      return ReadSeekMfp(source, &op.key, &op.seek, op.mfp);
+    case GetKind::kArrangement: {
+      LIR_ASSIGN_OR_RETURN(Multiset layout, ReadAsLayout(node, source));
+      return ReadSeekMfp(layout, &op.seek, op.mfp);
+    }
     case GetKind::kCollection:
-      return ReadSeekMfp(source, nullptr, nullptr, op.mfp);
+      return ReadSeekMfp(source, nullptr, op.mfp);
   }
   return absl::InternalError("unknown Get kind");
 }
@@ -281,19 +293,28 @@ absl::StatusOr<Multiset> ComputeNode(const Node& node,
       return ConstantRows(node.As<ConstantOp>());
     case NodeKind::kMfp: {
       const MfpOp& op = node.As<MfpOp>();
+      LIR_ASSIGN_OR_RETURN(Multiset read,
+                           ReadAsLayout(node, std::move(inputs[0])));
       if (op.input_val.has_value()) {
-        const std::vector<ScalarExpr>* key =
-            op.input_key.has_value() ? &*op.input_key : nullptr;
-        return ReadSeekMfp(inputs[0], key, &op.input_val, op.mfp);
+        if (!op.input_key.has_value()) {
+          return absl::InvalidArgumentError("input_val without input_key");
+        }
+        return ReadSeekMfp(read, &op.input_val, op.mfp);
       }
-      return ApplyMfp(op.mfp, std::move(inputs[0]));
+      return ApplyMfp(op.mfp, std::move(read));
     }
-    case NodeKind::kFlatMap:
-      return FlatMap(node.As<FlatMapOp>(), inputs[0]);
+    case NodeKind::kFlatMap: {
+      LIR_ASSIGN_OR_RETURN(Multiset read,
+                           ReadAsLayout(node, std::move(inputs[0])));
+      return FlatMap(node.As<FlatMapOp>(), read);
+    }
     case NodeKind::kJoin:
-      return Join(node.As<JoinOp>(), inputs, check_delta_paths);
-    case NodeKind::kReduce:
-      return Reduce(node.As<ReduceOp>(), inputs[0]);
+      return Join(node, inputs, check_delta_paths);
+    case NodeKind::kReduce: {
+      LIR_ASSIGN_OR_RETURN(Multiset read,
+                           ReadAsLayout(node, std::move(inputs[0])));
+      return Reduce(node.As<ReduceOp>(), read);
+    }
     case NodeKind::kTopK:
       return TopK(node.As<TopKOp>(), inputs[0]);
     case NodeKind::kNegate:
@@ -302,8 +323,11 @@ absl::StatusOr<Multiset> ComputeNode(const Node& node,
       return KeepPositive(std::move(inputs[0]));
     case NodeKind::kUnion:
       return Union(inputs);
-    case NodeKind::kArrangeBy:
-      return ApplyMfp(node.As<ArrangeByOp>().input_mfp, std::move(inputs[0]));
+    case NodeKind::kArrangeBy: {
+      LIR_ASSIGN_OR_RETURN(Multiset read,
+                           ReadAsLayout(node, std::move(inputs[0])));
+      return ApplyMfp(node.As<ArrangeByOp>().input_mfp, std::move(read));
+    }
     case NodeKind::kSetDifference: {
       LIR_ASSIGN_OR_RETURN(Multiset net, DiffMultisets(inputs[0], inputs[1]));
       return KeepPositive(std::move(net));
