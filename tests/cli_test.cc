@@ -51,7 +51,7 @@ TEST_F(CliTest, JsonOutputReadsBackToTheSameText) {
   RunResult json = Run({"explain", "--format=json", Example()});
   ASSERT_EQ(json.exit_code, 0) << json.err;
   EXPECT_TRUE(absl::StartsWith(json.out, "{")) << json.out;
-  EXPECT_TRUE(absl::StrContains(json.out, "\"lir-plan/1\"")) << json.out;
+  EXPECT_TRUE(absl::StrContains(json.out, "\"lir-plan/2\"")) << json.out;
 
   // auto detects JSON from the leading '{' (after whitespace).
   RunResult back = Run({"explain", "-"}, "\n  " + json.out);

@@ -8,7 +8,9 @@
 // before the EXPLAIN in its sqllogictest file (../shared/corpus/
 // materialize-slt, located by materialize/INDEX.tsv), so that an aggregate
 // over a text column gets text; otherwise from the arities the plan's own
-// arrangements reveal (then every column is an integer). Plans that cannot
+// arrangements reveal (then every column is an integer). A fast-path index
+// read needs its index's key, which the plan does not print: it is taken
+// from the `CREATE INDEX` in the .slt file the plan came from. Plans that cannot
 // run are counted by reason: an unsupported function, a collection of
 // unknown shape, a column type the generator cannot draw.
 #include <algorithm>
@@ -35,6 +37,7 @@
 #include "src/explain/text.h"
 #include "src/interp/arity.h"
 #include "src/interp/eval/run.h"
+#include "src/lir/status_macros.h"
 #include "src/lir/validate.h"
 #include "src/recognizer/pass.h"
 
@@ -49,6 +52,7 @@ fs::path SqlDir() { return corpus::SharedDir() / "corpus" / "materialize-sql"; }
 
 // The column types of a table, lower-cased (`int`, `text`, `numeric`).
 struct Table {
+  std::vector<std::string> names;
   std::vector<std::string> types;
   std::vector<bool> not_null;
 };
@@ -59,6 +63,8 @@ struct PlanSchema {
   std::map<std::string, Table> tables;
   bool insert_only = false;
   bool dates_as_strings = false;
+  /// The .slt file the plan came from (`-- source:`), for index keys.
+  fs::path slt;
 };
 
 // The tables a schema file creates (views are skipped).
@@ -90,6 +96,7 @@ void ParseSql(const std::string& commented_sql, PlanSchema* schema) {
                       [](char c) { return absl::ascii_isdigit(c) || c == ')'; })) {
         continue;
       }
+      table.names.push_back(words[0]);
       table.types.push_back(words[1]);
       table.not_null.push_back(absl::StrContains(absl::AsciiStrToLower(line),
                                                  "not null"));
@@ -115,7 +122,14 @@ std::map<std::string, PlanSchema> Schemas() {
       schema.insert_only = absl::StrContains(fields[4], "insert-only");
       schema.dates_as_strings = absl::StrContains(fields[4], "dates-as-strings");
     }
-    ParseSql(ReadFile(SqlDir() / fields[1]), &schema);
+    const std::string sql = ReadFile(SqlDir() / fields[1]);
+    std::string source;
+    static const LazyRE2 kSource = {R"((?m)^-- source: test/sqllogictest/([^:]+):)"};
+    if (RE2::PartialMatch(sql, *kSource, &source)) {
+      schema.slt = corpus::SharedDir() / "corpus" / "materialize-slt" /
+                   absl::StrReplaceAll(source, {{"/", "__"}});
+    }
+    ParseSql(sql, &schema);
     schemas[fields[0]] = std::move(schema);
   }
   return schemas;
@@ -171,6 +185,10 @@ std::set<std::string> Inputs(const Document& doc) {
   std::set<std::string> objects, reads;
   for (const Object& object : doc.objects) {
     objects.insert(object.name);
+    if (object.fast_path.has_value() &&
+        object.fast_path->kind != FastPath::Kind::kConstant) {
+      reads.insert(object.fast_path->collection);
+    }
     if (object.plan == nullptr) continue;
     ForEachPostOrder(*object.plan, [&](const Node& node) {
       if (node.Is<GetOp>() && !node.As<GetOp>().id.is_local) {
@@ -258,6 +276,51 @@ bool Drawable(const Table& table) {
   return true;
 }
 
+// Declares the index every fast-path index read of `doc` names, with the key
+// of its `CREATE INDEX <index> ON <table>(<columns>)` in the plan's .slt
+// file; Unimplemented when that cannot be found.
+absl::Status DeclareFastPathIndexes(const Document& doc, const PlanSchema* schema,
+                                    eval::InputData* data) {
+  for (const Object& object : doc.objects) {
+    if (!object.fast_path.has_value() ||
+        object.fast_path->kind != FastPath::Kind::kReadIndex) {
+      continue;
+    }
+    const FastPath& read = *object.fast_path;
+    const absl::Status unknown =
+        absl::UnimplementedError("a fast-path index whose key is unknown");
+    if (schema == nullptr || schema->slt.empty()) return unknown;
+    std::string table_name, columns;
+    const RE2 create(absl::StrCat(R"((?i)create\s+index\s+)", RE2::QuoteMeta(read.index),
+                                  R"re(\s+on\s+"?(\w+)"?\s*\(([^)]*)\))re"));
+    if (!RE2::PartialMatch(ReadFile(schema->slt), create, &table_name, &columns)) {
+      return unknown;
+    }
+    auto reads = schema->reads.find(read.collection);
+    if (reads == schema->reads.end() ||
+        absl::AsciiStrToLower(table_name) != absl::AsciiStrToLower(reads->second) ||
+        schema->tables.count(reads->second) == 0) {
+      return unknown;
+    }
+    const Table& table = schema->tables.at(reads->second);
+    eval::InputIndex index;
+    index.on = read.collection;
+    for (absl::string_view column : absl::StrSplit(columns, ',')) {
+      const std::string name =
+          absl::AsciiStrToLower(absl::StripAsciiWhitespace(column));
+      auto it = std::find(table.names.begin(), table.names.end(), name);
+      if (it == table.names.end()) return unknown;
+      index.key.push_back(static_cast<int>(it - table.names.begin()));
+    }
+    // Declarations are by qualified name, in the schema of the collection.
+    const size_t dot = read.collection.rfind('.');
+    const std::string prefix =
+        dot == std::string::npos ? "" : read.collection.substr(0, dot + 1);
+    data->indexes[prefix + read.index] = std::move(index);
+  }
+  return absl::OkStatus();
+}
+
 // Data for one plan's inputs over three rounds, or why there can be none.
 absl::StatusOr<eval::InputData> MakeData(const std::string& plan_name,
                                          const Document& doc,
@@ -328,6 +391,7 @@ absl::StatusOr<eval::InputData> MakeData(const std::string& plan_name,
     }
     data.collections[global] = std::move(collection);
   }
+  LIR_RETURN_IF_ERROR(DeclareFastPathIndexes(doc, schema, &data));
   return data;
 }
 
@@ -338,15 +402,14 @@ TEST(EvalCorpus, PlansAgreeWithTheRewriteOffAndOnAndWithBothEngines) {
   std::map<std::string, PlanSchema> schemas = Schemas();
   AddSltSchemas(schemas);
   std::map<std::string, int> not_run;  // reason -> plans
-  int ran = 0, fired = 0, with_round_error = 0;
+  int ran = 0, fired = 0, with_round_error = 0, fast_paths_ran = 0;
   std::vector<std::string> fired_in, round_errors;
   for (const fs::path& path : paths) {
     const std::string name = path.filename().string();
     absl::StatusOr<Document> doc = explain::ParseText(ReadFile(path));
     ASSERT_TRUE(doc.ok()) << name << ": " << doc.status();
-    if (std::none_of(doc->objects.begin(), doc->objects.end(),
-                     [](const Object& o) { return o.plan != nullptr; })) {
-      ++not_run["fast path (not LIR)"];
+    if (doc->objects.empty()) {
+      ++not_run["no objects (only Source blocks)"];
       continue;
     }
     absl::StatusOr<eval::InputData> data = MakeData(name, *doc, schemas);
@@ -373,6 +436,10 @@ TEST(EvalCorpus, PlansAgreeWithTheRewriteOffAndOnAndWithBothEngines) {
       continue;
     }
     ++ran;
+    if (std::any_of(doc->objects.begin(), doc->objects.end(),
+                    [](const Object& o) { return o.fast_path.has_value(); })) {
+      ++fast_paths_ran;
+    }
     if (oracle->error.has_value()) {
       ++with_round_error;
       round_errors.push_back(absl::StrCat(name, ": ", *oracle->error));
@@ -408,7 +475,8 @@ TEST(EvalCorpus, PlansAgreeWithTheRewriteOffAndOnAndWithBothEngines) {
     }
   }
   std::cout << "corpus: " << paths.size() << " plans, " << ran
-            << " ran with the rewrite off and on (" << fired
+            << " ran with the rewrite off and on (" << fast_paths_ran
+            << " with fast-path objects; " << fired
             << " fused rewrites; " << with_round_error
             << " stopped at a round error), " << paths.size() - ran
             << " could not run:\n";
@@ -422,6 +490,9 @@ TEST(EvalCorpus, PlansAgreeWithTheRewriteOffAndOnAndWithBothEngines) {
   // Floors, so that a change that stops plans from running is noticed.
   EXPECT_GE(ran, 70);
   EXPECT_GE(fired, 1);
+  // The three fast-path plans: two empty constants and an index lookup
+  // (physical_plan_as_text-L132, key from its .slt).
+  EXPECT_GE(fast_paths_ran, 3);
 }
 
 }  // namespace

@@ -126,7 +126,7 @@ TEST(JsonRoundTrip, PlanIsFlatPostOrderWithRootLast) {
 TEST(JsonRead, DefaultsMayBeOmittedOrWritten) {
   // Minimal: every defaulted field left out.
   json minimal = json::parse(R"({
-    "format": "lir-plan/1",
+    "format": "lir-plan/2",
     "objects": [{"name": "Explained Query", "plan": [
       {"id": 1, "kind": "Get", "inputs": [],
        "collection": {"global": "t"}, "get_kind": "PassArrangements"},
@@ -135,7 +135,7 @@ TEST(JsonRead, DefaultsMayBeOmittedOrWritten) {
   })");
   // The same document with the defaults spelled out.
   json explicit_defaults = json::parse(R"({
-    "format": "lir-plan/1",
+    "format": "lir-plan/2",
     "objects": [{"name": "Explained Query", "plan": [
       {"id": 1, "kind": "Get", "inputs": [],
        "collection": {"global": "t"}, "get_kind": "PassArrangements",
@@ -167,7 +167,7 @@ TEST(JsonWrite, TwoSpaceIndentFinalNewlineAndInvalidUtf8) {
   doc.target_cluster = std::string("bad \xff byte");
   std::string text;
   ASSERT_NO_THROW(text = WriteJson(doc));
-  EXPECT_TRUE(absl::StartsWith(text, "{\n  \"format\": \"lir-plan/1\",\n"))
+  EXPECT_TRUE(absl::StartsWith(text, "{\n  \"format\": \"lir-plan/2\",\n"))
       << text;
   EXPECT_TRUE(absl::EndsWith(text, "}\n")) << text;
   absl::StatusOr<Document> back = ReadJson(text);
@@ -205,9 +205,9 @@ TEST(JsonErrors, SmallDocumentIsValid) {
 
 TEST(JsonErrors, WrongOrMissingVersion) {
   json j = SmallDocument();
-  j["format"] = "lir-plan/2";
-  ExpectError(j, {"/format: unsupported format \"lir-plan/2\"",
-                  "supports \"lir-plan/1\""});
+  j["format"] = "lir-plan/3";
+  ExpectError(j, {"/format: unsupported format \"lir-plan/3\"",
+                  "supports \"lir-plan/2\" and \"lir-plan/1\""});
   j.erase("format");
   ExpectError(j, {"/format: missing required field"});
   ExpectError(json::array(), {"<root>: expected an object, got an array"});
@@ -415,7 +415,7 @@ TEST(JsonErrors, SemanticErrorsNameTheFile) {
   ASSERT_FALSE(doc.ok());
   EXPECT_EQ(doc.status().message(),
             "old.json: /format: unsupported format \"lir-plan/0\"; this reader "
-            "supports \"lir-plan/1\"");
+            "supports \"lir-plan/2\" and \"lir-plan/1\"");
 }
 
 // Every value of a rich document replaced by values of other types, and
@@ -556,6 +556,96 @@ TEST(JsonCorpus, TextJsonTextIsByteIdentical) {
   std::cout << identical << "/" << files.size()
             << " byte-identical through JSON" << std::endl;
   EXPECT_EQ(identical, static_cast<int>(files.size()));
+}
+
+// ---- Fast paths -------------------------------------------------------------
+
+// A document whose only object is a fast path with body `fast_path`.
+json FastPathDocument(json fast_path) {
+  return json{{"format", "lir-plan/2"},
+              {"objects", json::array({json{{"name", "Explained Query (fast path)"},
+                                            {"fast_path", std::move(fast_path)}}})}};
+}
+
+TEST(JsonFastPath, ReadsEveryFormBackToTheSameText) {
+  const std::string text =
+      "Explained Query (fast path):\n"
+      "  Project (#2, #0)\n"
+      "    Filter (#1{b} > 2) AND (#1{b}) IS NOT NULL\n"
+      "      Map ((#0{a} + 1))\n"
+      "        ReadIndex on=materialize.public.t t_a_idx=[lookup values=[(1); (2)]]\n"
+      "\n"
+      "Explained Query (fast path):\n"
+      "  PeekPersist materialize.public.t [value=(1)]\n"
+      "\n"
+      "Explained Query (fast path):\n"
+      "  Error \"bad\\n\\\"x\\\"\"\n";
+  absl::StatusOr<Document> doc = ParseText(text);
+  ASSERT_TRUE(doc.ok()) << doc.status();
+  const json j = ToJson(*doc);
+  const json& read = j["objects"][0]["fast_path"];
+  EXPECT_EQ(read["kind"], "read_index");
+  EXPECT_EQ(read["index"], "t_a_idx");
+  EXPECT_EQ(read["lookup"].size(), 2u);
+  EXPECT_EQ(read["project"].size(), 2u);
+  EXPECT_EQ(j["objects"][1]["fast_path"]["kind"], "peek_persist");
+  EXPECT_EQ(j["objects"][2]["fast_path"]["error"], "bad\n\"x\"");
+  absl::StatusOr<Document> back = FromJson(j);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->objects[0].fast_path, doc->objects[0].fast_path);
+  EXPECT_EQ(PrintText(*back), text);
+}
+
+TEST(JsonFastPath, VersionOneLinesAreParsedAsText) {
+  json j = FastPathDocument(json::array(
+      {"Project (#0, #1)",
+       "  ReadIndex on=materialize.public.t t_a_idx=[lookup value=(5)]"}));
+  j["format"] = "lir-plan/1";
+  absl::StatusOr<Document> doc = FromJson(j);
+  ASSERT_TRUE(doc.ok()) << doc.status();
+  ASSERT_TRUE(doc->objects[0].fast_path.has_value());
+  EXPECT_EQ(doc->objects[0].fast_path->kind, FastPath::Kind::kReadIndex);
+  ASSERT_TRUE(doc->objects[0].fast_path->lookup.has_value());
+  EXPECT_EQ(doc->objects[0].fast_path->lookup->size(), 1u);
+  // Bad version-1 lines are text errors located under the JSON pointer.
+  j["objects"][0]["fast_path"] = json::array({"ReadIndex t"});
+  ExpectError(j, {"/objects/0/fast_path:2:3: expected 'Project (', 'Filter ', "
+                  "'Map (', 'ReadIndex on=' or 'PeekPersist '"});
+  // A version-2 structure is not read as version-1 lines.
+  j["objects"][0]["fast_path"] = json{{"kind", "constant"}};
+  ExpectError(j, {"/objects/0/fast_path: expected an array"});
+}
+
+TEST(JsonFastPath, MalformedBodiesNameTheirPointer) {
+  ExpectError(FastPathDocument(json{{"kind", "peek"}}),
+              {"/objects/0/fast_path/kind: expected one of constant, "
+               "read_index, peek_persist"});
+  ExpectError(FastPathDocument(json{{"kind", "read_index"},
+                                    {"collection", "t"}}),
+              {"/objects/0/fast_path/index: missing required field"});
+  ExpectError(FastPathDocument(json{{"kind", "peek_persist"}}),
+              {"/objects/0/fast_path/collection: missing required field"});
+  ExpectError(
+      FastPathDocument(json{{"kind", "read_index"},
+                            {"collection", "t"},
+                            {"index", "i"},
+                            {"project", json::array({json{{"kind", "literal"},
+                                                          {"type", "null"},
+                                                          {"text", "null"}}})}}),
+      {"/objects/0/fast_path/project/0: expected a column reference"});
+  ExpectError(FastPathDocument(json{{"kind", "read_index"},
+                                    {"collection", "t"},
+                                    {"index", "i"},
+                                    {"lookup", json::array({1})}}),
+              {"/objects/0/fast_path/lookup/0"});
+  ExpectError(FastPathDocument(json{{"kind", "constant"}, {"index", "i"}}),
+              {"/objects/0/fast_path/index: unexpected field in a fast-path "
+               "constant"});
+  ExpectError(FastPathDocument(json{{"kind", "peek_persist"},
+                                    {"collection", "t"},
+                                    {"lookup", json::array()}}),
+              {"/objects/0/fast_path/lookup: unexpected field in a fast-path "
+               "persist peek"});
 }
 
 }  // namespace

@@ -477,9 +477,14 @@ inline Document FullDocument() {
   reduces.plan = ReducesPlan();
   Object& fast = doc.objects.emplace_back();
   fast.name = "Explained Query (fast path)";
-  fast.fast_path = FastPath{
-      {"Project (#0, #1)",
-       "  ReadIndex on=materialize.public.t t_a_idx=[*** full scan ***]"}};
+  FastPath read;
+  read.kind = FastPath::Kind::kReadIndex;
+  read.project = std::vector<ScalarExpr>{Col(0), Col(1)};
+  read.filter = {IsNull(Col(0))};
+  read.map = {Int(1)};
+  read.collection = "materialize.public.t";
+  read.index = "t_a_idx";
+  fast.fast_path = read;
   for (Object& object : doc.objects) {
     if (object.plan != nullptr) AssignPostOrderIds(*object.plan);
   }

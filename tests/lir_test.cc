@@ -309,7 +309,12 @@ TEST(DocumentTest, CloneCopiesPlansAndFrame) {
   object.plan = GetGlobal("t");
   Object& fast = doc.objects.emplace_back();
   fast.name = "Explained Query (fast path)";
-  fast.fast_path = FastPath{{"Constant <empty>"}};
+  FastPath read;
+  read.kind = FastPath::Kind::kReadIndex;
+  read.collection = "materialize.public.t";
+  read.index = "t_a_idx";
+  read.lookup = std::vector<Row>{{Literal::Int(5)}};
+  fast.fast_path = read;
   doc.target_cluster = "quickstart";
   doc.used_indexes = std::vector<UsedIndex>{{"idx", {"lookup"}}};
   doc.node_identifiers = true;
@@ -323,6 +328,8 @@ TEST(DocumentTest, CloneCopiesPlansAndFrame) {
   EXPECT_EQ(copy.objects[0].plan->As<GetOp>().id, CollectionId::Global("t"));
   EXPECT_EQ(copy.objects[1].plan, nullptr);
   EXPECT_EQ(copy.objects[1].fast_path, doc.objects[1].fast_path);
+  ASSERT_TRUE(copy.objects[1].fast_path.has_value());
+  EXPECT_EQ(copy.objects[1].fast_path->index, "t_a_idx");
   EXPECT_EQ(copy.target_cluster, "quickstart");
   EXPECT_EQ(copy.used_indexes, doc.used_indexes);
   EXPECT_TRUE(copy.node_identifiers);

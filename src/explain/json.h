@@ -13,7 +13,12 @@
 namespace lir::explain {
 
 /// The JSON format version written in every document's `"format"` field.
-inline constexpr std::string_view kJsonFormat = "lir-plan/1";
+/// Version 2 replaced the verbatim `fast_path` lines of version 1 with a
+/// structured object; the reader accepts both (kJsonFormatV1 documents'
+/// lines are parsed as text).
+inline constexpr std::string_view kJsonFormat = "lir-plan/2";
+/// The previous version, still read.
+inline constexpr std::string_view kJsonFormatV1 = "lir-plan/1";
 
 /// Options for writing JSON.
 struct JsonWriteOptions {

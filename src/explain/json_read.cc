@@ -17,6 +17,7 @@
 #include "src/explain/json.h"
 #include "src/explain/json_names.h"
 #include "src/explain/json_reader.h"
+#include "src/explain/text.h"
 #include "src/lir/status_macros.h"
 
 namespace lir::explain {
@@ -508,16 +509,76 @@ absl::Status ReadFinish(const json& value, const JsonPath& path, Finish& out) {
 
 absl::Status ReadFastPath(const json& value, const JsonPath& path,
                           FastPath& out) {
-  return ReadStrings(value, path, out.lines);
+  LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
+  std::string kind;
+  LIR_RETURN_IF_ERROR(Required(fields, "kind", kind, ReadString));
+  if (kind == "constant") {
+    out.kind = FastPath::Kind::kConstant;
+    LIR_RETURN_IF_ERROR(ReadConstant(fields, out.constant));
+    return fields.Finish("a fast-path constant");
+  }
+  if (kind == "read_index") {
+    out.kind = FastPath::Kind::kReadIndex;
+  } else if (kind == "peek_persist") {
+    out.kind = FastPath::Kind::kPeekPersist;
+  } else {
+    return JsonExpected(fields.PathOf("kind"),
+                        "one of constant, read_index, peek_persist",
+                        *fields.Find("kind"));
+  }
+  LIR_RETURN_IF_ERROR(OptionalValue(fields, "project", out.project, ReadExprs));
+  if (out.project.has_value()) {
+    const JsonPath project = fields.PathOf("project");
+    for (size_t i = 0; i < out.project->size(); ++i) {
+      if (!(*out.project)[i].IsColumn()) {
+        return JsonError(project.Index(i), "expected a column reference");
+      }
+    }
+  }
+  LIR_RETURN_IF_ERROR(Optional(fields, "filter", out.filter, ReadExprs));
+  LIR_RETURN_IF_ERROR(Optional(fields, "map", out.map, ReadExprs));
+  LIR_RETURN_IF_ERROR(Required(fields, "collection", out.collection, ReadString));
+  if (out.kind == FastPath::Kind::kReadIndex) {
+    LIR_RETURN_IF_ERROR(Required(fields, "index", out.index, ReadString));
+    LIR_RETURN_IF_ERROR(OptionalValue(
+        fields, "lookup", out.lookup,
+        [](const json& v, const JsonPath& p, std::vector<Row>& rows) {
+          return ReadList(v, p, rows, ReadRow);
+        }));
+    return fields.Finish("a fast-path index read");
+  }
+  LIR_RETURN_IF_ERROR(
+      OptionalValue(fields, "value", out.persist_value, ReadRow));
+  return fields.Finish("a fast-path persist peek");
 }
 
-absl::Status ReadObject(const json& value, const JsonPath& path, Object& out) {
+// Version 1 kept the body as verbatim lines; they are parsed as the text
+// form, so that old documents read into the same structure.
+absl::Status ReadFastPathLinesV1(const json& value, const JsonPath& path,
+                                 FastPath& out) {
+  std::vector<std::string> lines;
+  LIR_RETURN_IF_ERROR(ReadStrings(value, path, lines));
+  std::string text = "Explained Query (fast path):\n";
+  for (const std::string& line : lines) absl::StrAppend(&text, "  ", line, "\n");
+  ParseOptions options;
+  options.filename = path.ToString();
+  absl::StatusOr<Document> doc = ParseText(text, options);
+  if (!doc.ok()) return doc.status();
+  if (doc->objects.size() != 1 || !doc->objects[0].fast_path.has_value()) {
+    return JsonError(path, "expected the lines of one fast-path body");
+  }
+  out = *std::move(doc->objects[0].fast_path);
+  return absl::OkStatus();
+}
+
+absl::Status ReadObject(const json& value, const JsonPath& path, Object& out,
+                        bool v1) {
   LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
   LIR_RETURN_IF_ERROR(Required(fields, "name", out.name, ReadString));
   LIR_RETURN_IF_ERROR(OptionalValue(fields, "finish", out.finish, ReadFinish));
   LIR_RETURN_IF_ERROR(Optional(fields, "plan", out.plan, ReadPlan));
-  LIR_RETURN_IF_ERROR(
-      OptionalValue(fields, "fast_path", out.fast_path, ReadFastPath));
+  LIR_RETURN_IF_ERROR(OptionalValue(fields, "fast_path", out.fast_path,
+                                    v1 ? ReadFastPathLinesV1 : ReadFastPath));
   if ((out.plan == nullptr) == !out.fast_path.has_value()) {
     return JsonError(path,
                      "expected exactly one of \"plan\" and \"fast_path\"");
@@ -549,16 +610,21 @@ absl::Status ReadDocument(const json& value, Document& doc) {
   // have the fields this one expects.
   std::string format;
   LIR_RETURN_IF_ERROR(Required(fields, "format", format, ReadString));
-  if (format != kJsonFormat) {
+  if (format != kJsonFormat && format != kJsonFormatV1) {
     return JsonError(
         fields.PathOf("format"),
         absl::StrCat("unsupported format \"", format,
-                     "\"; this reader supports \"", ToAbsl(kJsonFormat), "\""));
+                     "\"; this reader supports \"", ToAbsl(kJsonFormat),
+                     "\" and \"", ToAbsl(kJsonFormatV1), "\""));
   }
+  const bool v1 = format == kJsonFormatV1;
   LIR_RETURN_IF_ERROR(Required(
       fields, "objects", doc.objects,
-      [](const json& v, const JsonPath& p, std::vector<Object>& objects) {
-        return ReadList(v, p, objects, ReadObject);
+      [v1](const json& v, const JsonPath& p, std::vector<Object>& objects) {
+        return ReadList(v, p, objects,
+                        [v1](const json& ov, const JsonPath& op, Object& o) {
+                          return ReadObject(ov, op, o, v1);
+                        });
       }));
   LIR_RETURN_IF_ERROR(Optional(
       fields, "sources", doc.sources,

@@ -365,12 +365,50 @@ json FinishToJson(const Finish& finish) {
   return out;
 }
 
+// The fast-path form of docs/json-format.md: the constant's fields as on a
+// Constant node, or the read with its optional project/filter/map.
+json FastPathToJson(const FastPath& fast_path) {
+  json out = json::object();
+  switch (fast_path.kind) {
+    case FastPath::Kind::kConstant:
+      out["kind"] = "constant";
+      OpWriter{out}(fast_path.constant);
+      return out;
+    case FastPath::Kind::kReadIndex:
+      out["kind"] = "read_index";
+      break;
+    case FastPath::Kind::kPeekPersist:
+      out["kind"] = "peek_persist";
+      break;
+  }
+  if (fast_path.project.has_value()) {
+    out["project"] = ExprListToJson(*fast_path.project);
+  }
+  if (!fast_path.filter.empty()) out["filter"] = ExprListToJson(fast_path.filter);
+  if (!fast_path.map.empty()) out["map"] = ExprListToJson(fast_path.map);
+  out["collection"] = fast_path.collection;
+  if (fast_path.kind == FastPath::Kind::kReadIndex) {
+    out["index"] = fast_path.index;
+    if (fast_path.lookup.has_value()) {
+      json rows = json::array();
+      for (const Row& row : *fast_path.lookup) rows.push_back(RowToJson(row));
+      out["lookup"] = std::move(rows);
+    }
+  }
+  if (fast_path.persist_value.has_value()) {
+    out["value"] = RowToJson(*fast_path.persist_value);
+  }
+  return out;
+}
+
 json ObjectToJson(const Object& object, const JsonWriteOptions& options) {
   json out = json::object();
   out["name"] = object.name;
   if (object.finish.has_value()) out["finish"] = FinishToJson(*object.finish);
   if (object.plan != nullptr) out["plan"] = PlanToJson(*object.plan, options);
-  if (object.fast_path.has_value()) out["fast_path"] = object.fast_path->lines;
+  if (object.fast_path.has_value()) {
+    out["fast_path"] = FastPathToJson(*object.fast_path);
+  }
   return out;
 }
 

@@ -18,6 +18,7 @@
 #include "absl/strings/strip.h"
 #include "re2/re2.h"
 #include "src/explain/text.h"
+#include "src/explain/text_fast_path.h"
 #include "src/explain/text_lines.h"
 #include "src/explain/text_primitives.h"
 #include "src/lir/status_macros.h"
@@ -562,15 +563,9 @@ class DocumentParser {
       base_level = 2;
     }
     if (absl::EndsWith(object.name, "(fast path)")) {
-      FastPath fast_path;
-      for (size_t k = body; k < end; ++k) {
-        if (lines_[k].level < base_level) {
-          return errors_.Expected(lines_[k], 0, "deeper indentation in the fast-path body");
-        }
-        fast_path.lines.push_back(absl::StrCat(
-            std::string(2 * (lines_[k].level - base_level), ' '), lines_[k].content));
-      }
-      object.fast_path = std::move(fast_path);
+      LIR_ASSIGN_OR_RETURN(object.fast_path,
+                           internal::ParseFastPathBody(errors_, lines_, body,
+                                                       end, base_level));
       return object;
     }
     PlanBuilder builder(errors_, lines_);

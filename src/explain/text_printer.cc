@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "src/explain/text.h"
+#include "src/explain/text_fast_path.h"
 #include "src/explain/text_primitives.h"
 
 namespace lir::explain {
@@ -549,9 +550,7 @@ std::string PrintText(const Document& doc, const PrintOptions& options) {
       plan_level = 2;
     }
     if (object.fast_path.has_value()) {
-      for (const std::string& line : object.fast_path->lines) {
-        p.Line(plan_level, line);
-      }
+      internal::AppendFastPath(out, *object.fast_path, plan_level);
     } else if (object.plan != nullptr) {
       p.PrintTree(*object.plan, plan_level);
     }

@@ -24,11 +24,39 @@ struct Finish {
   friend bool operator==(const Finish&, const Finish&) = default;
 };
 
-/// The body of a fast-path object (`Explained Query (fast path):`). It is
-/// not LIR; its lines are kept verbatim, without the object's indentation
-/// (nested lines keep their extra two spaces per level).
+/// What a fast-path peek (`Explained Query (fast path):`, TEXT-FORMAT 1.2)
+/// does instead of running a dataflow. It is not LIR: a constant, or a read
+/// of an existing index or of a persist shard under an optional
+/// map/filter/project.
 struct FastPath {
-  std::vector<std::string> lines;
+  /// Which form the body has.
+  enum class Kind {
+    kConstant,     ///< `Constant ...` / `Error ...`
+    kReadIndex,    ///< `ReadIndex on=<collection> <index>=[...]`
+    kPeekPersist,  ///< `PeekPersist <collection> [value=(...)]`
+  };
+  Kind kind = Kind::kConstant;
+  /// kConstant: the rows or the error (never elided in practice, but the
+  /// `total_rows` form parses as for a LIR Constant).
+  ConstantOp constant;
+  /// The `Project (...)` line: column references (names kept for printing);
+  /// nullopt when the line is absent (the identity).
+  std::optional<std::vector<ScalarExpr>> project;
+  /// The `Filter ...` line's predicates (empty: no line).
+  std::vector<ScalarExpr> filter;
+  /// The `Map (...)` line's expressions (empty: no line).
+  std::vector<ScalarExpr> map;
+  /// kReadIndex: the `on=` collection; kPeekPersist: the shard's collection.
+  std::string collection;
+  /// kReadIndex: the index name as printed (unqualified unless ambiguous,
+  /// `[DELETED INDEX]` if dropped).
+  std::string index;
+  /// kReadIndex: the key values looked up; nullopt is `*** full scan ***`.
+  /// One row prints as `lookup value=`, any other count as `lookup values=`.
+  std::optional<std::vector<Row>> lookup;
+  /// kPeekPersist: the literal prefix of leading columns (`[value=(...)]`).
+  std::optional<Row> persist_value;
+
   friend bool operator==(const FastPath&, const FastPath&) = default;
 };
 

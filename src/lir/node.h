@@ -48,6 +48,7 @@ struct ConstantOp {
   /// When a printed constant was cut to its first 20 rows: the printed
   /// `total_rows (diffs absed)` value; `rows` then holds only those 20.
   std::optional<int64_t> elided_total_rows;
+  friend bool operator==(const ConstantOp&, const ConstantOp&) = default;
 };
 
 /// How a Get reads its collection.

@@ -15,10 +15,10 @@
 ABSL_FLAG(lir::cli::InputFormat, input_format, lir::cli::InputFormat::kAuto,
           "How FILE is read. auto: JSON when its first non-space byte is '{', "
           "verbose EXPLAIN text otherwise; text: verbose EXPLAIN text; json: "
-          "the lir-plan/1 JSON form.");
+          "the lir-plan/2 JSON form (lir-plan/1 is read too).");
 ABSL_FLAG(lir::cli::OutputFormat, format, lir::cli::OutputFormat::kText,
           "How the plan is printed. text: verbose EXPLAIN text, as Materialize "
-          "prints it; json: the lir-plan/1 JSON form.");
+          "prints it; json: the lir-plan/2 JSON form.");
 ABSL_FLAG(bool, node_identifiers, false,
           "Print a '// { node_id: LirId(n) }' annotation on every node header "
           "(text output). Annotations present in the input are kept anyway.");

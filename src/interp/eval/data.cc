@@ -164,6 +164,54 @@ absl::Status ReadUpdates(const json& updates, const std::string& where,
   return absl::OkStatus();
 }
 
+// `"indexes": {"<name>": {"on": "<collection>", "key": [<column>, ...]}}`;
+// the collection must be in "collections" and the columns within its arity.
+absl::Status ReadIndexes(const json& indexes, const DataErrors& errors,
+                         InputData* data) {
+  if (!indexes.is_object()) {
+    return errors.At("indexes", "expected an object keyed by index name");
+  }
+  for (const auto& [name, index] : indexes.items()) {
+    const std::string where = absl::StrCat("indexes[\"", name, "\"]");
+    if (!index.is_object() || !index.contains("on") ||
+        !index["on"].is_string() || !index.contains("key") ||
+        !index["key"].is_array()) {
+      return errors.At(where,
+                       "expected {\"on\": \"<collection>\", \"key\": "
+                       "[<column>, ...]}");
+    }
+    for (const auto& [field, value] : index.items()) {
+      if (field != "on" && field != "key") {
+        return errors.At(where, absl::StrCat("unknown field \"", field,
+                                             "\" (expected \"on\" or "
+                                             "\"key\")"));
+      }
+    }
+    InputIndex parsed;
+    parsed.on = index["on"].get<std::string>();
+    auto collection = data->collections.find(parsed.on);
+    if (collection == data->collections.end()) {
+      return errors.At(absl::StrCat(where, ".on"),
+                       absl::StrCat("no collection \"", parsed.on,
+                                    "\" in \"collections\""));
+    }
+    const json& key = index["key"];
+    for (size_t i = 0; i < key.size(); ++i) {
+      const std::optional<int64_t> column = ReadInteger(key[i]);
+      if (!column.has_value() || *column < 0 ||
+          *column >= collection->second.arity) {
+        return errors.At(absl::StrCat(where, ".key[", i, "]"),
+                         absl::StrCat("expected a column of \"", parsed.on,
+                                      "\" (0 to ",
+                                      collection->second.arity - 1, ")"));
+      }
+      parsed.key.push_back(static_cast<int>(*column));
+    }
+    data->indexes.emplace(name, std::move(parsed));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 nlohmann::json DatumToJson(const Datum& datum) {
@@ -206,9 +254,11 @@ absl::StatusOr<InputData> ParseInputData(std::string_view text,
     return errors.At("top level", "expected an object with \"collections\"");
   }
   for (const auto& [key, value] : root.items()) {
-    if (key != "collections") {
-      return errors.At("top level", absl::StrCat("unknown field \"", key,
-                                                 "\" (expected \"collections\")"));
+    if (key != "collections" && key != "indexes") {
+      return errors.At("top level",
+                       absl::StrCat("unknown field \"", key,
+                                    "\" (expected \"collections\" or "
+                                    "\"indexes\")"));
     }
   }
   const json& collections = root["collections"];
@@ -243,6 +293,9 @@ absl::StatusOr<InputData> ParseInputData(std::string_view text,
     }
     data.collections.emplace(name, std::move(parsed));
   }
+  if (root.contains("indexes")) {
+    LIR_RETURN_IF_ERROR(ReadIndexes(root["indexes"], errors, &data));
+  }
   return data;
 }
 
@@ -258,7 +311,15 @@ std::string InputDataToJson(const InputData& data) {
     collections[name] = {{"arity", collection.arity},
                          {"updates", std::move(updates)}};
   }
-  return json{{"collections", std::move(collections)}}.dump() + "\n";
+  json out = {{"collections", std::move(collections)}};
+  if (!data.indexes.empty()) {
+    json indexes = json::object();
+    for (const auto& [name, index] : data.indexes) {
+      indexes[name] = {{"on", index.on}, {"key", index.key}};
+    }
+    out["indexes"] = std::move(indexes);
+  }
+  return out.dump() + "\n";
 }
 
 }  // namespace lir::eval

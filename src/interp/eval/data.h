@@ -2,7 +2,9 @@
 // updates `[row, round, diff]`, read from JSON (docs/evaluator.md):
 //
 //   {"collections": {"materialize.public.t": {"arity": 2, "updates": [
-//       [[1, "x"], 0, 1], [[1, "x"], 2, -1]]}}}
+//       [[1, "x"], 0, 1], [[1, "x"], 2, -1]]}},
+//    "indexes": {"materialize.public.t_a_idx": {
+//       "on": "materialize.public.t", "key": [0]}}}
 #ifndef LIR_INTERP_EVAL_DATA_H_
 #define LIR_INTERP_EVAL_DATA_H_
 
@@ -32,9 +34,21 @@ struct InputCollection {
   std::vector<InputUpdate> updates;
 };
 
+/// A declared index (`"indexes"` in the data file): a plan names an index
+/// but not its key, which a fast-path index read needs (to look values up
+/// and to lay out the arranged row `key ++ other columns`).
+struct InputIndex {
+  /// The collection the index is on.
+  std::string on;
+  /// The key's columns of that collection, in key order.
+  std::vector<int> key;
+};
+
 /// Every input collection, by global name.
 struct InputData {
   std::map<std::string, InputCollection> collections;
+  /// Declared indexes by qualified name (`materialize.public.t_a_idx`).
+  std::map<std::string, InputIndex> indexes;
 
   /// The largest round of any update (0 when there are none).
   uint64_t LastRound() const;

@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "src/interp/arity.h"
+#include "src/interp/eval/fast_path.h"
 #include "src/interp/eval/incremental.h"
 #include "src/interp/eval/scalar_eval.h"
 #include "src/interp/eval/snapshot.h"
@@ -156,7 +157,7 @@ absl::StatusOr<RunResult> RunDocument(const Document& doc,
   RunResult result;
   std::map<size_t, size_t> result_index;  // object index -> result.objects
   for (size_t i = 0; i < doc.objects.size(); ++i) {
-    if (doc.objects[i].plan == nullptr) continue;
+    if (doc.objects[i].plan == nullptr && !doc.objects[i].fast_path) continue;
     result_index[i] = result.objects.size();
     result.objects.push_back(ObjectRun{doc.objects[i].name, {}});
   }
@@ -195,6 +196,25 @@ absl::StatusOr<RunResult> RunDocument(const Document& doc,
     feeds[object.name] = std::move(output);
   }
 
+  // Fast-path peeks read only the data's collections; they are answered
+  // after the round's dataflows, from the accumulated contents.
+  struct FastPathRun {
+    size_t object;
+    FastPathPeek peek;
+    Multiset read;  // the accumulated contents of the collection read
+  };
+  std::vector<FastPathRun> fast_paths;
+  for (size_t i = 0; i < doc.objects.size(); ++i) {
+    if (!doc.objects[i].fast_path.has_value()) continue;
+    const FastPath& fast_path = *doc.objects[i].fast_path;
+    auto feed = data.collections.find(fast_path.collection);
+    const int arity = feed == data.collections.end() ? -1 : feeds.at(fast_path.collection).arity;
+    LIR_ASSIGN_OR_RETURN(
+        FastPathPeek peek,
+        FastPathPeek::Make(doc.objects[i].name, fast_path, data, arity));
+    fast_paths.push_back(FastPathRun{i, std::move(peek), {}});
+  }
+
   const uint64_t last = options.last_round.value_or(data.LastRound());
   std::vector<Multiset> contents(order.size());
   for (uint64_t round = 0; round <= last && !result.error; ++round) {
@@ -225,6 +245,27 @@ absl::StatusOr<RunResult> RunDocument(const Document& doc,
       entry.contents = contents[k];
       if (!delta->empty()) changes[object.name] = *std::move(delta);
       run.rounds.push_back(std::move(entry));
+    }
+    for (FastPathRun& fast : fast_paths) {
+      if (result.error) break;
+      const Object& object = doc.objects[fast.object];
+      RoundContents entry;
+      entry.round = round;
+      auto it = changes.find(fast.peek.collection());
+      absl::StatusOr<Multiset> read =
+          it == changes.end() ? fast.read : AddMultisets(fast.read, it->second);
+      absl::StatusOr<Multiset> answer =
+          read.ok() ? fast.peek.Answer(*read) : read.status();
+      if (!answer.ok()) {
+        entry.error = std::string(answer.status().message());
+        result.error =
+            absl::StrCat(object.name, ": round ", round, ": ", *entry.error);
+      } else {
+        fast.read = *std::move(read);
+        entry.contents = *std::move(answer);
+      }
+      result.objects[result_index[fast.object]].rounds.push_back(
+          std::move(entry));
     }
   }
   for (const std::unique_ptr<Dataflow>& dataflow : dataflows) {

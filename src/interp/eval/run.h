@@ -51,7 +51,7 @@ struct ObjectRun {
 
 /// What RunDocument computed.
 struct RunResult {
-  /// In document order (fast-path objects, which are not LIR, are absent).
+  /// In document order (fast-path objects included: fast_path.h).
   std::vector<ObjectRun> objects;
   /// Every maintained arrangement at the end, objects in build order.
   std::vector<ArrangementStats> arrangements;
@@ -61,11 +61,13 @@ struct RunResult {
   std::optional<std::string> error;
 };
 
-/// Runs every LIR object of `doc` on `data`. Errors that prevent running at
-/// all (a Get of a global with no data, an unsupported function, a data
-/// arity that contradicts the plan, objects reading each other in a cycle)
-/// are returned as a status; an error while running a round is recorded in
-/// that round and ends the run.
+/// Runs every object of `doc` on `data`: LIR objects as dataflows,
+/// fast-path objects as peeks answered each round (fast_path.h). Errors that
+/// prevent running at all (a Get of a global with no data, an unsupported
+/// function, a data arity that contradicts the plan, objects reading each
+/// other in a cycle, a fast-path index read whose index the data file does
+/// not declare) are returned as a status; an error while running a round is
+/// recorded in that round and ends the run.
 absl::StatusOr<RunResult> RunDocument(const Document& doc,
                                       const InputData& data,
                                       const RunOptions& options);
