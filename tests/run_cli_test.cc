@@ -251,6 +251,51 @@ TEST_F(RunCliTest, UnsupportedFunctionsFailBeforeAnyRound) {
   EXPECT_TRUE(absl::StrContains(r.err, "unsupported function date_trunc")) << r.err;
 }
 
+TEST_F(RunCliTest, CatalogDeclaresTheIndexAFastPathReads) {
+  // The plan names t_a_idx but not its key; the catalog says it is [#1].
+  Temp("peek.txt",
+       "Explained Query (fast path):\n"
+       "  Project (#1)\n"
+       "    ReadIndex on=materialize.public.t t_a_idx=[lookup value=(5)]\n"
+       "\n"
+       "Target cluster: quickstart\n");
+  Temp("t.json", R"({"collections": {"materialize.public.t": {"arity": 2,
+      "updates": [[[1, 5], 0, 1], [[2, 6], 0, 1], [[3, 5], 0, 1]]}}})");
+  Temp("catalog.json", R"({"indexes": {"materialize.public.t_a_idx":
+      {"on": "materialize.public.t", "key": [1]}}})");
+  RunResult missing = Run({"run", "--data=t.json", "peek.txt"});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("neither the catalog nor the data file declares "
+                             "an index \"t_a_idx\""),
+            std::string::npos)
+      << missing.err;
+  // Rows with #1 = 5: (1, 5) and (3, 5); their layout (5, 1), (5, 3) with
+  // the looked-up value appended; Project (#1) gives 1 and 3.
+  RunResult found =
+      Run({"run", "--data=t.json", "--catalog=catalog.json", "peek.txt"});
+  ASSERT_EQ(found.exit_code, 0) << found.err;
+  EXPECT_EQ(found.out,
+            "Explained Query (fast path):\n  round 0:\n    - (1)\n    - (3)\n");
+  // A catalog that disagrees with the data file is an error naming it.
+  Temp("t2.json", R"({"collections": {"materialize.public.t": {"arity": 2,
+      "updates": []}}, "indexes": {"materialize.public.t_a_idx":
+      {"on": "materialize.public.t", "key": [0]}}})");
+  RunResult conflict =
+      Run({"run", "--data=t2.json", "--catalog=catalog.json", "peek.txt"});
+  EXPECT_EQ(conflict.exit_code, 1);
+  EXPECT_NE(conflict.err.find("catalog.json: index \"materialize.public.t_a_idx\" "
+                              "is declared differently by the data file"),
+            std::string::npos)
+      << conflict.err;
+  // Only "indexes" is known; errors are located.
+  Temp("bad.json", R"({"collections": {}})");
+  RunResult bad =
+      Run({"run", "--data=t.json", "--catalog=bad.json", "peek.txt"});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("unknown field \"collections\""), std::string::npos)
+      << bad.err;
+}
+
 TEST_F(RunCliTest, UsageErrors) {
   RunResult no_data = Run({"run", "plan.txt"});
   EXPECT_EQ(no_data.exit_code, 2);

@@ -165,9 +165,13 @@ absl::Status ReadUpdates(const json& updates, const std::string& where,
 }
 
 // `"indexes": {"<name>": {"on": "<collection>", "key": [<column>, ...]}}`;
-// the collection must be in "collections" and the columns within its arity.
+// in a data file the collection must be in "collections" and the columns
+// within its arity; a catalog (`data` without collections, `in_catalog`)
+// only needs non-negative columns (AddIndexes checks them against data).
 absl::Status ReadIndexes(const json& indexes, const DataErrors& errors,
-                         InputData* data) {
+                         InputData* data, bool in_catalog = false) {
+  // Columns of a collection the catalog names but the data may not hold.
+  constexpr int64_t kMaxCatalogColumns = 100000;
   if (!indexes.is_object()) {
     return errors.At("indexes", "expected an object keyed by index name");
   }
@@ -190,20 +194,24 @@ absl::Status ReadIndexes(const json& indexes, const DataErrors& errors,
     InputIndex parsed;
     parsed.on = index["on"].get<std::string>();
     auto collection = data->collections.find(parsed.on);
-    if (collection == data->collections.end()) {
+    if (!in_catalog && collection == data->collections.end()) {
       return errors.At(absl::StrCat(where, ".on"),
                        absl::StrCat("no collection \"", parsed.on,
                                     "\" in \"collections\""));
     }
+    const int64_t arity = in_catalog ? kMaxCatalogColumns
+                                     : collection->second.arity;
     const json& key = index["key"];
     for (size_t i = 0; i < key.size(); ++i) {
       const std::optional<int64_t> column = ReadInteger(key[i]);
-      if (!column.has_value() || *column < 0 ||
-          *column >= collection->second.arity) {
+      if (!column.has_value() || *column < 0 || *column >= arity) {
+        if (in_catalog) {
+          return errors.At(absl::StrCat(where, ".key[", i, "]"),
+                           "expected a column number (0 or more)");
+        }
         return errors.At(absl::StrCat(where, ".key[", i, "]"),
                          absl::StrCat("expected a column of \"", parsed.on,
-                                      "\" (0 to ",
-                                      collection->second.arity - 1, ")"));
+                                      "\" (0 to ", arity - 1, ")"));
       }
       parsed.key.push_back(static_cast<int>(*column));
     }
@@ -320,6 +328,53 @@ std::string InputDataToJson(const InputData& data) {
     out["indexes"] = std::move(indexes);
   }
   return out.dump() + "\n";
+}
+
+absl::StatusOr<std::map<std::string, InputIndex>> ParseCatalog(
+    std::string_view text, std::string_view filename) {
+  LIR_ASSIGN_OR_RETURN(json root, explain::ParseJsonText(text, filename));
+  const DataErrors errors(filename);
+  if (!root.is_object()) {
+    return errors.At("top level", "expected an object with \"indexes\"");
+  }
+  for (const auto& [key, value] : root.items()) {
+    if (key != "indexes") {
+      return errors.At("top level", absl::StrCat("unknown field \"", key,
+                                                 "\" (expected \"indexes\")"));
+    }
+  }
+  InputData data;
+  if (root.contains("indexes")) {
+    LIR_RETURN_IF_ERROR(ReadIndexes(root["indexes"], errors, &data,
+                                    /*in_catalog=*/true));
+  }
+  return std::move(data.indexes);
+}
+
+absl::Status AddIndexes(const std::map<std::string, InputIndex>& indexes,
+                        std::string_view source, InputData* data) {
+  for (const auto& [name, index] : indexes) {
+    // A catalog may describe collections this run has no data for; for the
+    // others the key must fit the data's arity.
+    auto collection = data->collections.find(index.on);
+    if (collection != data->collections.end()) {
+      for (int c : index.key) {
+        if (c >= collection->second.arity) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              std::string(source), ": index \"", name, "\" names column ", c,
+              " of \"", index.on, "\", which has ", collection->second.arity,
+              " columns in the data"));
+        }
+      }
+    }
+    auto [it, added] = data->indexes.emplace(name, index);
+    if (!added && (it->second.on != index.on || it->second.key != index.key)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          std::string(source), ": index \"", name,
+          "\" is declared differently by the data file"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace lir::eval

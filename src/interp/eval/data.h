@@ -63,6 +63,18 @@ struct InputData {
 absl::StatusOr<InputData> ParseInputData(std::string_view text,
                                          std::string_view filename);
 
+/// Parses a catalog file (`lir-opt run --catalog=FILE`): what the catalog
+/// knows that a plan does not print, today the keys of indexes a fast path
+/// reads: `{"indexes": {NAME: {"on": COLLECTION, "key": [COLUMN, ...]}}}`,
+/// the same form as the data file's `"indexes"`. Errors as ParseInputData's.
+absl::StatusOr<std::map<std::string, InputIndex>> ParseCatalog(
+    std::string_view text, std::string_view filename);
+
+/// Adds `indexes` (from `source`, for messages) to `data`'s declarations;
+/// InvalidArgument when both declare one name differently.
+absl::Status AddIndexes(const std::map<std::string, InputIndex>& indexes,
+                        std::string_view source, InputData* data);
+
 /// A datum as a JSON value: null, boolean, integer, float, string, or for
 /// nested datums `{"list": [...]}` / `{"array": [...]}` (records are lists).
 nlohmann::json DatumToJson(const Datum& datum);

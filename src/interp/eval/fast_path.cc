@@ -61,10 +61,12 @@ absl::StatusOr<const InputIndex*> FindIndex(const std::string& object,
   }
   if (found.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        where, ": the plan does not give the index key and the data file "
-               "declares no index \"", fast_path.index, "\"; add \"indexes\": {\"<qualified "
-               "name>\": {\"on\": \"", fast_path.collection,
-        "\", \"key\": [<column>, ...]}} to the data file"));
+        where,
+        ": the plan does not give the index key and neither the catalog nor "
+        "the data file declares an index \"",
+        fast_path.index, "\"; declare \"indexes\": {\"<qualified name>\": "
+        "{\"on\": \"", fast_path.collection,
+        "\", \"key\": [<column>, ...]}} in either"));
   }
   if (found.size() > 1) {
     return absl::InvalidArgumentError(absl::StrCat(
