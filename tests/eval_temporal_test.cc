@@ -10,9 +10,11 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
+#include "src/explain/text.h"
 #include "src/explain/text_primitives.h"
 #include "src/interp/eval/data.h"
 #include "src/interp/eval/datum.h"
+#include "src/interp/eval/run.h"
 #include "src/interp/eval/scalar_eval.h"
 #include "src/interp/eval/temporal.h"
 #include "src/interp/eval/time_values.h"
@@ -256,6 +258,34 @@ TEST(Temporal, BoundsReadMapColumnsAndProjectionApplies) {
   ASSERT_TRUE(ScheduleTemporal(*plan, {I(1)}, 0, 1, &out).ok());
   const Scheduled expected = {{0, {{{I(1)}, 1}}}, {3, {{{I(1)}, -1}}}};
   EXPECT_EQ(out, expected);
+}
+
+TEST(Temporal, RunsEndAfterBoundedFutureRounds) {
+  // Rows due at 10,001 distinct rounds after the data's only round: the run
+  // stops with an error naming the limit instead of stepping on.
+  absl::StatusOr<Document> doc = explain::ParseText(
+      "materialize.public.mv:\n"
+      "  Get::Collection materialize.public.u\n"
+      "    TemporalFilter: mz_now() < #0\n"
+      "    raw=true\n");
+  ASSERT_TRUE(doc.ok()) << doc.status();
+  InputData data;
+  InputCollection& u = data.collections["materialize.public.u"];
+  u.arity = 1;
+  const int64_t rows = static_cast<int64_t>(kMaxTemporalRounds) + 1;
+  for (int64_t i = 1; i <= rows; ++i) u.updates.push_back({{I(i)}, 0, 1});
+  RunOptions options;  // incremental: the snapshot engine re-reads every row
+  absl::StatusOr<RunResult> run = RunDocument(*doc, data, options);
+  ASSERT_TRUE(run.ok()) << run.status();
+  ASSERT_TRUE(run->error.has_value());
+  EXPECT_TRUE(absl::StrContains(*run->error, "more than 10000 rounds")) << *run->error;
+  const std::vector<RoundContents>& rounds = run->objects[0].rounds;
+  // Round 0, then rounds 1..10000 (one row leaves at each), then the error.
+  ASSERT_EQ(rounds.size(), kMaxTemporalRounds + 2);
+  EXPECT_EQ(rounds[kMaxTemporalRounds].round, kMaxTemporalRounds);
+  EXPECT_EQ(rounds[kMaxTemporalRounds].contents.size(), 1u);
+  EXPECT_EQ(rounds.back().round, kMaxTemporalRounds + 1);
+  EXPECT_TRUE(rounds.back().error.has_value());
 }
 
 }  // namespace
