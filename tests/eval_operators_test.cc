@@ -374,12 +374,12 @@ TEST(Constant, RowsAndErrors) {
   elided.rows = {{{Literal::Int(1)}, 1}};
   elided.elided_total_rows = 40;
   EXPECT_EQ(CheckNode(Node{elided}).code(), absl::StatusCode::kInvalidArgument);
-  ConstantOp interval;
-  Literal days;
-  days.kind = LiteralKind::kInterval;
-  days.text = "7 days";
-  interval.rows = {{{days}, 1}};
-  EXPECT_EQ(CheckNode(Node{interval}).code(), absl::StatusCode::kUnimplemented);
+  ConstantOp date;
+  Literal day;
+  day.kind = LiteralKind::kDate;
+  day.text = "1997-07-06";
+  date.rows = {{{day}, 1}};
+  EXPECT_EQ(CheckNode(Node{date}).code(), absl::StatusCode::kUnimplemented);
 }
 
 TEST(CheckNode, Payloads) {
@@ -430,7 +430,12 @@ TEST(CheckNode, Payloads) {
   GetOp get;
   get.kind = GetKind::kCollection;
   get.mfp.temporal = TemporalFilter{{}, {E("#0")}};
-  EXPECT_EQ(CheckNode(Node{get}).message(), "unsupported function mz_now");
+  EXPECT_TRUE(CheckNode(Node{get}).ok()) << CheckNode(Node{get});
+  get.mfp.map = {E("mz_now()")};
+  EXPECT_EQ(CheckNode(Node{get}).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(absl::StartsWith(CheckNode(Node{get}).message(),
+                               "mz_now() in a map expression"))
+      << CheckNode(Node{get});
   JoinOp join;
   join.paths.resize(1);
   join.paths[0].stages.resize(1);

@@ -258,8 +258,8 @@ TEST(EvalScalar, UnsupportedIsUnimplementedInCheckAndEval) {
   for (const char* text :
        {"digest(text_to_bytea(#0), \"sha256\")", "record_get[x](#0)",
         "record_get[0](#0, #1)", "list_length(#0)", "mz_now()", "(#0 ~ \"x\")",
-        "case_lookup #0 when 1 then 2 else 3 end", "(#0 + 7 days)",
-        "(#0 + █)", "timestamp_to_mz_timestamp(#0)"}) {
+        "case_lookup #0 when 1 then 2 else 3 end", "(#0 + 1997-07-06)",
+        "(#0 + █)", "timestamp_tz_to_mz_timestamp(#0)"}) {
     size_t pos = 0;
     absl::StatusOr<ScalarExpr> e = explain::ParseExpr(text, &pos);
     ASSERT_TRUE(e.ok()) << text << ": " << e.status();
@@ -281,7 +281,8 @@ TEST(EvalScalar, UnsupportedIsUnimplementedInCheckAndEval) {
   }
   EXPECT_EQ(CheckScalar(E("digest(#0, \"x\")")).message(),
             "unsupported function digest");
-  EXPECT_EQ(CheckScalar(E("(#0 + 7 days)")).message(), "unsupported literal 7 days");
+  EXPECT_EQ(CheckScalar(E("(#0 + 1997-07-06)")).message(),
+            "unsupported literal 1997-07-06");
   // Supported ones pass.
   for (const char* text :
        {"((#0 + 1) = #1)", "(#0) IS NOT NULL", "coalesce(#0, 1)",
@@ -342,12 +343,18 @@ TEST(EvalMfp, FilterRunsBeforeMapsItDoesNotNeed) {
   EXPECT_EQ(EvalMfp(bad, {I(0)}).status().code(), absl::StatusCode::kOutOfRange);
 }
 
-TEST(EvalMfp, TemporalFilterIsUnimplemented) {
+TEST(EvalMfp, TemporalFilterNeedsTheRound) {
   MapFilterProject mfp;
   mfp.temporal = TemporalFilter{{}, {E("#0")}};
-  EXPECT_EQ(CheckMfp(mfp).code(), absl::StatusCode::kUnimplemented);
-  EXPECT_EQ(CheckMfp(mfp).message(), "unsupported function mz_now");
-  EXPECT_EQ(EvalMfp(mfp, {I(1)}).status().code(), absl::StatusCode::kUnimplemented);
+  // Where Materialize evaluates without time (Reduce plans, closures) a
+  // temporal filter is an error; where it allows one, it is accepted, and
+  // EvalMfp (which has no round) refuses to evaluate it.
+  EXPECT_EQ(CheckMfp(mfp).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(CheckTemporalMfp(mfp).ok());
+  EXPECT_EQ(EvalMfp(mfp, {I(1)}).status().code(), absl::StatusCode::kInternal);
+  EXPECT_EQ(CheckMfp(Mfp({}, {"(mz_now() < #0)"}, std::nullopt)).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(CheckTemporalMfp(Mfp({}, {"(mz_now() < #0)"}, std::nullopt)).ok());
   EXPECT_EQ(CheckMfp(Mfp({"digest(#0)"}, {}, std::nullopt)).code(),
             absl::StatusCode::kUnimplemented);
   EXPECT_TRUE(CheckMfp(Mfp({"(#0 + 1)"}, {"(#1 > 2)"}, std::vector<int>{1})).ok());

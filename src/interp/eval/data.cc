@@ -67,18 +67,36 @@ absl::StatusOr<Datum> ReadDatum(const json& value, int depth = 0) {
     default:
       return absl::InvalidArgumentError(absl::StrCat(
           "expected null, a boolean, an integer, a number, a string, "
-          "{\"list\": [...]} or {\"array\": [...]}, got ",
+          "{\"list\": [...]}, {\"array\": [...]}, {\"timestamp\": ...} or "
+          "{\"interval\": ...}, got ",
           TypeName(value)));
   }
 }
 
 absl::StatusOr<Datum> ReadNested(const json& value, int depth) {
+  // `{"timestamp": "2024-01-01 00:00:00"}`, `{"interval": "45 days"}`: the
+  // text EXPLAIN prints for such literals.
+  for (const char* kind : {"timestamp", "interval"}) {
+    if (value.size() != 1 || !value.contains(kind)) continue;
+    const json& text = value.begin().value();
+    if (!text.is_string()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("expected {\"", kind, "\": \"...\"}"));
+    }
+    if (kind[0] == 't') {
+      LIR_ASSIGN_OR_RETURN(Timestamp ts, ParseTimestamp(text.get<std::string>()));
+      return Datum::Time(ts);
+    }
+    LIR_ASSIGN_OR_RETURN(Interval iv, ParseInterval(text.get<std::string>()));
+    return Datum::Span(iv);
+  }
   const bool is_list = value.size() == 1 && value.contains("list");
   const bool is_array = value.size() == 1 && value.contains("array");
   if ((!is_list && !is_array) ||
       !value.begin().value().is_array()) {
     return absl::InvalidArgumentError(
-        "expected an object {\"list\": [...]} or {\"array\": [...]}");
+        "expected an object {\"list\": [...]}, {\"array\": [...]}, "
+        "{\"timestamp\": \"...\"} or {\"interval\": \"...\"}");
   }
   if (depth >= kMaxNesting) {
     return absl::InvalidArgumentError(
@@ -239,6 +257,10 @@ nlohmann::json DatumToJson(const Datum& datum) {
       }
       return json{{datum.is_array() ? "array" : "list", std::move(elements)}};
     }
+    case 6:
+      return json{{"timestamp", FormatTimestamp(datum.as_timestamp())}};
+    case 7:
+      return json{{"interval", FormatInterval(datum.as_interval())}};
     default:
       return nullptr;
   }

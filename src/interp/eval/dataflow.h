@@ -74,7 +74,9 @@ class Dataflow {
  public:
   virtual ~Dataflow() = default;
 
-  /// Runs round `round` (called with 0, 1, 2, ... in order): `changes` are
+  /// Runs round `round` (called with increasing rounds: 0, 1, 2, ... up to
+  /// the data's last round, then possibly with gaps, the rounds temporal
+  /// filters have updates due, NextTemporalRound): `changes` are
   /// the updates of the global inputs at exactly this round, consolidated.
   /// Returns the consolidated changes of the output at this round. An error
   /// (division by zero, overflow, a recursion limit) is an error of this
@@ -84,6 +86,16 @@ class Dataflow {
 
   /// The arrangements the dataflow maintains now, in plan post-order.
   virtual std::vector<ArrangementStats> Arrangements() const = 0;
+
+  /// The earliest round after the last stepped one at which a temporal
+  /// filter of the dataflow has an update due (incremental engine: its
+  /// pending queues) or may change its output (snapshot engine: the bounds
+  /// of the rows it read); nullopt when none. Stepping that round may
+  /// change nothing (the updates may cancel); never stepping it may miss a
+  /// change.
+  virtual std::optional<uint64_t> NextTemporalRound() const {
+    return std::nullopt;
+  }
 
   /// Operator activations so far (a fused SetDifference with fuel F and D
   /// dirty keys in a round takes ceil(D / F) activations).

@@ -79,6 +79,18 @@ Literal ToLiteral(const Datum& datum) {
     }
     case 4:
       return Literal::String(datum.as_string());
+    case 6: {
+      Literal literal;
+      literal.kind = LiteralKind::kTimestamp;
+      literal.text = FormatTimestamp(datum.as_timestamp());
+      return literal;
+    }
+    case 7: {
+      Literal literal;
+      literal.kind = LiteralKind::kInterval;
+      literal.text = FormatInterval(datum.as_interval());
+      return literal;
+    }
     default:
       return Literal::Null();
   }
@@ -107,6 +119,10 @@ std::strong_ordering Datum::Compare(const Datum& a, const Datum& b) {
           x.elements.begin(), x.elements.end(), y.elements.begin(),
           y.elements.end());
     }
+    case 6:
+      return a.as_timestamp() <=> b.as_timestamp();
+    case 7:
+      return a.as_interval() <=> b.as_interval();
     default:
       return std::strong_ordering::equal;
   }
@@ -288,6 +304,16 @@ absl::StatusOr<Datum> FromLiteral(const Literal& literal) {
       return Datum::Bool(literal.text == "true");
     case LiteralKind::kString:
       return Datum::String(literal.text);
+    case LiteralKind::kTimestamp: {
+      absl::StatusOr<Timestamp> ts = ParseTimestamp(literal.text);
+      if (ts.ok()) return Datum::Time(*ts);
+      break;
+    }
+    case LiteralKind::kInterval: {
+      absl::StatusOr<Interval> iv = ParseInterval(literal.text);
+      if (iv.ok()) return Datum::Span(*iv);
+      break;
+    }
     case LiteralKind::kNumber: {
       if (literal.IsInteger()) return Datum::Int(literal.AsInteger());
       if (literal.text == "NaN") {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "src/interp/eval/time_values.h"
 #include "src/lir/scalar.h"
 
 namespace lir::eval {
@@ -20,9 +21,10 @@ namespace lir::eval {
 struct Nested;
 
 /// One SQL value: NULL, a boolean, a 64-bit integer, a floating-point number,
-/// a string, or a nested value (a list or an array of datums, see Nested).
-/// Plan literals of other kinds (dates, intervals, ...) are rejected with an
-/// error.
+/// a string, a nested value (a list or an array of datums, see Nested), a
+/// timestamp or an interval (time_values.h; what temporal filters compute
+/// with). Plan literals of other kinds (dates, times, ...) are rejected with
+/// an error. An `mz_timestamp` is an integer (milliseconds).
 ///
 /// Nested values are boxed behind a shared pointer to an immutable Nested, so
 /// they cost the scalar kinds nothing (sizeof(Datum) is that of the string
@@ -30,7 +32,7 @@ struct Nested;
 /// count increment.
 struct Datum {
   std::variant<std::monostate, bool, int64_t, double, std::string,
-               std::shared_ptr<const Nested>>
+               std::shared_ptr<const Nested>, Timestamp, Interval>
       value;
 
   static Datum Null() { return Datum{}; }
@@ -38,6 +40,8 @@ struct Datum {
   static Datum Int(int64_t i) { return Datum{i}; }
   static Datum Float(double d) { return Datum{d}; }
   static Datum String(std::string s) { return Datum{std::move(s)}; }
+  static Datum Time(Timestamp ts) { return Datum{ts}; }
+  static Datum Span(Interval iv) { return Datum{iv}; }
   /// A list: what Materialize's `row(...)` (a record), `list[...]` and the
   /// list-valued aggregates build (Materialize stores records and lists
   /// alike, as `Datum::List`; only the SQL type tells them apart).
@@ -51,19 +55,24 @@ struct Datum {
   bool is_float() const { return value.index() == 3; }
   bool is_string() const { return value.index() == 4; }
   bool is_nested() const { return value.index() == 5; }
+  bool is_timestamp() const { return value.index() == 6; }
+  bool is_interval() const { return value.index() == 7; }
   bool is_list() const;
   bool is_array() const;
   bool as_bool() const { return std::get<bool>(value); }
   int64_t as_int() const { return std::get<int64_t>(value); }
   double as_float() const { return std::get<double>(value); }
   const std::string& as_string() const { return std::get<std::string>(value); }
+  Timestamp as_timestamp() const { return std::get<Timestamp>(value); }
+  const Interval& as_interval() const { return std::get<Interval>(value); }
   /// The nested value; only for is_nested().
   const Nested& as_nested() const { return *std::get<5>(value); }
   /// The elements of a list or array; only for is_nested().
   const std::vector<Datum>& elements() const;
 
   /// A total order used for sorting and grouping (not SQL comparison):
-  /// NULL < booleans < integers < floats < strings < nested values; floats
+  /// NULL < booleans < integers < floats < strings < nested values <
+  /// timestamps < intervals (intervals field-wise); floats
   /// order NaN last and equal to itself, as PostgreSQL sorts them; nested
   /// values order lists before arrays, then element-wise lexicographically
   /// (a proper prefix first).
@@ -93,6 +102,11 @@ struct Datum {
       case 4: return H::combine(std::move(h), d.as_string());
       // Out of line: Nested is incomplete here.
       case 5: return H::combine(std::move(h), NestedHash(d));
+      case 6: return H::combine(std::move(h), d.as_timestamp().micros);
+      case 7: {
+        const Interval& iv = d.as_interval();
+        return H::combine(std::move(h), iv.months, iv.days, iv.micros);
+      }
       default: return h;
     }
   }

@@ -136,6 +136,15 @@ class IncrementalDataflow : public Dataflow {
 
   uint64_t Activations() const override { return activations_; }
 
+  std::optional<uint64_t> NextTemporalRound() const override {
+    std::optional<uint64_t> next;
+    for (const auto& op : graph_.ops()) {
+      std::optional<uint64_t> due = op->PendingRound();
+      if (due.has_value() && (!next.has_value() || *due < *next)) next = due;
+    }
+    return next;
+  }
+
  private:
   absl::StatusOr<Multiset> RunRound(uint64_t round,
                                     const GlobalChanges& changes) {

@@ -3,6 +3,7 @@
 // (globals and free locals), re-evaluates the subtree with the snapshot
 // engine in rounds where any of them changed, and emits the difference to
 // its previous output. Its state is reported with `adapter = true`.
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,11 +55,17 @@ class LetRecAdapter : public Operator {
         LIR_RETURN_IF_ERROR(g.trace->Insert({}, row, r.round, diff));
       }
     }
+    // A temporal filter inside may change the output without any input
+    // changing: recompute at the round it reported.
+    if (next_.has_value() && *next_ <= r.round) changed = true;
     if (!changed) return Multiset{};
     // Contents of everything read from outside, then the whole subtree.
     std::vector<Multiset> contents;
     contents.reserve(locals_.size() + globals_.size());
     SnapshotEnv env;
+    next_.reset();
+    env.now = r.round;
+    env.next = &next_;
     for (Held& l : locals_) {
       LIR_ASSIGN_OR_RETURN(Multiset m, l.trace->ReadAll(r.round + 1));
       contents.push_back(std::move(m));
@@ -82,10 +89,14 @@ class LetRecAdapter : public Operator {
     std::string name;  // globals
     Trace* trace = nullptr;
   };
+  std::optional<uint64_t> PendingRound() const override { return next_; }
+
   std::vector<Held> locals_;  // in the order of `inputs`
   std::vector<Held> globals_;
   Trace* output_ = nullptr;
   bool ran_ = false;
+  // The next round a temporal filter of the subtree may change its output.
+  std::optional<uint64_t> next_;
 };
 
 // One node recomputed from its inputs' accumulated contents (the snapshot
@@ -111,9 +122,13 @@ class NodeAdapter : public Operator {
       LIR_ASSIGN_OR_RETURN(Multiset m, t->ReadAll(r.round + 1));
       contents.push_back(std::move(m));
     }
-    LIR_ASSIGN_OR_RETURN(Multiset now,
-                         snapshot_internal::ComputeNode(node(), contents,
-                                                        false));
+    // Only joins run here, whose closures Materialize evaluates without
+    // time (temporal filters are rejected when the dataflow is built).
+    std::optional<uint64_t> unused;
+    LIR_ASSIGN_OR_RETURN(
+        Multiset now,
+        snapshot_internal::ComputeNode(node(), contents, false,
+                                       snapshot_internal::Clock{r.round, &unused}));
     return ReplaceContents(*output_, now, r.round);
   }
 

@@ -66,6 +66,9 @@ class Operator {
   /// Whether the operator must run even when every input delta is empty
   /// (sources, operators reading traces that change elsewhere).
   virtual bool AlwaysRun() const { return false; }
+  /// The earliest round after the current one at which the operator has a
+  /// temporal update due (temporal.h), if any; it then runs every round.
+  virtual std::optional<uint64_t> PendingRound() const { return std::nullopt; }
   /// Whether Run adds its own activations to Round::activations (else the
   /// engine counts one per run).
   virtual bool CountsOwnActivations() const { return false; }
@@ -111,6 +114,7 @@ class Graph {
   size_t Add(std::unique_ptr<Operator> op);
 
   std::vector<std::unique_ptr<Operator>>& ops() { return ops_; }
+  const std::vector<std::unique_ptr<Operator>>& ops() const { return ops_; }
   Operator& op(size_t i) { return *ops_[i]; }
   /// The operator built for `node` (which must have been built).
   size_t OpOf(const Node* node) const { return op_of_.at(node); }

@@ -1,5 +1,6 @@
 // The incremental engine's stateless (linear) operators, ArrangeBy, and the
 // graph plumbing they share.
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -12,6 +13,7 @@
 #include "src/interp/eval/layout_read.h"
 #include "src/interp/eval/operators.h"
 #include "src/interp/eval/scalar_eval.h"
+#include "src/interp/eval/temporal.h"
 #include "src/lir/status_macros.h"
 
 namespace lir::eval::incremental_internal {
@@ -94,13 +96,71 @@ bool KeepsRow(const MapFilterProject& mfp, const DataRow& row) {
   return true;
 }
 
+// The future updates of one temporal MFP (temporal.h): each change is
+// moved to the rounds its bounds give; those after the current round wait
+// here until it comes. Holds at most two entries per change received.
+class TemporalQueue {
+ public:
+  explicit TemporalQueue(const MapFilterProject& mfp) {
+    if (!HasTemporal(mfp)) return;
+    // CheckNode accepted the MFP before the dataflow was built.
+    absl::StatusOr<TemporalMfp> plan = PlanTemporal(mfp);
+    if (plan.ok()) {
+      plan_ = *std::move(plan);
+    } else {
+      error_ = plan.status();
+    }
+  }
+  bool active() const { return plan_.has_value() || !error_.ok(); }
+  std::optional<uint64_t> Next() const {
+    if (pending_.empty()) return std::nullopt;
+    return pending_.begin()->first;
+  }
+  /// Schedules the changes `in` of round `round` and returns the updates
+  /// due at `round`, consolidated.
+  absl::StatusOr<Multiset> Apply(std::vector<RowDiff> in, uint64_t round) {
+    LIR_RETURN_IF_ERROR(error_);
+    for (auto& [row, diff] : in) {
+      LIR_RETURN_IF_ERROR(
+          ScheduleTemporal(*plan_, std::move(row), round, diff, &pending_));
+    }
+    std::vector<RowDiff> due;
+    while (!pending_.empty() && pending_.begin()->first <= round) {
+      std::vector<RowDiff>& batch = pending_.begin()->second;
+      due.insert(due.end(), std::make_move_iterator(batch.begin()),
+                 std::make_move_iterator(batch.end()));
+      pending_.erase(pending_.begin());
+    }
+    return Consolidate(std::move(due));
+  }
+
+ private:
+  std::optional<TemporalMfp> plan_;
+  absl::Status error_;
+  std::map<uint64_t, std::vector<RowDiff>> pending_;
+};
+
 // Reads a collection as Get::Arrangement / Mfp with input_val do: rows whose
 // `key` equals `seek` when one is given, then `mfp` (linear, so it applies
-// to changes as to contents). Takes `in` to return it unchanged when no row
-// changes.
+// to changes as to contents; a temporal one through `temporal`, at round
+// `round`). Takes `in` to return it unchanged when no row changes.
 absl::StatusOr<Multiset> SeekThenMfp(Multiset in,
                                      const std::optional<DataRow>& seek,
-                                     const MapFilterProject& mfp) {
+                                     const MapFilterProject& mfp,
+                                     TemporalQueue& temporal, uint64_t round) {
+  if (temporal.active()) {
+    std::vector<RowDiff> read;
+    read.reserve(in.size());
+    for (auto& [row, diff] : in) {
+      if (seek.has_value() &&
+          (row.size() < seek->size() ||
+           !std::equal(seek->begin(), seek->end(), row.begin()))) {
+        continue;
+      }
+      read.emplace_back(std::move(row), diff);
+    }
+    return temporal.Apply(std::move(read), round);
+  }
   if (in.empty()) return Multiset{};
   if (!seek.has_value()) {
     bool unchanged = true;
@@ -141,8 +201,14 @@ class ConstantOperator : public Operator {
 class GetOperator : public Operator {
  public:
   GetOperator(const Node& node, std::optional<DataRow> seek)
-      : Operator(node), seek_(std::move(seek)) {}
-  bool AlwaysRun() const override { return global_; }
+      : Operator(node), seek_(std::move(seek)),
+        temporal_(node.As<GetOp>().mfp) {}
+  bool AlwaysRun() const override {
+    return global_ || temporal_.Next().has_value();
+  }
+  std::optional<uint64_t> PendingRound() const override {
+    return temporal_.Next();
+  }
   absl::StatusOr<Multiset> Run(Round& r) override {
     const GetOp& get = node().As<GetOp>();
     // A global's changes are the caller's: copy them; a binding's may be
@@ -160,10 +226,12 @@ class GetOperator : public Operator {
       case GetKind::kArrangement: {
         LIR_ASSIGN_OR_RETURN(Multiset layout,
                              ReadAsLayout(node(), std::move(source)));
-        return SeekThenMfp(std::move(layout), seek_, get.mfp);
+        return SeekThenMfp(std::move(layout), seek_, get.mfp, temporal_,
+                           r.round);
       }
       case GetKind::kCollection:
-        return SeekThenMfp(std::move(source), std::nullopt, get.mfp);
+        return SeekThenMfp(std::move(source), std::nullopt, get.mfp, temporal_,
+                           r.round);
     }
     return source;
   }
@@ -171,37 +239,61 @@ class GetOperator : public Operator {
 
  private:
   std::optional<DataRow> seek_;
+  TemporalQueue temporal_;
 };
 
 class MfpOperator : public Operator {
  public:
   MfpOperator(const Node& node, std::optional<DataRow> seek)
-      : Operator(node), seek_(std::move(seek)) {}
+      : Operator(node), seek_(std::move(seek)),
+        temporal_(node.As<MfpOp>().mfp) {}
+  bool AlwaysRun() const override { return temporal_.Next().has_value(); }
+  std::optional<uint64_t> PendingRound() const override {
+    return temporal_.Next();
+  }
   absl::StatusOr<Multiset> Run(Round& r) override {
     const MfpOp& op = node().As<MfpOp>();
     LIR_ASSIGN_OR_RETURN(Multiset read,
                          ReadAsLayout(node(), r.TakeDelta(inputs[0])));
-    return SeekThenMfp(std::move(read), seek_, op.mfp);
+    return SeekThenMfp(std::move(read), seek_, op.mfp, temporal_, r.round);
   }
 
  private:
   std::optional<DataRow> seek_;
+  TemporalQueue temporal_;
 };
 
 class FlatMapOperator : public Operator {
  public:
-  using Operator::Operator;
+  explicit FlatMapOperator(const Node& node)
+      : Operator(node), temporal_(node.As<FlatMapOp>().mfp_after) {}
+  bool AlwaysRun() const override { return temporal_.Next().has_value(); }
+  std::optional<uint64_t> PendingRound() const override {
+    return temporal_.Next();
+  }
   absl::StatusOr<Multiset> Run(Round& r) override {
     const FlatMapOp& op = node().As<FlatMapOp>();
     std::vector<RowDiff> out;
     LIR_ASSIGN_OR_RETURN(Multiset read,
                          ReadAsLayout(node(), r.TakeDelta(inputs[0])));
+    if (temporal_.active()) {
+      // The table function's rows, then the temporal mfp_after.
+      for (const auto& [row, diff] : read) {
+        LIR_ASSIGN_OR_RETURN(std::vector<DataRow> rows,
+                             FlatMapJoinedRows(op, row));
+        for (DataRow& joined : rows) out.emplace_back(std::move(joined), diff);
+      }
+      return temporal_.Apply(std::move(out), r.round);
+    }
     for (const auto& [row, diff] : read) {
       LIR_ASSIGN_OR_RETURN(std::vector<DataRow> rows, FlatMapRow(op, row));
       for (DataRow& produced : rows) out.emplace_back(std::move(produced), diff);
     }
     return Consolidate(std::move(out));
   }
+
+ private:
+  TemporalQueue temporal_;
 };
 
 class NegateOperator : public Operator {
@@ -277,13 +369,19 @@ class LetOperator : public Operator {
 
 class ArrangeByOperator : public Operator {
  public:
-  using Operator::Operator;
+  explicit ArrangeByOperator(const Node& node)
+      : Operator(node), temporal_(node.As<ArrangeByOp>().input_mfp) {}
+  bool AlwaysRun() const override { return temporal_.Next().has_value(); }
+  std::optional<uint64_t> PendingRound() const override {
+    return temporal_.Next();
+  }
   absl::StatusOr<Multiset> Run(Round& r) override {
     const ArrangeByOp& op = node().As<ArrangeByOp>();
     LIR_ASSIGN_OR_RETURN(Multiset read,
                          ReadAsLayout(node(), r.TakeDelta(inputs[0])));
     LIR_ASSIGN_OR_RETURN(Multiset out,
-                         SeekThenMfp(std::move(read), std::nullopt, op.input_mfp));
+                         SeekThenMfp(std::move(read), std::nullopt,
+                                     op.input_mfp, temporal_, r.round));
     for (const Offered& form : own_) {
       Trace::BatchInserter batch(*form.trace, r.round, out.size());
       for (const auto& [row, diff] : out) {
@@ -297,6 +395,9 @@ class ArrangeByOperator : public Operator {
   }
   /// The forms this ArrangeBy builds itself.
   std::vector<Offered> own_;
+
+ private:
+  TemporalQueue temporal_;
 };
 
 }  // namespace

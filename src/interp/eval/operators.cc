@@ -120,7 +120,7 @@ absl::Status CheckFlatMap(const FlatMapOp& op) {
   LIR_RETURN_IF_ERROR(CheckTableFunction(op));
   LIR_RETURN_IF_ERROR(CheckExprs(op.exprs));
   if (op.input_key.has_value()) LIR_RETURN_IF_ERROR(CheckExprs(*op.input_key));
-  return CheckMfp(op.mfp_after);
+  return CheckTemporalMfp(op.mfp_after);
 }
 
 // generate_series emits at most this many rows per input row, so a typo in
@@ -183,13 +183,13 @@ absl::Status CheckNode(const Node& node) {
           LIR_RETURN_IF_ERROR(CheckRow(*op.seek));
         }
       }
-      return CheckMfp(op.mfp);
+      return CheckTemporalMfp(op.mfp);
     }
     case NodeKind::kMfp: {
       const MfpOp& op = node.As<MfpOp>();
       if (op.input_key.has_value()) LIR_RETURN_IF_ERROR(CheckExprs(*op.input_key));
       if (op.input_val.has_value()) LIR_RETURN_IF_ERROR(CheckRow(*op.input_val));
-      return CheckMfp(op.mfp);
+      return CheckTemporalMfp(op.mfp);
     }
     case NodeKind::kFlatMap:
       return CheckFlatMap(node.As<FlatMapOp>());
@@ -203,7 +203,7 @@ absl::Status CheckNode(const Node& node) {
       const ArrangeByOp& op = node.As<ArrangeByOp>();
       if (op.input_key.has_value()) LIR_RETURN_IF_ERROR(CheckExprs(*op.input_key));
       LIR_RETURN_IF_ERROR(CheckForms(op.forms));
-      return CheckMfp(op.input_mfp);
+      return CheckTemporalMfp(op.input_mfp);
     }
     case NodeKind::kThreshold:
       return CheckForm(node.As<ThresholdOp>().ensure_arrangement);
@@ -220,6 +220,19 @@ absl::Status CheckNode(const Node& node) {
 
 absl::StatusOr<std::vector<DataRow>> FlatMapRow(const FlatMapOp& op,
                                                 const DataRow& row) {
+  LIR_ASSIGN_OR_RETURN(std::vector<DataRow> joined, FlatMapJoinedRows(op, row));
+  std::vector<DataRow> out;
+  out.reserve(joined.size());
+  for (DataRow& r : joined) {
+    LIR_ASSIGN_OR_RETURN(std::optional<DataRow> kept,
+                         EvalMfp(op.mfp_after, std::move(r)));
+    if (kept.has_value()) out.push_back(std::move(*kept));
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<DataRow>> FlatMapJoinedRows(const FlatMapOp& op,
+                                                       const DataRow& row) {
   LIR_RETURN_IF_ERROR(CheckTableFunction(op));
   LIR_ASSIGN_OR_RETURN(DataRow args, EvalKey(op.exprs, row));
   // Each produced tuple, as the columns appended to the input row.
@@ -240,9 +253,7 @@ absl::StatusOr<std::vector<DataRow>> FlatMapRow(const FlatMapOp& op,
     DataRow joined = row;
     joined.insert(joined.end(), std::make_move_iterator(tail.begin()),
                   std::make_move_iterator(tail.end()));
-    LIR_ASSIGN_OR_RETURN(std::optional<DataRow> kept,
-                         EvalMfp(op.mfp_after, std::move(joined)));
-    if (kept.has_value()) out.push_back(std::move(*kept));
+    out.push_back(std::move(joined));
   }
   return out;
 }

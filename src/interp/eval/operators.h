@@ -54,6 +54,12 @@ absl::StatusOr<Multiset> TopKGroup(const TopKOp& op, const Multiset& rows);
 absl::StatusOr<std::vector<DataRow>> FlatMapRow(const FlatMapOp& op,
                                                 const DataRow& row);
 
+/// As FlatMapRow before `mfp_after`: input ++ output for each row of the
+/// table function's output (a temporal mfp_after is applied by the engine,
+/// which knows the round).
+absl::StatusOr<std::vector<DataRow>> FlatMapJoinedRows(const FlatMapOp& op,
+                                                       const DataRow& row);
+
 /// The row a join stage hands to its closure, in Materialize's arranged
 /// layout (the closure's columns refer to it): the lookup key, then the
 /// stream row's `stream_thinning` columns, then the lookup row's value

@@ -14,6 +14,7 @@
 #include "src/interp/eval/incremental.h"
 #include "src/interp/eval/scalar_eval.h"
 #include "src/interp/eval/snapshot.h"
+#include "src/interp/eval/temporal.h"
 #include "src/lir/status_macros.h"
 
 namespace lir::eval {
@@ -39,18 +40,28 @@ absl::StatusOr<std::map<std::string, Feed>> FeedsFromData(
     feed.arity = collection.arity;
     const SourceBlock* source =
         sources.count(name) > 0 ? sources.at(name) : nullptr;
+    auto at_source = [&](const absl::Status& status) {
+      return absl::Status(status.code(), absl::StrCat("Source ", name, ": ",
+                                                      status.message()));
+    };
+    // A Source filter comparing mz_now() moves updates in time as any
+    // temporal MFP does (temporal.h), here before any dataflow reads them.
+    std::optional<TemporalMfp> temporal;
     if (source != nullptr) {
-      absl::Status supported = CheckMfp(source->mfp);
-      if (!supported.ok()) {
-        return absl::Status(supported.code(),
-                            absl::StrCat("Source ", name, ": ",
-                                         supported.message()));
-      }
+      absl::StatusOr<TemporalMfp> plan = PlanTemporal(source->mfp);
+      if (!plan.ok()) return at_source(plan.status());
+      if (plan->temporal()) temporal = *std::move(plan);
       feed.arity = source->mfp.OutputArity(collection.arity);
     }
     std::map<uint64_t, std::vector<RowDiff>> by_round;
     for (const InputUpdate& update : collection.updates) {
       DataRow row = update.row;
+      if (temporal.has_value()) {
+        absl::Status scheduled = ScheduleTemporal(
+            *temporal, std::move(row), update.round, update.diff, &by_round);
+        if (!scheduled.ok()) return at_source(scheduled);
+        continue;
+      }
       if (source != nullptr) {
         absl::StatusOr<std::optional<DataRow>> kept =
             EvalMfp(source->mfp, std::move(row));
@@ -139,6 +150,40 @@ absl::Status CheckArities(const Object& object,
   return absl::OkStatus();
 }
 
+// The earliest round after `round` at which a feed has changes (a Source
+// block's temporal filter moves them past the data's rounds) or a dataflow
+// has temporal updates due.
+std::optional<uint64_t> NextTemporalRound(
+    const std::map<std::string, Feed>& feeds,
+    const std::vector<std::unique_ptr<Dataflow>>& dataflows, uint64_t round) {
+  std::optional<uint64_t> next;
+  auto consider = [&](std::optional<uint64_t> t) {
+    if (t.has_value() && *t > round && (!next.has_value() || *t < *next)) {
+      next = t;
+    }
+  };
+  for (const auto& [name, feed] : feeds) {
+    auto it = feed.changes.upper_bound(round);
+    if (it != feed.changes.end()) consider(it->first);
+  }
+  for (const auto& dataflow : dataflows) consider(dataflow->NextTemporalRound());
+  return next;
+}
+
+// Rounds after the data's last one are listed only when some object's
+// contents changed: which rounds an engine steps there depends on its
+// bookkeeping (the snapshot engine may step a round at which updates
+// cancel), the contents do not.
+void DropUnchangedRound(RunResult& result) {
+  for (const ObjectRun& object : result.objects) {
+    const size_t n = object.rounds.size();
+    if (n < 2 || object.rounds[n - 1].contents != object.rounds[n - 2].contents) {
+      return;
+    }
+  }
+  for (ObjectRun& object : result.objects) object.rounds.pop_back();
+}
+
 absl::StatusOr<std::unique_ptr<Dataflow>> MakeDataflow(
     const Node& plan, const DataflowOptions& options, Engine engine) {
   if (engine == Engine::kSnapshot) return MakeSnapshotDataflow(plan, options);
@@ -217,7 +262,9 @@ absl::StatusOr<RunResult> RunDocument(const Document& doc,
 
   const uint64_t last = options.last_round.value_or(data.LastRound());
   std::vector<Multiset> contents(order.size());
-  for (uint64_t round = 0; round <= last && !result.error; ++round) {
+  uint64_t round = 0;
+  uint64_t temporal_rounds = 0;
+  while (!result.error) {
     // The round's changes of the data, then of each object as it runs, so
     // that later objects read earlier ones. A feed's changes of a round are
     // needed only in that round.
@@ -267,6 +314,31 @@ absl::StatusOr<RunResult> RunDocument(const Document& doc,
       result.objects[result_index[fast.object]].rounds.push_back(
           std::move(entry));
     }
+    if (result.error) break;
+    if (round > last) DropUnchangedRound(result);
+    if (round < last) {
+      ++round;
+      continue;
+    }
+    if (options.last_round.has_value()) break;
+    // After the data's last round: the next round at which a temporal
+    // filter (of a Source block or of a dataflow) has updates due.
+    std::optional<uint64_t> next = NextTemporalRound(feeds, dataflows, round);
+    if (!next.has_value()) break;
+    if (++temporal_rounds > kMaxTemporalRounds) {
+      result.error = absl::StrCat(
+          "temporal filters have updates due at more than ",
+          kMaxTemporalRounds, " rounds after the data's last round (",
+          last, "); the next is round ", *next);
+      for (ObjectRun& object : result.objects) {
+        RoundContents entry;
+        entry.round = *next;
+        entry.error = *result.error;
+        object.rounds.push_back(std::move(entry));
+      }
+      break;
+    }
+    round = *next;
   }
   for (const std::unique_ptr<Dataflow>& dataflow : dataflows) {
     std::vector<ArrangementStats> stats = dataflow->Arrangements();

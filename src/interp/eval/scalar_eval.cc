@@ -16,6 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "src/interp/eval/eval_internal.h"
+#include "src/interp/eval/temporal.h"
 #include "src/lir/status_macros.h"
 
 namespace lir::eval {
@@ -58,6 +59,8 @@ enum class Op {
   kArrayBuild,   ///< `array[a, b]`
   kRecordGet,    ///< `record_get[i](r)`: field i of a record
   kJsonbable,    ///< `jsonbable_to_jsonb`: jsonb values are plain datums
+  kTsToMz,       ///< `timestamp_to_mz_timestamp`: milliseconds since the epoch
+  kStepMz,       ///< `step_mz_timestamp`: the next mz_timestamp (+1)
 };
 
 struct FunctionEntry {
@@ -96,6 +99,8 @@ constexpr FunctionEntry kFunctions[] = {
     {"integer_to_text", Op::kIntToText, 1},
     {"bigint_to_text", Op::kIntToText, 1},
     {"jsonbable_to_jsonb", Op::kJsonbable, 1},
+    {"timestamp_to_mz_timestamp", Op::kTsToMz, 1},
+    {"step_mz_timestamp", Op::kStepMz, 1},
 };
 
 struct InfixEntry {
@@ -195,6 +200,8 @@ const char* KindName(const Datum& d) {
     case 2: return "integer";
     case 3: return "float";
     case 4: return "string";
+    case 6: return "timestamp";
+    case 7: return "interval";
     default: return d.is_array() ? "array" : "record or list";
   }
 }
@@ -256,12 +263,36 @@ absl::StatusOr<int> CompareValues(const char* op, const Datum& a,
   if (a.is_bool() && b.is_bool()) {
     return static_cast<int>(a.as_bool()) - static_cast<int>(b.as_bool());
   }
+  if (a.is_timestamp() && b.is_timestamp()) {
+    const Timestamp x = a.as_timestamp(), y = b.as_timestamp();
+    return x < y ? -1 : (x > y ? 1 : 0);
+  }
+  if (a.is_interval() && b.is_interval()) {
+    return CompareIntervals(a.as_interval(), b.as_interval());
+  }
   return TypeError(op, a, b);
 }
 
 absl::StatusOr<Datum> Arithmetic(Op op, const char* name, const Datum& a,
                                  const Datum& b) {
   if (a.is_null() || b.is_null()) return Datum::Null();
+  // timestamp +/- interval, interval + timestamp, interval +/- interval.
+  const int sign = op == Op::kAdd ? 1 : (op == Op::kSub ? -1 : 0);
+  if (sign != 0 && b.is_interval() && (a.is_timestamp() || a.is_interval())) {
+    if (a.is_interval()) {
+      LIR_ASSIGN_OR_RETURN(Interval sum,
+                           AddIntervals(a.as_interval(), b.as_interval(), sign));
+      return Datum::Span(sum);
+    }
+    LIR_ASSIGN_OR_RETURN(Timestamp ts,
+                         AddInterval(a.as_timestamp(), b.as_interval(), sign));
+    return Datum::Time(ts);
+  }
+  if (sign == 1 && a.is_interval() && b.is_timestamp()) {
+    LIR_ASSIGN_OR_RETURN(Timestamp ts,
+                         AddInterval(b.as_timestamp(), a.as_interval(), 1));
+    return Datum::Time(ts);
+  }
   if (!IsNumber(a) || !IsNumber(b)) return TypeError(name, a, b);
   if (a.is_int() && b.is_int()) {
     int64_t x = a.as_int();
@@ -501,6 +532,23 @@ absl::StatusOr<Datum> EvalCall(const ScalarExpr& e, const DataRow& row) {
       }
       return a;
     }
+    case Op::kTsToMz: {
+      const Datum& a = args[0];
+      if (a.is_null()) return Datum::Null();
+      if (!a.is_timestamp()) return TypeError(name, a);
+      LIR_ASSIGN_OR_RETURN(int64_t ms, TimestampToMzTimestamp(a.as_timestamp()));
+      return Datum::Int(ms);
+    }
+    case Op::kStepMz: {
+      // mz_timestamps are integers here (milliseconds).
+      const Datum& a = args[0];
+      if (a.is_null()) return Datum::Null();
+      if (!a.is_int()) return TypeError(name, a);
+      if (a.as_int() == std::numeric_limits<int64_t>::max()) {
+        return absl::OutOfRangeError("step mz_timestamp overflow");
+      }
+      return Datum::Int(a.as_int() + 1);
+    }
     case Op::kIsNull: return Datum::Bool(args[0].is_null());
     case Op::kIsTrue:
     case Op::kIsFalse: {
@@ -569,10 +617,14 @@ absl::Status CheckScalar(const ScalarExpr& expr) {
 }
 
 absl::Status CheckMfp(const MapFilterProject& mfp) {
-  if (mfp.temporal.has_value()) return Unsupported("mz_now");
+  LIR_RETURN_IF_ERROR(RejectTemporal(mfp));
   for (const ScalarExpr& e : mfp.map) LIR_RETURN_IF_ERROR(CheckScalar(e));
   for (const ScalarExpr& e : mfp.filter) LIR_RETURN_IF_ERROR(CheckScalar(e));
   return absl::OkStatus();
+}
+
+absl::Status CheckTemporalMfp(const MapFilterProject& mfp) {
+  return PlanTemporal(mfp).status();
 }
 
 absl::StatusOr<Datum> EvalScalar(const ScalarExpr& expr, const DataRow& row) {
@@ -611,7 +663,9 @@ absl::StatusOr<Datum> EvalScalar(const ScalarExpr& expr, const DataRow& row) {
 
 absl::StatusOr<std::optional<DataRow>> EvalMfp(const MapFilterProject& mfp,
                                                DataRow row) {
-  if (mfp.temporal.has_value()) return Unsupported("mz_now");
+  if (mfp.temporal.has_value()) {
+    return absl::InternalError("a temporal filter evaluated without the round");
+  }
   const int input_arity = static_cast<int>(row.size());
   // As Materialize does: each filter runs as soon as the map columns it
   // reads exist (filters in order of that need, stably), so a filter can

@@ -26,9 +26,16 @@ namespace lir::eval {
 /// otherwise Unimplemented naming the first unsupported one.
 absl::Status CheckScalar(const ScalarExpr& expr);
 
-/// As CheckScalar, for every expression of `mfp` (temporal bounds are
-/// Unimplemented `unsupported function mz_now`).
+/// As CheckScalar, for every expression of `mfp`, which Materialize
+/// evaluates without time: a temporal bound or `mz_now()` anywhere is
+/// InvalidArgument (temporal.h, RejectTemporal).
 absl::Status CheckMfp(const MapFilterProject& mfp);
+
+/// As CheckMfp for an MFP where Materialize allows temporal filters (Get,
+/// Mfp, FlatMap's mfp_after, ArrangeBy's input_mfp, Source blocks):
+/// `mz_now()` comparisons in filters become bounds (temporal.h,
+/// PlanTemporal); any other use of `mz_now()` is InvalidArgument.
+absl::Status CheckTemporalMfp(const MapFilterProject& mfp);
 
 /// The value of `expr` on `row`. Data errors (division by zero, integer
 /// overflow, a column out of range) are OutOfRange / InvalidArgument.
@@ -36,7 +43,8 @@ absl::StatusOr<Datum> EvalScalar(const ScalarExpr& expr, const DataRow& row);
 
 /// Applies `mfp` to `row`: appends the map columns (each may read earlier
 /// ones), keeps the row only if every filter is true (false and NULL drop
-/// it), then projects. nullopt when filtered out.
+/// it), then projects. nullopt when filtered out. A temporal MFP needs the
+/// round (temporal.h): here it is Internal.
 absl::StatusOr<std::optional<DataRow>> EvalMfp(const MapFilterProject& mfp,
                                                DataRow row);
 

@@ -225,14 +225,18 @@ class Walker {
     if (node.Is<GetOp>()) {
       const GetOp& op = node.As<GetOp>();
       LIR_ASSIGN_OR_RETURN(const Multiset* source, Lookup(node, op.id));
-      result = snapshot_internal::ComputeGet(node, *source);
+      result = snapshot_internal::ComputeGet(node, *source, Clock());
     } else {
       std::span<Multiset> inputs(values_.data() + base, values_.size() - base);
-      result =
-          snapshot_internal::ComputeNode(node, inputs, env_.check_delta_paths);
+      result = snapshot_internal::ComputeNode(
+          node, inputs, env_.check_delta_paths, Clock());
     }
     if (!result.ok()) return AtNode(node, result.status());
     return result;
+  }
+
+  snapshot_internal::Clock Clock() const {
+    return snapshot_internal::Clock{env_.now, env_.next};
   }
 
   const SnapshotEnv& env_;
@@ -260,15 +264,23 @@ class SnapshotDataflow : public Dataflow {
       return absl::FailedPreconditionError(
           "the dataflow failed at an earlier round");
     }
-    if (round != next_round_) {
+    if (round < next_round_) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "round ", round, " stepped, expected round ", next_round_));
+          "round ", round, " stepped, expected round ", next_round_,
+          " or later"));
     }
     ++activations_;
+    env_.now = round;
+    temporal_next_.reset();
+    env_.next = &temporal_next_;
     absl::StatusOr<Multiset> result = RunRound(changes);
     if (!result.ok()) failed_ = true;
-    ++next_round_;
+    next_round_ = round + 1;
     return result;
+  }
+
+  std::optional<uint64_t> NextTemporalRound() const override {
+    return temporal_next_;
   }
 
   std::vector<ArrangementStats> Arrangements() const override { return {}; }
@@ -308,6 +320,9 @@ class SnapshotDataflow : public Dataflow {
   SnapshotEnv env_;
   Multiset output_;
   uint64_t next_round_ = 0;
+  // The next round at which a temporal filter's output may change, as the
+  // last round's evaluation found it.
+  std::optional<uint64_t> temporal_next_;
   uint64_t activations_ = 0;
   bool failed_ = false;
 };

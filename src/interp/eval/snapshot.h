@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
@@ -38,6 +39,12 @@ struct SnapshotEnv {
   /// Internal `delta join paths disagree` when they differ: a consistency
   /// check of the plan and of the join-stage semantics, at n times the cost.
   bool check_delta_paths = false;
+  /// The round evaluated: what temporal filters compare `mz_now()` with.
+  uint64_t now = 0;
+  /// Where temporal filters report the next round after `now` at which
+  /// their output may change (lowered, never raised); a plan with a
+  /// temporal filter needs it (else Internal).
+  std::optional<uint64_t>* next = nullptr;
 };
 
 /// Most LetRec iterations run without a recursion limit (or with a larger

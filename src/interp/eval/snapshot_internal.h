@@ -4,6 +4,7 @@
 #ifndef LIR_INTERP_EVAL_SNAPSHOT_INTERNAL_H_
 #define LIR_INTERP_EVAL_SNAPSHOT_INTERNAL_H_
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <vector>
@@ -15,26 +16,38 @@
 
 namespace lir::eval::snapshot_internal {
 
+/// The round a snapshot is computed for, which temporal filters compare
+/// with (`mz_now()`), and where they report the next round after it at which
+/// their output may change (temporal.h).
+struct Clock {
+  uint64_t now = 0;
+  std::optional<uint64_t>* next = nullptr;
+};
+
 /// `LirId(7) Mfp: <message of status>`, keeping the status code.
 absl::Status AtNode(const Node& node, const absl::Status& status);
 
 /// Reads `input` as Get::Arrangement / Mfp with `input_val` do: when `seek`
 /// is set, only rows whose key (the prefix of an arrangement's layout row,
-/// which `input` holds then) equals it; then `mfp`.
+/// which `input` holds then) equals it; then `mfp` (a temporal one at
+/// `clock.now`).
 absl::StatusOr<Multiset> ReadSeekMfp(const Multiset& input,
                                      const std::optional<Row>* seek,
-                                     const MapFilterProject& mfp);
+                                     const MapFilterProject& mfp,
+                                     const Clock& clock);
 
 /// The output of the Get `node` of the collection whose contents are
 /// `source` (a Get::Arrangement reads them as its form's layout rows).
-absl::StatusOr<Multiset> ComputeGet(const Node& node, const Multiset& source);
+absl::StatusOr<Multiset> ComputeGet(const Node& node, const Multiset& source,
+                                    const Clock& clock);
 
 /// The output of a node of any kind but Get, Let and LetRec, whose inputs'
 /// contents are `inputs` (in the node's input order; they may be moved
 /// from). Errors are not yet prefixed with the node.
 absl::StatusOr<Multiset> ComputeNode(const Node& node,
                                      std::span<Multiset> inputs,
-                                     bool check_delta_paths);
+                                     bool check_delta_paths,
+                                     const Clock& clock);
 
 /// Checks the relation indices of a join's paths against its input count.
 absl::Status CheckJoinShape(const JoinOp& op, size_t relations);

@@ -13,6 +13,7 @@
 #include "src/interp/eval/layout_read.h"
 #include "src/interp/eval/operators.h"
 #include "src/interp/eval/scalar_eval.h"
+#include "src/interp/eval/temporal.h"
 #include "src/interp/eval/snapshot_internal.h"
 #include "src/lir/status_macros.h"
 
@@ -39,12 +40,24 @@ absl::StatusOr<Multiset> Negate(Multiset input) {
   return input;
 }
 
-absl::StatusOr<Multiset> ApplyMfp(const MapFilterProject& mfp, Multiset input) {
+absl::StatusOr<Multiset> ApplyMfp(const MapFilterProject& mfp, Multiset input,
+                                  const Clock& clock) {
   if (mfp.IsIdentity()) return input;
-  return ReadSeekMfp(input, nullptr, mfp);
+  return ReadSeekMfp(input, nullptr, mfp, clock);
 }
 
-absl::StatusOr<Multiset> FlatMap(const FlatMapOp& op, const Multiset& input) {
+absl::StatusOr<Multiset> FlatMap(const FlatMapOp& op, const Multiset& input,
+                                 const Clock& clock) {
+  if (HasTemporal(op.mfp_after)) {
+    // The table function's rows, then the temporal mfp_after at `now`.
+    std::vector<RowDiff> joined;
+    for (const auto& [row, diff] : input) {
+      LIR_ASSIGN_OR_RETURN(std::vector<DataRow> rows, FlatMapJoinedRows(op, row));
+      for (DataRow& r : rows) joined.emplace_back(std::move(r), diff);
+    }
+    LIR_ASSIGN_OR_RETURN(Multiset all, Consolidate(std::move(joined)));
+    return ReadSeekMfp(all, nullptr, op.mfp_after, clock);
+  }
   std::vector<RowDiff> out;
   for (const auto& [row, diff] : input) {
     LIR_ASSIGN_OR_RETURN(std::vector<DataRow> rows, FlatMapRow(op, row));
@@ -210,7 +223,8 @@ absl::Status AtNode(const Node& node, const absl::Status& status) {
 
 absl::StatusOr<Multiset> ReadSeekMfp(const Multiset& input,
                                      const std::optional<Row>* seek,
-                                     const MapFilterProject& mfp) {
+                                     const MapFilterProject& mfp,
+                                     const Clock& clock) {
   std::optional<DataRow> sought;
   if (seek != nullptr && seek->has_value()) {
     sought.emplace();
@@ -220,6 +234,13 @@ absl::StatusOr<Multiset> ReadSeekMfp(const Multiset& input,
     }
   }
   const bool identity = mfp.IsIdentity();
+  std::optional<TemporalMfp> temporal;
+  if (HasTemporal(mfp)) {
+    LIR_ASSIGN_OR_RETURN(temporal, PlanTemporal(mfp));
+    if (clock.next == nullptr) {
+      return absl::InternalError("a temporal filter evaluated without a clock");
+    }
+  }
   std::vector<RowDiff> out;
   for (const auto& [row, diff] : input) {
     // The key row is the layout row's prefix.
@@ -232,23 +253,31 @@ absl::StatusOr<Multiset> ReadSeekMfp(const Multiset& input,
       out.emplace_back(row, diff);
       continue;
     }
+    if (temporal.has_value()) {
+      // Present at `now` when its bounds admit it (temporal.h).
+      LIR_ASSIGN_OR_RETURN(std::optional<DataRow> kept,
+                           EvalTemporalAt(*temporal, row, clock.now, clock.next));
+      if (kept.has_value()) out.emplace_back(std::move(*kept), diff);
+      continue;
+    }
     LIR_ASSIGN_OR_RETURN(std::optional<DataRow> mapped, EvalMfp(mfp, row));
     if (mapped.has_value()) out.emplace_back(std::move(*mapped), diff);
   }
   return Consolidate(std::move(out));
 }
 
-absl::StatusOr<Multiset> ComputeGet(const Node& node, const Multiset& source) {
+absl::StatusOr<Multiset> ComputeGet(const Node& node, const Multiset& source,
+                                    const Clock& clock) {
   const GetOp& op = node.As<GetOp>();
   switch (op.kind) {
     case GetKind::kPassArrangements:
       return source;
     case GetKind::kArrangement: {
       LIR_ASSIGN_OR_RETURN(Multiset layout, ReadAsLayout(node, source));
-      return ReadSeekMfp(layout, &op.seek, op.mfp);
+      return ReadSeekMfp(layout, &op.seek, op.mfp, clock);
     }
     case GetKind::kCollection:
-      return ReadSeekMfp(source, nullptr, op.mfp);
+      return ReadSeekMfp(source, nullptr, op.mfp, clock);
   }
   return absl::InternalError("unknown Get kind");
 }
@@ -287,7 +316,8 @@ absl::Status CheckJoinShape(const JoinOp& op, size_t relations) {
 
 absl::StatusOr<Multiset> ComputeNode(const Node& node,
                                      std::span<Multiset> inputs,
-                                     bool check_delta_paths) {
+                                     bool check_delta_paths,
+                                     const Clock& clock) {
   switch (node.kind()) {
     case NodeKind::kConstant:
       return ConstantRows(node.As<ConstantOp>());
@@ -299,14 +329,14 @@ absl::StatusOr<Multiset> ComputeNode(const Node& node,
         if (!op.input_key.has_value()) {
           return absl::InvalidArgumentError("input_val without input_key");
         }
-        return ReadSeekMfp(read, &op.input_val, op.mfp);
+        return ReadSeekMfp(read, &op.input_val, op.mfp, clock);
       }
-      return ApplyMfp(op.mfp, std::move(read));
+      return ApplyMfp(op.mfp, std::move(read), clock);
     }
     case NodeKind::kFlatMap: {
       LIR_ASSIGN_OR_RETURN(Multiset read,
                            ReadAsLayout(node, std::move(inputs[0])));
-      return FlatMap(node.As<FlatMapOp>(), read);
+      return FlatMap(node.As<FlatMapOp>(), read, clock);
     }
     case NodeKind::kJoin:
       return Join(node, inputs, check_delta_paths);
@@ -326,7 +356,7 @@ absl::StatusOr<Multiset> ComputeNode(const Node& node,
     case NodeKind::kArrangeBy: {
       LIR_ASSIGN_OR_RETURN(Multiset read,
                            ReadAsLayout(node, std::move(inputs[0])));
-      return ApplyMfp(node.As<ArrangeByOp>().input_mfp, std::move(read));
+      return ApplyMfp(node.As<ArrangeByOp>().input_mfp, std::move(read), clock);
     }
     case NodeKind::kSetDifference: {
       LIR_ASSIGN_OR_RETURN(Multiset net, DiffMultisets(inputs[0], inputs[1]));
