@@ -262,11 +262,12 @@ TEST(Temporal, BoundsReadMapColumnsAndProjectionApplies) {
 
 TEST(Temporal, RunsEndAfterBoundedFutureRounds) {
   // Rows due at 10,001 distinct rounds after the data's only round: the run
-  // stops with an error naming the limit instead of stepping on.
+  // stops with an error naming the limit instead of stepping on. Each row
+  // is present at its own round only, so every round lists one row.
   absl::StatusOr<Document> doc = explain::ParseText(
       "materialize.public.mv:\n"
       "  Get::Collection materialize.public.u\n"
-      "    TemporalFilter: mz_now() < #0\n"
+      "    TemporalFilter: #0 <= mz_now() < (#0 + 1)\n"
       "    raw=true\n");
   ASSERT_TRUE(doc.ok()) << doc.status();
   InputData data;
@@ -280,7 +281,7 @@ TEST(Temporal, RunsEndAfterBoundedFutureRounds) {
   ASSERT_TRUE(run->error.has_value());
   EXPECT_TRUE(absl::StrContains(*run->error, "more than 10000 rounds")) << *run->error;
   const std::vector<RoundContents>& rounds = run->objects[0].rounds;
-  // Round 0, then rounds 1..10000 (one row leaves at each), then the error.
+  // Round 0, then rounds 1..10000 (row i at round i), then the error.
   ASSERT_EQ(rounds.size(), kMaxTemporalRounds + 2);
   EXPECT_EQ(rounds[kMaxTemporalRounds].round, kMaxTemporalRounds);
   EXPECT_EQ(rounds[kMaxTemporalRounds].contents.size(), 1u);

@@ -180,8 +180,9 @@ TEST_F(RunCliTest, BadDataNamesTheCollectionAndTheUpdate) {
        "the collection's arity is 1"},
       {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1], 0, 1], [[[1]], 0, 1]]}}})",
        "collections[\"materialize.public.a\"].updates[1] value 0: expected null, "
-       "a boolean, an integer, a number, a string, {\"list\": [...]} or "
-       "{\"array\": [...]}, got array"},
+       "a boolean, an integer, a number, a string, {\"list\": [...]}, "
+       "{\"array\": [...]}, {\"timestamp\": ...} or {\"interval\": ...}, got "
+       "array"},
       {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1], 0, 0]]}}})",
        "updates[0]: the diff must be a non-zero 64-bit integer, got 0"},
       {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1], 0, 1.5]]}}})",
