@@ -64,14 +64,16 @@ absl::StatusOr<Multiset> LayoutReader::Apply(Multiset rows) const {
 
 namespace {
 
-absl::StatusOr<LayoutReader> ReaderOfInput(const Node& node,
-                                           const std::vector<ScalarExpr>& key,
-                                           int input_arity) {
+// The reader of `node`'s read of its input by `key`; identity without one.
+absl::StatusOr<LayoutReader> ReaderOfInput(
+    const Node& node, const std::optional<std::vector<ScalarExpr>>& key,
+    int input_arity) {
+  if (!key.has_value()) return LayoutReader();
   if (node.inputs.empty() || node.inputs[0] == nullptr) {
     return absl::InvalidArgumentError("an arranged read without an input");
   }
   std::optional<ArrangementForm> form =
-      ReadForm(*node.inputs[0], key, input_arity);
+      ReadForm(*node.inputs[0], *key, input_arity);
   if (!form.has_value()) return LayoutReader();
   return LayoutReader::For(*form);
 }
@@ -90,26 +92,15 @@ absl::StatusOr<LayoutReader> ReaderFor(const Node& node, int input_arity) {
       }
       return LayoutReader::For(*form);
     }
-    case NodeKind::kMfp: {
-      const MfpOp& op = node.As<MfpOp>();
-      if (!op.input_key.has_value()) return LayoutReader();
-      return ReaderOfInput(node, *op.input_key, input_arity);
-    }
-    case NodeKind::kFlatMap: {
-      const FlatMapOp& op = node.As<FlatMapOp>();
-      if (!op.input_key.has_value()) return LayoutReader();
-      return ReaderOfInput(node, *op.input_key, input_arity);
-    }
-    case NodeKind::kReduce: {
-      const ReduceOp& op = node.As<ReduceOp>();
-      if (!op.input_key.has_value()) return LayoutReader();
-      return ReaderOfInput(node, *op.input_key, input_arity);
-    }
-    case NodeKind::kArrangeBy: {
-      const ArrangeByOp& op = node.As<ArrangeByOp>();
-      if (!op.input_key.has_value()) return LayoutReader();
-      return ReaderOfInput(node, *op.input_key, input_arity);
-    }
+    case NodeKind::kMfp:
+      return ReaderOfInput(node, node.As<MfpOp>().input_key, input_arity);
+    case NodeKind::kFlatMap:
+      return ReaderOfInput(node, node.As<FlatMapOp>().input_key, input_arity);
+    case NodeKind::kReduce:
+      return ReaderOfInput(node, node.As<ReduceOp>().input_key, input_arity);
+    case NodeKind::kArrangeBy:
+      return ReaderOfInput(node, node.As<ArrangeByOp>().input_key,
+                           input_arity);
     case NodeKind::kConstant:
     case NodeKind::kLet:
     case NodeKind::kLetRec:
