@@ -152,9 +152,7 @@ absl::StatusOr<Multiset> SeekThenMfp(Multiset in,
     std::vector<RowDiff> read;
     read.reserve(in.size());
     for (auto& [row, diff] : in) {
-      if (seek.has_value() &&
-          (row.size() < seek->size() ||
-           !std::equal(seek->begin(), seek->end(), row.begin()))) {
+      if (seek.has_value() && !HasKeyPrefix(row, *seek)) {
         continue;
       }
       read.emplace_back(std::move(row), diff);
@@ -176,9 +174,7 @@ absl::StatusOr<Multiset> SeekThenMfp(Multiset in,
   out.reserve(in.size());
   for (auto& [row, diff] : in) {
     // An arranged read's rows are layout rows: the key is their prefix.
-    if (seek.has_value() &&
-        (row.size() < seek->size() ||
-         !std::equal(seek->begin(), seek->end(), row.begin()))) {
+    if (seek.has_value() && !HasKeyPrefix(row, *seek)) {
       continue;
     }
     LIR_ASSIGN_OR_RETURN(std::optional<DataRow> mapped,

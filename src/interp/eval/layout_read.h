@@ -6,6 +6,7 @@
 #ifndef LIR_INTERP_EVAL_LAYOUT_READ_H_
 #define LIR_INTERP_EVAL_LAYOUT_READ_H_
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -55,6 +56,13 @@ absl::StatusOr<LayoutReader> ReaderFor(const Node& node, int input_arity);
 absl::StatusOr<LayoutReader> DeltaSourceReader(const Node& join,
                                                const JoinPath& path,
                                                int source_arity);
+
+/// Whether the layout row `row` holds the key row `key` (its prefix): how a
+/// seek (`val=`, `input_val=`) selects records of an arrangement.
+inline bool HasKeyPrefix(const DataRow& row, const DataRow& key) {
+  return row.size() >= key.size() &&
+         std::equal(key.begin(), key.end(), row.begin());
+}
 
 /// ReaderFor applied to `rows` (the arity taken from the first row).
 absl::StatusOr<Multiset> ReadAsLayout(const Node& node, Multiset rows);

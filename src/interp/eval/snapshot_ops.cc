@@ -244,9 +244,7 @@ absl::StatusOr<Multiset> ReadSeekMfp(const Multiset& input,
   std::vector<RowDiff> out;
   for (const auto& [row, diff] : input) {
     // The key row is the layout row's prefix.
-    if (sought.has_value() &&
-        (row.size() < sought->size() ||
-         !std::equal(sought->begin(), sought->end(), row.begin()))) {
+    if (sought.has_value() && !HasKeyPrefix(row, *sought)) {
       continue;
     }
     if (identity) {
