@@ -1,5 +1,5 @@
 // The SetDifferenceCoArranged A/B: the incremental engine
-// (src/interp/eval/incremental.h) maintaining `SELECT k FROM a EXCEPT
+// (src/eval/incremental.h) maintaining `SELECT k FROM a EXCEPT
 // SELECT k FROM b` with the fused set-difference rewrite off (Threshold::Basic
 // over the co-arranged Union, the first case of
 // testdata/recognizer/shapes.txt) and on (SetDifference, from lir::Optimize
@@ -43,9 +43,9 @@
 #include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
 #include "src/explain/text.h"
-#include "src/interp/eval/dataflow.h"
-#include "src/interp/eval/datum.h"
-#include "src/interp/eval/incremental.h"
+#include "src/eval/dataflow.h"
+#include "src/eval/datum.h"
+#include "src/eval/incremental.h"
 #include "src/lir/document.h"
 #include "src/lir/node.h"
 #include "src/recognizer/features.h"

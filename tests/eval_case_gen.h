@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "src/interp/eval/data.h"
+#include "src/eval/data.h"
 
 namespace lir::testing {
 

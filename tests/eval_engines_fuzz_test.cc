@@ -19,7 +19,7 @@
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
 #include "src/explain/text.h"
-#include "src/interp/eval/run.h"
+#include "src/eval/run.h"
 #include "src/lir/validate.h"
 #include "tests/eval_plan_fuzz_gen.h"
 

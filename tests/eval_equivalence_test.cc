@@ -16,7 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "src/explain/text.h"
-#include "src/interp/eval/run.h"
+#include "src/eval/run.h"
 #include "src/lir/validate.h"
 #include "src/recognizer/pass.h"
 #include "tests/eval_case_gen.h"

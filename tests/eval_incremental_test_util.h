@@ -17,8 +17,8 @@
 
 #include "gtest/gtest.h"
 #include "src/explain/text.h"
-#include "src/interp/eval/incremental.h"
-#include "src/interp/eval/trace.h"
+#include "src/eval/incremental.h"
+#include "src/eval/trace.h"
 
 namespace lir::eval::incremental_testing {
 

@@ -1,7 +1,7 @@
 // Nested datums (records, lists, arrays), the scalar functions over them,
 // and the order-dependent aggregates of the reference evaluator: ordered
 // aggregates and window functions as Materialize lowers them into a
-// Reduce (src/interp/eval/ordered_aggregates.h), plus their JSON data form.
+// Reduce (src/eval/ordered_aggregates.h), plus their JSON data form.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -14,11 +14,11 @@
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "src/explain/text_primitives.h"
-#include "src/interp/eval/data.h"
-#include "src/interp/eval/datum.h"
-#include "src/interp/eval/operators.h"
-#include "src/interp/eval/scalar_eval.h"
-#include "src/interp/eval/trace.h"
+#include "src/eval/data.h"
+#include "src/eval/datum.h"
+#include "src/eval/operators.h"
+#include "src/eval/scalar_eval.h"
+#include "src/eval/trace.h"
 #include "tests/eval_scalar_test_util.h"
 
 namespace lir::eval {

@@ -13,7 +13,7 @@
 #include <map>
 #include <string>
 
-#include "src/interp/eval/data.h"
+#include "src/eval/data.h"
 
 namespace lir::testing {
 

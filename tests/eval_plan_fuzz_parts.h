@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "src/interp/eval/datum.h"
+#include "src/eval/datum.h"
 
 namespace lir::testing::fuzz {
 

@@ -15,8 +15,8 @@
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "src/explain/text_primitives.h"
-#include "src/interp/eval/datum.h"
-#include "src/interp/eval/scalar_eval.h"
+#include "src/eval/datum.h"
+#include "src/eval/scalar_eval.h"
 #include "src/lir/node.h"
 #include "tests/eval_scalar_test_util.h"
 

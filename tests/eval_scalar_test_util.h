@@ -13,7 +13,7 @@
 
 #include "gtest/gtest.h"
 #include "src/explain/text_primitives.h"
-#include "src/interp/eval/datum.h"
+#include "src/eval/datum.h"
 #include "src/lir/node.h"
 
 namespace lir::eval::scalar_testing {

@@ -1,4 +1,4 @@
-// The snapshot engine's joins (src/interp/eval/snapshot.h): a linear join
+// The snapshot engine's joins (src/eval/snapshot.h): a linear join
 // following its stages, and a delta join whose paths must agree, over
 // several rounds with retractions and negative counts. Every expected
 // collection below was computed by hand from the plan and data.
@@ -10,8 +10,8 @@
 
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
-#include "src/interp/eval/datum.h"
-#include "src/interp/eval/snapshot.h"
+#include "src/eval/datum.h"
+#include "src/eval/snapshot.h"
 #include "src/lir/document.h"
 #include "tests/eval_snapshot_test_util.h"
 

@@ -1,4 +1,4 @@
-// The snapshot engine's bindings (src/interp/eval/snapshot.h): Let, free
+// The snapshot engine's bindings (src/eval/snapshot.h): Let, free
 // locals, LetRec fixed points and recursion limits, and 100,000-deep plans
 // (Negate, Mfp and Let chains). Every expected collection below was
 // computed by hand from the plan and data.
@@ -10,8 +10,8 @@
 
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
-#include "src/interp/eval/datum.h"
-#include "src/interp/eval/snapshot.h"
+#include "src/eval/datum.h"
+#include "src/eval/snapshot.h"
 #include "src/lir/document.h"
 #include "tests/eval_snapshot_test_util.h"
 

@@ -15,8 +15,8 @@
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
 #include "src/explain/text.h"
-#include "src/interp/eval/datum.h"
-#include "src/interp/eval/snapshot.h"
+#include "src/eval/datum.h"
+#include "src/eval/snapshot.h"
 #include "src/lir/document.h"
 
 namespace lir::eval::snapshot_testing {

@@ -12,12 +12,12 @@
 #include "gtest/gtest.h"
 #include "src/explain/text.h"
 #include "src/explain/text_primitives.h"
-#include "src/interp/eval/data.h"
-#include "src/interp/eval/datum.h"
-#include "src/interp/eval/run.h"
-#include "src/interp/eval/scalar_eval.h"
-#include "src/interp/eval/temporal.h"
-#include "src/interp/eval/time_values.h"
+#include "src/eval/data.h"
+#include "src/eval/datum.h"
+#include "src/eval/run.h"
+#include "src/eval/scalar_eval.h"
+#include "src/eval/temporal.h"
+#include "src/eval/time_values.h"
 #include "tests/eval_scalar_test_util.h"
 
 namespace lir::eval {

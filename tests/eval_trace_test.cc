@@ -5,9 +5,9 @@
 #include <utility>
 
 #include "gtest/gtest.h"
-#include "src/interp/eval/datum.h"
-#include "src/interp/eval/stable_vector.h"
-#include "src/interp/eval/trace.h"
+#include "src/eval/datum.h"
+#include "src/eval/stable_vector.h"
+#include "src/eval/trace.h"
 
 namespace lir::eval {
 namespace {

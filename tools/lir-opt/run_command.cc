@@ -3,8 +3,8 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
-#include "src/interp/eval/data.h"
-#include "src/interp/eval/run.h"
+#include "src/eval/data.h"
+#include "src/eval/run.h"
 #include "src/recognizer/pass.h"
 #include "tools/lir-opt/annotate_flags.h"
 #include "tools/lir-opt/commands.h"

@@ -1,0 +1,402 @@
+// Reading and writing the evaluator's input data files.
+#include "src/eval/data.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "nlohmann/json.hpp"
+#include "src/explain/json.h"
+#include "src/lir/status_macros.h"
+
+namespace lir::eval {
+
+namespace {
+
+using nlohmann::json;
+
+// Errors name where in the file they are: `file: collections["t"]
+// .updates[3]: ...`.
+class DataErrors {
+ public:
+  explicit DataErrors(std::string_view filename) : filename_(filename) {}
+
+  absl::Status At(std::string_view where, std::string_view what) const {
+    return absl::InvalidArgumentError(
+        absl::StrCat(std::string(filename_), ": ", std::string(where), ": ",
+                     std::string(what)));
+  }
+
+ private:
+  std::string_view filename_;
+};
+
+std::string TypeName(const json& value) { return value.type_name(); }
+
+// Lists and arrays nest at most this deep in a data file (the reader is
+// recursive).
+constexpr int kMaxNesting = 1000;
+
+// `{"list": [...]}` / `{"array": [...]}`: a nested datum. A plain JSON array
+// cannot be one: a row is already a JSON array of datums.
+absl::StatusOr<Datum> ReadNested(const json& value, int depth);
+
+absl::StatusOr<Datum> ReadDatum(const json& value, int depth = 0) {
+  switch (value.type()) {
+    case json::value_t::null:
+      return Datum::Null();
+    case json::value_t::boolean:
+      return Datum::Bool(value.get<bool>());
+    case json::value_t::number_integer:
+      return Datum::Int(value.get<int64_t>());
+    case json::value_t::number_unsigned: {
+      const uint64_t u = value.get<uint64_t>();
+      if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("integer ", u, " does not fit in 64 signed bits"));
+      }
+      return Datum::Int(static_cast<int64_t>(u));
+    }
+    case json::value_t::number_float:
+      return Datum::Float(value.get<double>());
+    case json::value_t::string:
+      return Datum::String(value.get<std::string>());
+    case json::value_t::object:
+      return ReadNested(value, depth);
+    default:
+      return absl::InvalidArgumentError(absl::StrCat(
+          "expected null, a boolean, an integer, a number, a string, "
+          "{\"list\": [...]}, {\"array\": [...]}, {\"timestamp\": ...} or "
+          "{\"interval\": ...}, got ",
+          TypeName(value)));
+  }
+}
+
+absl::StatusOr<Datum> ReadNested(const json& value, int depth) {
+  // `{"timestamp": "2024-01-01 00:00:00"}`, `{"interval": "45 days"}`: the
+  // text EXPLAIN prints for such literals.
+  for (const char* kind : {"timestamp", "interval"}) {
+    if (value.size() != 1 || !value.contains(kind)) continue;
+    const json& text = value.begin().value();
+    if (!text.is_string()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("expected {\"", kind, "\": \"...\"}"));
+    }
+    if (kind[0] == 't') {
+      LIR_ASSIGN_OR_RETURN(Timestamp ts, ParseTimestamp(text.get<std::string>()));
+      return Datum::Time(ts);
+    }
+    LIR_ASSIGN_OR_RETURN(Interval iv, ParseInterval(text.get<std::string>()));
+    return Datum::Span(iv);
+  }
+  const bool is_list = value.size() == 1 && value.contains("list");
+  const bool is_array = value.size() == 1 && value.contains("array");
+  if ((!is_list && !is_array) ||
+      !value.begin().value().is_array()) {
+    return absl::InvalidArgumentError(
+        "expected an object {\"list\": [...]}, {\"array\": [...]}, "
+        "{\"timestamp\": \"...\"} or {\"interval\": \"...\"}");
+  }
+  if (depth >= kMaxNesting) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("lists and arrays nest deeper than ", kMaxNesting));
+  }
+  const json& items = value.begin().value();
+  std::vector<Datum> elements;
+  elements.reserve(items.size());
+  for (size_t i = 0; i < items.size(); ++i) {
+    absl::StatusOr<Datum> element = ReadDatum(items[i], depth + 1);
+    if (!element.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(is_list ? "list" : "array", " element ", i, ": ",
+                       element.status().message()));
+    }
+    elements.push_back(*std::move(element));
+  }
+  return is_list ? Datum::List(std::move(elements))
+                 : Datum::Array(std::move(elements));
+}
+
+// A JSON integer (signed or unsigned) as int64, or nullopt.
+std::optional<int64_t> ReadInteger(const json& value) {
+  if (value.is_number_integer() && !value.is_number_unsigned()) {
+    return value.get<int64_t>();
+  }
+  if (value.is_number_unsigned()) {
+    const uint64_t u = value.get<uint64_t>();
+    if (u <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return static_cast<int64_t>(u);
+    }
+  }
+  return std::nullopt;
+}
+
+absl::Status ReadUpdates(const json& updates, const std::string& where,
+                         const DataErrors& errors, InputCollection* out) {
+  if (!updates.is_array()) {
+    return errors.At(where, absl::StrCat("expected an array of updates, got ",
+                                         TypeName(updates)));
+  }
+  out->updates.reserve(updates.size());
+  for (size_t i = 0; i < updates.size(); ++i) {
+    const std::string at = absl::StrCat(where, "[", i, "]");
+    const json& update = updates[i];
+    if (!update.is_array() || update.size() != 3) {
+      return errors.At(at, "expected [row, round, diff]");
+    }
+    if (!update[0].is_array()) {
+      return errors.At(at, absl::StrCat("expected the row as an array, got ",
+                                        TypeName(update[0])));
+    }
+    if (static_cast<int>(update[0].size()) != out->arity) {
+      return errors.At(at, absl::StrCat("the row has ", update[0].size(),
+                                        " values, the collection's arity is ",
+                                        out->arity));
+    }
+    InputUpdate parsed;
+    for (size_t c = 0; c < update[0].size(); ++c) {
+      absl::StatusOr<Datum> datum = ReadDatum(update[0][c]);
+      if (!datum.ok()) {
+        return errors.At(absl::StrCat(at, " value ", c),
+                         std::string(datum.status().message()));
+      }
+      parsed.row.push_back(*std::move(datum));
+    }
+    const std::optional<int64_t> round = ReadInteger(update[1]);
+    if (!round.has_value() || *round < 0) {
+      return errors.At(at, absl::StrCat("the round must be a non-negative "
+                                        "integer, got ",
+                                        update[1].dump()));
+    }
+    parsed.round = static_cast<uint64_t>(*round);
+    const std::optional<int64_t> diff = ReadInteger(update[2]);
+    if (!diff.has_value() || *diff == 0) {
+      return errors.At(at, absl::StrCat("the diff must be a non-zero 64-bit "
+                                        "integer, got ",
+                                        update[2].dump()));
+    }
+    parsed.diff = *diff;
+    out->updates.push_back(std::move(parsed));
+  }
+  return absl::OkStatus();
+}
+
+// `"indexes": {"<name>": {"on": "<collection>", "key": [<column>, ...]}}`;
+// in a data file the collection must be in "collections" and the columns
+// within its arity; a catalog (`data` without collections, `in_catalog`)
+// only needs non-negative columns (AddIndexes checks them against data).
+absl::Status ReadIndexes(const json& indexes, const DataErrors& errors,
+                         InputData* data, bool in_catalog = false) {
+  // Columns of a collection the catalog names but the data may not hold.
+  constexpr int64_t kMaxCatalogColumns = 100000;
+  if (!indexes.is_object()) {
+    return errors.At("indexes", "expected an object keyed by index name");
+  }
+  for (const auto& [name, index] : indexes.items()) {
+    const std::string where = absl::StrCat("indexes[\"", name, "\"]");
+    if (!index.is_object() || !index.contains("on") ||
+        !index["on"].is_string() || !index.contains("key") ||
+        !index["key"].is_array()) {
+      return errors.At(where,
+                       "expected {\"on\": \"<collection>\", \"key\": "
+                       "[<column>, ...]}");
+    }
+    for (const auto& [field, value] : index.items()) {
+      if (field != "on" && field != "key") {
+        return errors.At(where, absl::StrCat("unknown field \"", field,
+                                             "\" (expected \"on\" or "
+                                             "\"key\")"));
+      }
+    }
+    InputIndex parsed;
+    parsed.on = index["on"].get<std::string>();
+    auto collection = data->collections.find(parsed.on);
+    if (!in_catalog && collection == data->collections.end()) {
+      return errors.At(absl::StrCat(where, ".on"),
+                       absl::StrCat("no collection \"", parsed.on,
+                                    "\" in \"collections\""));
+    }
+    const int64_t arity = in_catalog ? kMaxCatalogColumns
+                                     : collection->second.arity;
+    const json& key = index["key"];
+    for (size_t i = 0; i < key.size(); ++i) {
+      const std::optional<int64_t> column = ReadInteger(key[i]);
+      if (!column.has_value() || *column < 0 || *column >= arity) {
+        if (in_catalog) {
+          return errors.At(absl::StrCat(where, ".key[", i, "]"),
+                           "expected a column number (0 or more)");
+        }
+        return errors.At(absl::StrCat(where, ".key[", i, "]"),
+                         absl::StrCat("expected a column of \"", parsed.on,
+                                      "\" (0 to ", arity - 1, ")"));
+      }
+      parsed.key.push_back(static_cast<int>(*column));
+    }
+    data->indexes.emplace(name, std::move(parsed));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+nlohmann::json DatumToJson(const Datum& datum) {
+  switch (datum.value.index()) {
+    case 1:
+      return datum.as_bool();
+    case 2:
+      return datum.as_int();
+    case 3:
+      return datum.as_float();
+    case 4:
+      return datum.as_string();
+    case 5: {
+      json elements = json::array();
+      for (const Datum& element : datum.elements()) {
+        elements.push_back(DatumToJson(element));
+      }
+      return json{{datum.is_array() ? "array" : "list", std::move(elements)}};
+    }
+    case 6:
+      return json{{"timestamp", FormatTimestamp(datum.as_timestamp())}};
+    case 7:
+      return json{{"interval", FormatInterval(datum.as_interval())}};
+    default:
+      return nullptr;
+  }
+}
+
+uint64_t InputData::LastRound() const {
+  uint64_t last = 0;
+  for (const auto& [name, collection] : collections) {
+    for (const InputUpdate& update : collection.updates) {
+      last = std::max(last, update.round);
+    }
+  }
+  return last;
+}
+
+absl::StatusOr<InputData> ParseInputData(std::string_view text,
+                                         std::string_view filename) {
+  LIR_ASSIGN_OR_RETURN(json root, explain::ParseJsonText(text, filename));
+  const DataErrors errors(filename);
+  if (!root.is_object() || !root.contains("collections")) {
+    return errors.At("top level", "expected an object with \"collections\"");
+  }
+  for (const auto& [key, value] : root.items()) {
+    if (key != "collections" && key != "indexes") {
+      return errors.At("top level",
+                       absl::StrCat("unknown field \"", key,
+                                    "\" (expected \"collections\" or "
+                                    "\"indexes\")"));
+    }
+  }
+  const json& collections = root["collections"];
+  if (!collections.is_object()) {
+    return errors.At("collections", "expected an object keyed by global name");
+  }
+  InputData data;
+  for (const auto& [name, collection] : collections.items()) {
+    const std::string where = absl::StrCat("collections[\"", name, "\"]");
+    if (!collection.is_object()) {
+      return errors.At(where, "expected {\"arity\": N, \"updates\": [...]}");
+    }
+    for (const auto& [field, value] : collection.items()) {
+      if (field != "arity" && field != "updates") {
+        return errors.At(where, absl::StrCat("unknown field \"", field,
+                                             "\" (expected \"arity\" or "
+                                             "\"updates\")"));
+      }
+    }
+    InputCollection parsed;
+    const std::optional<int64_t> arity =
+        collection.contains("arity") ? ReadInteger(collection["arity"])
+                                     : std::nullopt;
+    if (!arity.has_value() || *arity < 0 || *arity > 100000) {
+      return errors.At(where, "expected \"arity\": a non-negative integer");
+    }
+    parsed.arity = static_cast<int>(*arity);
+    if (collection.contains("updates")) {
+      LIR_RETURN_IF_ERROR(ReadUpdates(collection["updates"],
+                                      absl::StrCat(where, ".updates"), errors,
+                                      &parsed));
+    }
+    data.collections.emplace(name, std::move(parsed));
+  }
+  if (root.contains("indexes")) {
+    LIR_RETURN_IF_ERROR(ReadIndexes(root["indexes"], errors, &data));
+  }
+  return data;
+}
+
+std::string InputDataToJson(const InputData& data) {
+  json collections = json::object();
+  for (const auto& [name, collection] : data.collections) {
+    json updates = json::array();
+    for (const InputUpdate& update : collection.updates) {
+      json row = json::array();
+      for (const Datum& datum : update.row) row.push_back(DatumToJson(datum));
+      updates.push_back(json::array({std::move(row), update.round, update.diff}));
+    }
+    collections[name] = {{"arity", collection.arity},
+                         {"updates", std::move(updates)}};
+  }
+  json out = {{"collections", std::move(collections)}};
+  if (!data.indexes.empty()) {
+    json indexes = json::object();
+    for (const auto& [name, index] : data.indexes) {
+      indexes[name] = {{"on", index.on}, {"key", index.key}};
+    }
+    out["indexes"] = std::move(indexes);
+  }
+  return out.dump() + "\n";
+}
+
+absl::StatusOr<std::map<std::string, InputIndex>> ParseCatalog(
+    std::string_view text, std::string_view filename) {
+  LIR_ASSIGN_OR_RETURN(json root, explain::ParseJsonText(text, filename));
+  const DataErrors errors(filename);
+  if (!root.is_object()) {
+    return errors.At("top level", "expected an object with \"indexes\"");
+  }
+  for (const auto& [key, value] : root.items()) {
+    if (key != "indexes") {
+      return errors.At("top level", absl::StrCat("unknown field \"", key,
+                                                 "\" (expected \"indexes\")"));
+    }
+  }
+  InputData data;
+  if (root.contains("indexes")) {
+    LIR_RETURN_IF_ERROR(ReadIndexes(root["indexes"], errors, &data,
+                                    /*in_catalog=*/true));
+  }
+  return std::move(data.indexes);
+}
+
+absl::Status AddIndexes(const std::map<std::string, InputIndex>& indexes,
+                        std::string_view source, InputData* data) {
+  for (const auto& [name, index] : indexes) {
+    // A catalog may describe collections this run has no data for; for the
+    // others the key must fit the data's arity.
+    auto collection = data->collections.find(index.on);
+    if (collection != data->collections.end()) {
+      for (int c : index.key) {
+        if (c >= collection->second.arity) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              std::string(source), ": index \"", name, "\" names column ", c,
+              " of \"", index.on, "\", which has ", collection->second.arity,
+              " columns in the data"));
+        }
+      }
+    }
+    auto [it, added] = data->indexes.emplace(name, index);
+    if (!added && (it->second.on != index.on || it->second.key != index.key)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          std::string(source), ": index \"", name,
+          "\" is declared differently by the data file"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace lir::eval

@@ -1,0 +1,88 @@
+// Input data for the evaluator: each global collection's arity and its
+// updates `[row, round, diff]`, read from JSON (docs/evaluator.md):
+//
+//   {"collections": {"materialize.public.t": {"arity": 2, "updates": [
+//       [[1, "x"], 0, 1], [[1, "x"], 2, -1]]}},
+//    "indexes": {"materialize.public.t_a_idx": {
+//       "on": "materialize.public.t", "key": [0]}}}
+#ifndef LIR_EVAL_DATA_H_
+#define LIR_EVAL_DATA_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "nlohmann/json.hpp"
+#include "src/eval/datum.h"
+
+namespace lir::eval {
+
+/// One update of an input collection.
+struct InputUpdate {
+  DataRow row;
+  uint64_t round = 0;
+  int64_t diff = 0;
+};
+
+/// One input collection.
+struct InputCollection {
+  int arity = 0;
+  /// In file order.
+  std::vector<InputUpdate> updates;
+};
+
+/// A declared index (`"indexes"` in the data file): a plan names an index
+/// but not its key, which a fast-path index read needs (to look values up
+/// and to lay out the arranged row `key ++ other columns`).
+struct InputIndex {
+  /// The collection the index is on.
+  std::string on;
+  /// The key's columns of that collection, in key order.
+  std::vector<int> key;
+};
+
+/// Every input collection, by global name.
+struct InputData {
+  std::map<std::string, InputCollection> collections;
+  /// Declared indexes by qualified name (`materialize.public.t_a_idx`).
+  std::map<std::string, InputIndex> indexes;
+
+  /// The largest round of any update (0 when there are none).
+  uint64_t LastRound() const;
+};
+
+/// Parses the data file's text. Errors are InvalidArgument starting with
+/// `filename:`: JSON syntax errors give line:column; the others name the
+/// collection, the update index and what is wrong (wrong arity, a value that
+/// is not null/boolean/64-bit integer/number/string/`{"list": [...]}`/
+/// `{"array": [...]}`, a round that is not a
+/// non-negative integer, a diff that is 0 or not an integer).
+absl::StatusOr<InputData> ParseInputData(std::string_view text,
+                                         std::string_view filename);
+
+/// Parses a catalog file (`lir-opt run --catalog=FILE`): what the catalog
+/// knows that a plan does not print, today the keys of indexes a fast path
+/// reads: `{"indexes": {NAME: {"on": COLLECTION, "key": [COLUMN, ...]}}}`,
+/// the same form as the data file's `"indexes"`. Errors as ParseInputData's.
+absl::StatusOr<std::map<std::string, InputIndex>> ParseCatalog(
+    std::string_view text, std::string_view filename);
+
+/// Adds `indexes` (from `source`, for messages) to `data`'s declarations;
+/// InvalidArgument when both declare one name differently.
+absl::Status AddIndexes(const std::map<std::string, InputIndex>& indexes,
+                        std::string_view source, InputData* data);
+
+/// A datum as a JSON value: null, boolean, integer, float, string, or for
+/// nested datums `{"list": [...]}` / `{"array": [...]}` (records are lists).
+nlohmann::json DatumToJson(const Datum& datum);
+
+/// The data as JSON text in the same format (floats keep a fraction or an
+/// exponent so they read back as floats).
+std::string InputDataToJson(const InputData& data);
+
+}  // namespace lir::eval
+
+#endif  // LIR_EVAL_DATA_H_

@@ -1,0 +1,107 @@
+// What an evaluation engine is: a dataflow for one object's plan, stepped
+// round by round with the changes of its global inputs, producing the
+// changes of its output; plus the arrangements it maintains.
+//
+// Two engines implement it (SEMANTICS.md section 6): the snapshot engine
+// (snapshot.h) recomputes the whole plan from the accumulated inputs each
+// round and diffs against its previous output; the incremental engine
+// (incremental.h) pushes each round's changes through operators that keep
+// arrangements.
+#ifndef LIR_EVAL_DATAFLOW_H_
+#define LIR_EVAL_DATAFLOW_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "src/eval/datum.h"
+#include "src/lir/node.h"
+
+namespace lir::eval {
+
+/// What happens to an arrangement's history after each round.
+enum class Compaction {
+  /// Consolidate every arrangement to the current round after each round:
+  /// updates to the same (key, value) merge into one record, and records
+  /// whose diffs cancel disappear (one batch).
+  kEager,
+  /// Keep every update as delivered, one batch per round that changed it.
+  kNone,
+};
+
+/// How a dataflow is built.
+struct DataflowOptions {
+  /// The object's name, reported with its arrangements.
+  std::string object;
+  /// The global collections the plan may read, with their arities; a Get of
+  /// any other global id is an error when the dataflow is built.
+  absl::flat_hash_map<std::string, int> globals;
+  Compaction compaction = Compaction::kEager;
+  /// Keys a fused SetDifference processes per activation; 0 is unlimited.
+  /// Changes only the number of activations, never the results.
+  uint64_t fuel = 0;
+};
+
+/// Size of one maintained arrangement (SEMANTICS.md section 1: records are
+/// stored updates before cancellation that has not happened yet).
+struct ArrangementStats {
+  std::string object;
+  LirId lir_id = 0;
+  /// Materialize's introspection name: `ArrangeBy[[Column(0)]]`,
+  /// `Threshold local`, `Arranged DistinctBy`, `DistinctBy`, `SetDifference`,
+  /// ...
+  std::string operator_name;
+  uint64_t records = 0;
+  uint64_t batches = 0;
+  /// Estimated bytes from the layout model in docs/evaluator.md.
+  uint64_t bytes = 0;
+  /// Kept by the recompute-and-diff adapter (a node kind the incremental
+  /// engine does not run natively), not by a native operator.
+  bool adapter = false;
+};
+
+/// Changes of a set of global collections at one round; a collection absent
+/// from the map did not change.
+using GlobalChanges = absl::flat_hash_map<std::string, Multiset>;
+
+/// One object's running dataflow.
+class Dataflow {
+ public:
+  virtual ~Dataflow() = default;
+
+  /// Runs round `round` (called with increasing rounds: 0, 1, 2, ... up to
+  /// the data's last round, then possibly with gaps, the rounds temporal
+  /// filters have updates due, NextTemporalRound): `changes` are
+  /// the updates of the global inputs at exactly this round, consolidated.
+  /// Returns the consolidated changes of the output at this round. An error
+  /// (division by zero, overflow, a recursion limit) is an error of this
+  /// round; the dataflow must not be stepped again after one.
+  virtual absl::StatusOr<Multiset> Step(uint64_t round,
+                                        const GlobalChanges& changes) = 0;
+
+  /// The arrangements the dataflow maintains now, in plan post-order.
+  virtual std::vector<ArrangementStats> Arrangements() const = 0;
+
+  /// The earliest round after the last stepped one at which a temporal
+  /// filter of the dataflow has an update due (incremental engine: its
+  /// pending queues) or may change its output (snapshot engine: the bounds
+  /// of the rows it read); nullopt when none. Stepping that round may
+  /// change nothing (the updates may cancel); never stepping it may miss a
+  /// change.
+  virtual std::optional<uint64_t> NextTemporalRound() const {
+    return std::nullopt;
+  }
+
+  /// Operator activations so far (a fused SetDifference with fuel F and D
+  /// dirty keys in a round takes ceil(D / F) activations).
+  virtual uint64_t Activations() const { return 0; }
+};
+
+}  // namespace lir::eval
+
+#endif  // LIR_EVAL_DATAFLOW_H_

@@ -1,0 +1,350 @@
+// Datums, rows and multisets of the evaluator.
+#include "src/eval/datum.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "absl/hash/hash.h"
+#include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "src/explain/text_primitives.h"
+#include "src/lir/status_macros.h"
+
+namespace lir::eval {
+
+namespace {
+
+// Floats sort NaN last and NaN equal to NaN (PostgreSQL's order), -0 = 0.
+std::strong_ordering CompareFloats(double a, double b) {
+  const bool a_nan = std::isnan(a);
+  const bool b_nan = std::isnan(b);
+  if (a_nan && b_nan) return std::strong_ordering::equal;
+  if (a_nan) return std::strong_ordering::greater;
+  if (b_nan) return std::strong_ordering::less;
+  if (a < b) return std::strong_ordering::less;
+  if (a > b) return std::strong_ordering::greater;
+  return std::strong_ordering::equal;
+}
+
+absl::Status DiffOverflow() {
+  return absl::OutOfRangeError("multiplicity out of 64-bit range");
+}
+
+// Shortest text that reads back as the same double.
+std::string FloatText(double d) {
+  if (std::isnan(d)) return "NaN";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  char buffer[64];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), d);
+  return std::string(buffer, end);
+}
+
+Literal ToLiteral(const Datum& datum);
+
+// `[a, b]` for lists (and records), `{a, b}` for arrays: how Materialize's
+// EXPLAIN prints such datums (TEXT-FORMAT.md 5.5).
+std::string NestedText(const Datum& datum) {
+  const bool is_array = datum.is_array();
+  std::string out(1, is_array ? '{' : '[');
+  bool first = true;
+  for (const Datum& element : datum.elements()) {
+    if (!first) out += ", ";
+    first = false;
+    explain::AppendLiteral(out, ToLiteral(element));
+  }
+  out += is_array ? '}' : ']';
+  return out;
+}
+
+Literal ToLiteral(const Datum& datum) {
+  switch (datum.value.index()) {
+    case 5: {
+      Literal literal;
+      literal.kind = LiteralKind::kOther;
+      literal.text = NestedText(datum);
+      return literal;
+    }
+    case 1:
+      return Literal::Bool(datum.as_bool());
+    case 2:
+      return Literal::Int(datum.as_int());
+    case 3: {
+      Literal literal;
+      literal.kind = LiteralKind::kNumber;
+      literal.text = FloatText(datum.as_float());
+      return literal;
+    }
+    case 4:
+      return Literal::String(datum.as_string());
+    case 6: {
+      Literal literal;
+      literal.kind = LiteralKind::kTimestamp;
+      literal.text = FormatTimestamp(datum.as_timestamp());
+      return literal;
+    }
+    case 7: {
+      Literal literal;
+      literal.kind = LiteralKind::kInterval;
+      literal.text = FormatInterval(datum.as_interval());
+      return literal;
+    }
+    default:
+      return Literal::Null();
+  }
+}
+
+}  // namespace
+
+std::strong_ordering Datum::Compare(const Datum& a, const Datum& b) {
+  if (a.value.index() != b.value.index()) {
+    return a.value.index() <=> b.value.index();
+  }
+  switch (a.value.index()) {
+    case 1:
+      return a.as_bool() <=> b.as_bool();
+    case 2:
+      return a.as_int() <=> b.as_int();
+    case 3:
+      return CompareFloats(a.as_float(), b.as_float());
+    case 4:
+      return a.as_string().compare(b.as_string()) <=> 0;
+    case 5: {
+      const Nested& x = a.as_nested();
+      const Nested& y = b.as_nested();
+      if (x.kind != y.kind) return x.kind <=> y.kind;
+      return std::lexicographical_compare_three_way(
+          x.elements.begin(), x.elements.end(), y.elements.begin(),
+          y.elements.end());
+    }
+    case 6:
+      return a.as_timestamp() <=> b.as_timestamp();
+    case 7:
+      return a.as_interval() <=> b.as_interval();
+    default:
+      return std::strong_ordering::equal;
+  }
+}
+
+size_t Datum::NestedHash(const Datum& d) {
+  const Nested& nested = d.as_nested();
+  return absl::HashOf(static_cast<int>(nested.kind), nested.elements);
+}
+
+Datum Datum::List(std::vector<Datum> elements) {
+  return Datum{std::make_shared<const Nested>(
+      Nested{Nested::Kind::kList, std::move(elements)})};
+}
+
+Datum Datum::Array(std::vector<Datum> elements) {
+  return Datum{std::make_shared<const Nested>(
+      Nested{Nested::Kind::kArray, std::move(elements)})};
+}
+
+int MzCompare(const Datum& a, const Datum& b) {
+  if (a.is_null() || b.is_null()) {
+    if (a.is_null() && b.is_null()) return 0;
+    return a.is_null() ? 1 : -1;
+  }
+  if (a.is_nested() && b.is_nested() &&
+      a.as_nested().kind == b.as_nested().kind) {
+    const std::vector<Datum>& x = a.elements();
+    const std::vector<Datum>& y = b.elements();
+    for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
+      if (int c = MzCompare(x[i], y[i]); c != 0) return c;
+    }
+    return x.size() < y.size() ? -1 : (x.size() > y.size() ? 1 : 0);
+  }
+  const std::strong_ordering c = a <=> b;
+  return c < 0 ? -1 : (c > 0 ? 1 : 0);
+}
+
+absl::StatusOr<Multiset> Consolidate(std::vector<RowDiff> updates) {
+  auto less = [](const RowDiff& a, const RowDiff& b) {
+    return a.first < b.first;
+  };
+  // Changes usually arrive in row order: sorting is then only a check.
+  if (!std::is_sorted(updates.begin(), updates.end(), less)) {
+    std::sort(updates.begin(), updates.end(), less);
+  }
+  // Merge equal rows in place (the first of each run keeps its row).
+  size_t n = 0;
+  for (size_t i = 0; i < updates.size(); ++i) {
+    if (n > 0 && updates[n - 1].first == updates[i].first) {
+      if (__builtin_add_overflow(updates[n - 1].second, updates[i].second,
+                                 &updates[n - 1].second)) {
+        return DiffOverflow();
+      }
+      continue;
+    }
+    if (n > 0 && updates[n - 1].second == 0) --n;
+    if (n != i) updates[n] = std::move(updates[i]);
+    ++n;
+  }
+  if (n > 0 && updates[n - 1].second == 0) --n;
+  updates.erase(updates.begin() + static_cast<ptrdiff_t>(n), updates.end());
+  return updates;
+}
+
+absl::StatusOr<Multiset> AddMultisets(const Multiset& a, const Multiset& b) {
+  Multiset out;
+  out.reserve(a.size() + b.size());
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && a[i].first < b[j].first)) {
+      out.push_back(a[i++]);
+    } else if (i == a.size() || b[j].first < a[i].first) {
+      out.push_back(b[j++]);
+    } else {
+      int64_t sum;
+      if (__builtin_add_overflow(a[i].second, b[j].second, &sum)) {
+        return DiffOverflow();
+      }
+      if (sum != 0) out.emplace_back(a[i].first, sum);
+      ++i;
+      ++j;
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<Multiset> DiffMultisets(const Multiset& after,
+                                       const Multiset& before) {
+  Multiset negated;
+  negated.reserve(before.size());
+  for (const RowDiff& entry : before) {
+    if (entry.second == std::numeric_limits<int64_t>::min()) {
+      return DiffOverflow();
+    }
+    negated.emplace_back(entry.first, -entry.second);
+  }
+  return AddMultisets(after, negated);
+}
+
+namespace {
+
+/// Reads the nested literal (`[...]` or `{...}`) starting at `pos` of
+/// `text`, leaving `pos` after it. Elements are literals as EXPLAIN prints
+/// them, separated by `, `.
+absl::StatusOr<Datum> ParseNested(std::string_view text, size_t& pos,
+                                  int depth) {
+  auto bad = [&]() {
+    return absl::UnimplementedError(
+        absl::StrCat("unsupported literal ", std::string(text)));
+  };
+  if (depth > explain::kMaxExprDepth) return bad();
+  const char open = text[pos];
+  const char close = open == '[' ? ']' : '}';
+  ++pos;
+  std::vector<Datum> elements;
+  if (pos < text.size() && text[pos] == close) {
+    ++pos;
+  } else {
+    while (true) {
+      if (pos >= text.size()) return bad();
+      if (text[pos] == '[' || text[pos] == '{') {
+        LIR_ASSIGN_OR_RETURN(Datum element, ParseNested(text, pos, depth + 1));
+        elements.push_back(std::move(element));
+      } else {
+        // A scalar literal ends at the first `,` or closing bracket outside
+        // a string.
+        size_t end = pos;
+        bool in_string = false;
+        for (; end < text.size(); ++end) {
+          const char c = text[end];
+          if (in_string) {
+            if (c == '\\') {
+              ++end;
+            } else if (c == '"') {
+              in_string = false;
+            }
+          } else if (c == '"') {
+            in_string = true;
+          } else if (c == ',' || c == ']' || c == '}') {
+            break;
+          }
+        }
+        size_t error_pos = 0;
+        absl::StatusOr<Literal> literal =
+            explain::ParseLiteral(text.substr(pos, end - pos), &error_pos);
+        if (!literal.ok()) return bad();
+        LIR_ASSIGN_OR_RETURN(Datum element, FromLiteral(*literal));
+        elements.push_back(std::move(element));
+        pos = end;
+      }
+      if (pos < text.size() && text[pos] == close) {
+        ++pos;
+        break;
+      }
+      if (text.substr(pos, 2) != ", ") return bad();
+      pos += 2;
+    }
+  }
+  return open == '[' ? Datum::List(std::move(elements))
+                     : Datum::Array(std::move(elements));
+}
+
+}  // namespace
+
+absl::StatusOr<Datum> FromLiteral(const Literal& literal) {
+  switch (literal.kind) {
+    case LiteralKind::kOther:
+      if (!literal.text.empty() &&
+          (literal.text[0] == '[' || literal.text[0] == '{')) {
+        size_t pos = 0;
+        LIR_ASSIGN_OR_RETURN(Datum nested, ParseNested(literal.text, pos, 0));
+        if (pos == literal.text.size()) return nested;
+      }
+      break;
+    case LiteralKind::kNull:
+      return Datum::Null();
+    case LiteralKind::kBool:
+      return Datum::Bool(literal.text == "true");
+    case LiteralKind::kString:
+      return Datum::String(literal.text);
+    case LiteralKind::kTimestamp: {
+      absl::StatusOr<Timestamp> ts = ParseTimestamp(literal.text);
+      if (ts.ok()) return Datum::Time(*ts);
+      break;
+    }
+    case LiteralKind::kInterval: {
+      absl::StatusOr<Interval> iv = ParseInterval(literal.text);
+      if (iv.ok()) return Datum::Span(*iv);
+      break;
+    }
+    case LiteralKind::kNumber: {
+      if (literal.IsInteger()) return Datum::Int(literal.AsInteger());
+      if (literal.text == "NaN") {
+        return Datum::Float(std::numeric_limits<double>::quiet_NaN());
+      }
+      if (literal.text == "inf") {
+        return Datum::Float(std::numeric_limits<double>::infinity());
+      }
+      if (literal.text == "-inf") {
+        return Datum::Float(-std::numeric_limits<double>::infinity());
+      }
+      double value;
+      if (absl::SimpleAtod(literal.text, &value)) return Datum::Float(value);
+      break;
+    }
+    default:
+      break;
+  }
+  return absl::UnimplementedError(
+      absl::StrCat("unsupported literal ", literal.text));
+}
+
+std::string FormatDatum(const Datum& datum) {
+  return explain::PrintExpr(ScalarExpr::Lit(ToLiteral(datum)));
+}
+
+std::string FormatRow(const DataRow& row) {
+  Row literals;
+  literals.reserve(row.size());
+  for (const Datum& datum : row) literals.push_back(ToLiteral(datum));
+  return explain::PrintRow(literals);
+}
+
+}  // namespace lir::eval

@@ -1,0 +1,218 @@
+// The incremental engine's dataflow: builds one operator per plan node in
+// post-order (iteratively), then runs them in that order every round, each
+// reading its inputs' changes of the round and the arrangements it shares.
+#include "src/eval/incremental.h"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "src/interp/arity.h"
+#include "src/eval/incremental_internal.h"
+#include "src/eval/scalar_eval.h"
+#include "src/eval/snapshot.h"
+#include "src/lir/status_macros.h"
+
+namespace lir::eval {
+namespace {
+
+using incremental_internal::AtNode;
+using incremental_internal::Graph;
+using incremental_internal::Operator;
+using incremental_internal::Round;
+
+absl::StatusOr<size_t> BuildOne(const Node& node, Graph& graph) {
+  using namespace incremental_internal;  // NOLINT: the Build* family
+  switch (node.kind()) {
+    case NodeKind::kConstant:
+    case NodeKind::kGet:
+    case NodeKind::kLet:
+    case NodeKind::kMfp:
+    case NodeKind::kFlatMap:
+    case NodeKind::kNegate:
+    case NodeKind::kUnion:
+      return BuildLinearOp(node, graph);
+    case NodeKind::kArrangeBy:
+      return BuildArrangeBy(node, graph);
+    case NodeKind::kThreshold:
+      return BuildThreshold(node, graph);
+    case NodeKind::kSetDifference:
+      return BuildSetDifference(node, graph);
+    case NodeKind::kReduce:
+      return BuildReduce(node, graph);
+    case NodeKind::kTopK:
+      return BuildTopK(node, graph);
+    case NodeKind::kJoin:
+      return BuildJoin(node, graph);
+    case NodeKind::kLetRec:
+      return BuildLetRecAdapter(node, graph);
+  }
+  return absl::InternalError("unknown node kind");
+}
+
+class IncrementalDataflow : public Dataflow {
+ public:
+  IncrementalDataflow(const Node& plan, DataflowOptions options)
+      : plan_(plan), options_(std::move(options)), graph_(options_) {}
+
+  absl::Status Build() {
+    std::map<std::string, int> given(options_.globals.begin(),
+                                     options_.globals.end());
+    absl::StatusOr<interp::Analysis<interp::Arity>> arities =
+        interp::AnalyzeArity(plan_, given);
+    if (arities.ok()) {
+      arities_ = std::move(*arities);
+      graph_.arities = &arities_;
+    }
+    struct Frame {
+      const Node* node;
+      size_t next;
+    };
+    std::vector<Frame> stack;
+    stack.push_back({&plan_, 0});
+    while (!stack.empty()) {
+      Frame& top = stack.back();
+      const Node& node = *top.node;
+      // A LetRec runs whole in the adapter: its subtree gets no operators.
+      const bool descend = !node.Is<LetRecOp>();
+      if (descend && top.next < node.inputs.size()) {
+        if (node.Is<LetOp>() && top.next == 1) {
+          // The value is built: the body may read it.
+          graph_.locals[node.As<LetOp>().id] =
+              graph_.OpOf(node.inputs[0].get());
+        }
+        const Node* child = node.inputs[top.next++].get();
+        stack.push_back({child, 0});
+        continue;
+      }
+      stack.pop_back();
+      absl::StatusOr<size_t> built = BuildOne(node, graph_);
+      if (!built.ok()) return AtNode(node, built.status());
+    }
+    // Operators run in index order, so the reader with the highest index
+    // reads a delta last and may take it (unless it lists it twice).
+    constexpr size_t kNone = static_cast<size_t>(-1);
+    const auto& ops = graph_.ops();
+    last_reader_.assign(ops.size(), kNone);
+    std::vector<size_t> reads(ops.size(), 0);
+    for (size_t i = 0; i < ops.size(); ++i) {
+      for (size_t input : ops[i]->inputs) {
+        reads[input] = last_reader_[input] == i ? reads[input] + 1 : 1;
+        last_reader_[input] = i;
+      }
+    }
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (reads[i] > 1) last_reader_[i] = kNone;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<Multiset> Step(uint64_t round,
+                                const GlobalChanges& changes) override {
+    if (failed_) {
+      return absl::FailedPreconditionError(
+          "the dataflow failed in an earlier round");
+    }
+    if (stepped_ && round <= last_round_) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("round ", round, " after round ", last_round_));
+    }
+    absl::StatusOr<Multiset> out = RunRound(round, changes);
+    if (!out.ok()) failed_ = true;
+    stepped_ = true;
+    last_round_ = round;
+    return out;
+  }
+
+  std::vector<ArrangementStats> Arrangements() const override {
+    std::vector<ArrangementStats> stats;
+    for (const auto& trace : graph_.traces()) {
+      stats.push_back(trace->Stats(options_.object));
+    }
+    return stats;
+  }
+
+  uint64_t Activations() const override { return activations_; }
+
+  std::optional<uint64_t> NextTemporalRound() const override {
+    std::optional<uint64_t> next;
+    for (const auto& op : graph_.ops()) {
+      std::optional<uint64_t> due = op->PendingRound();
+      if (due.has_value() && (!next.has_value() || *due < *next)) next = due;
+    }
+    return next;
+  }
+
+ private:
+  absl::StatusOr<Multiset> RunRound(uint64_t round,
+                                    const GlobalChanges& changes) {
+    // Indexes kept outside the dataflow see their collection's changes
+    // before any operator runs.
+    for (const Graph::ImportEntry& import : graph_.imports()) {
+      auto it = changes.find(import.global);
+      if (it == changes.end()) continue;
+      Trace::BatchInserter batch(*import.trace, round, it->second.size());
+      for (const auto& [row, diff] : it->second) {
+        absl::StatusOr<DataRow> key = EvalKey(import.key, row);
+        if (!key.ok()) {
+          return batch.FinishWith(absl::InvalidArgumentError(
+              absl::StrCat("index of ", import.global, ": ",
+                           key.status().message())));
+        }
+        LIR_RETURN_IF_ERROR(batch.Add(std::move(*key), row, diff));
+      }
+      LIR_RETURN_IF_ERROR(batch.Finish());
+    }
+    std::vector<std::unique_ptr<Operator>>& ops = graph_.ops();
+    std::vector<Multiset> deltas(ops.size());
+    Round r;
+    r.round = round;
+    r.globals = &changes;
+    r.deltas = &deltas;
+    r.last_reader = &last_reader_;
+    r.fuel = options_.fuel;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      Operator& op = *ops[i];
+      r.current = i;
+      if (!op.AlwaysRun()) {
+        bool quiet = true;
+        for (size_t input : op.inputs) quiet = quiet && deltas[input].empty();
+        if (quiet) continue;
+      }
+      absl::StatusOr<Multiset> out = op.Run(r);
+      if (!out.ok()) return AtNode(op.node(), out.status());
+      if (!op.CountsOwnActivations()) ++activations_;
+      deltas[i] = std::move(*out);
+    }
+    activations_ += r.activations;
+    for (const auto& trace : graph_.traces()) {
+      LIR_RETURN_IF_ERROR(trace->EndRound(round, options_.compaction));
+    }
+    return ops.empty() ? Multiset{} : std::move(deltas.back());
+  }
+
+  const Node& plan_;
+  DataflowOptions options_;
+  Graph graph_;
+  interp::Analysis<interp::Arity> arities_;
+  /// Round::last_reader.
+  std::vector<size_t> last_reader_;
+  uint64_t activations_ = 0;
+  bool failed_ = false;
+  bool stepped_ = false;
+  uint64_t last_round_ = 0;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Dataflow>> MakeIncrementalDataflow(
+    const Node& plan, const DataflowOptions& options) {
+  LIR_RETURN_IF_ERROR(CheckSnapshotPlan(plan, options));
+  auto dataflow = std::make_unique<IncrementalDataflow>(plan, options);
+  LIR_RETURN_IF_ERROR(dataflow->Build());
+  return std::unique_ptr<Dataflow>(std::move(dataflow));
+}
+
+}  // namespace lir::eval

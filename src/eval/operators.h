@@ -1,0 +1,84 @@
+// The per-row and per-group meaning of LIR operators, shared by both
+// engines: the engines differ in how they keep state and find what changed,
+// not in what a group, a join step or a table function computes.
+#ifndef LIR_EVAL_OPERATORS_H_
+#define LIR_EVAL_OPERATORS_H_
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "src/eval/datum.h"
+#include "src/lir/node.h"
+
+namespace lir::eval {
+
+/// OK when every expression, aggregate and table function of `node`'s own
+/// payload (not its inputs) is supported; otherwise Unimplemented naming it
+/// (`unsupported function NAME`, `unsupported aggregate NAME`,
+/// `unsupported table function NAME`), or InvalidArgument for a payload the
+/// evaluator cannot run (an elided Constant, ...).
+absl::Status CheckNode(const Node& node);
+
+/// A Reduce input row split into its group key (`key_plan`) and its
+/// aggregate inputs (`val_plan`: one column per aggregate, in output
+/// order). nullopt when a plan's filter drops the row.
+absl::StatusOr<std::optional<std::pair<DataRow, DataRow>>> ReduceKeyVal(
+    const ReduceOp& op, const DataRow& row);
+
+/// The output rows of one Reduce group (consolidated): `key` followed by
+/// the aggregates over `vals` (the group's accumulated val rows,
+/// consolidated), then `mfp_after`. One row, or none when the group is empty
+/// (all multiplicities zero) or `mfp_after` filters it; with
+/// `fused_unnest_list`, one row per element of the window function's list
+/// (`key ++ element`, each through `mfp_after`). Distinct outputs the key
+/// once when its count is positive. Errors on a negative multiplicity.
+absl::StatusOr<Multiset> ReduceGroup(const ReduceOp& op, const DataRow& key,
+                                     const Multiset& vals);
+
+/// The group key of a TopK input row (its `group_by` columns).
+DataRow TopKGroupKey(const TopKOp& op, const DataRow& row);
+
+/// The output of one TopK group: `rows` (the group's accumulated rows,
+/// consolidated) sorted by `order_by` (ties broken by the whole row), then
+/// `offset` rows skipped and at most `limit` kept, counting multiplicities.
+/// Errors on a negative multiplicity or a limit that is not a non-negative
+/// integer.
+absl::StatusOr<Multiset> TopKGroup(const TopKOp& op, const Multiset& rows);
+
+/// The rows FlatMap produces for one input row: for each row of the table
+/// function's output, input ++ output, then `mfp_after` (rows it filters are
+/// omitted).
+absl::StatusOr<std::vector<DataRow>> FlatMapRow(const FlatMapOp& op,
+                                                const DataRow& row);
+
+/// As FlatMapRow before `mfp_after`: input ++ output for each row of the
+/// table function's output (a temporal mfp_after is applied by the engine,
+/// which knows the round).
+absl::StatusOr<std::vector<DataRow>> FlatMapJoinedRows(const FlatMapOp& op,
+                                                       const DataRow& row);
+
+/// The row a join stage hands to its closure, in Materialize's arranged
+/// layout (the closure's columns refer to it): the lookup key, then the
+/// stream row's `stream_thinning` columns, then the lookup row's value
+/// columns (those that are not plain column references of `lookup_key`, in
+/// increasing order, as the lookup arrangement's thinning keeps them).
+DataRow JoinedRow(const DataRow& key, const DataRow& stream,
+                  const std::vector<int>& stream_thinning,
+                  const DataRow& lookup,
+                  const std::vector<ScalarExpr>& lookup_key);
+
+/// Applies an optional join closure (its `ready_equivalences` as equality
+/// filters, then its MFP) to a joined row; nullopt when filtered out.
+absl::StatusOr<std::optional<DataRow>> ApplyClosure(
+    const std::optional<JoinClosure>& closure, DataRow row);
+
+/// The Constant's rows as a consolidated multiset (an error constant is an
+/// InvalidArgument carrying its message).
+absl::StatusOr<Multiset> ConstantRows(const ConstantOp& op);
+
+}  // namespace lir::eval
+
+#endif  // LIR_EVAL_OPERATORS_H_

@@ -1,0 +1,484 @@
+// Running plan documents on data, and printing what they computed.
+#include "src/eval/run.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "src/interp/arity.h"
+#include "src/eval/fast_path.h"
+#include "src/eval/incremental.h"
+#include "src/eval/scalar_eval.h"
+#include "src/eval/snapshot.h"
+#include "src/eval/temporal.h"
+#include "src/lir/status_macros.h"
+
+namespace lir::eval {
+
+namespace {
+
+// One readable collection: its arity and its changes per round.
+struct Feed {
+  int arity = -1;  ///< -1: unknown
+  std::map<uint64_t, Multiset> changes;
+};
+
+// The data's collections as per-round changes, with the document's Source
+// blocks applied (Materialize pushes their MFP into the source, so the plan
+// reads its output).
+absl::StatusOr<std::map<std::string, Feed>> FeedsFromData(
+    const Document& doc, const InputData& data) {
+  std::map<std::string, const SourceBlock*> sources;
+  for (const SourceBlock& block : doc.sources) sources[block.name] = &block;
+  std::map<std::string, Feed> feeds;
+  for (const auto& [name, collection] : data.collections) {
+    Feed feed;
+    feed.arity = collection.arity;
+    const SourceBlock* source =
+        sources.count(name) > 0 ? sources.at(name) : nullptr;
+    auto at_source = [&](const absl::Status& status) {
+      return absl::Status(status.code(), absl::StrCat("Source ", name, ": ",
+                                                      status.message()));
+    };
+    // A Source filter comparing mz_now() moves updates in time as any
+    // temporal MFP does (temporal.h), here before any dataflow reads them.
+    std::optional<TemporalMfp> temporal;
+    if (source != nullptr) {
+      absl::StatusOr<TemporalMfp> plan = PlanTemporal(source->mfp);
+      if (!plan.ok()) return at_source(plan.status());
+      if (plan->temporal()) temporal = *std::move(plan);
+      feed.arity = source->mfp.OutputArity(collection.arity);
+    }
+    std::map<uint64_t, std::vector<RowDiff>> by_round;
+    for (const InputUpdate& update : collection.updates) {
+      DataRow row = update.row;
+      if (temporal.has_value()) {
+        absl::Status scheduled = ScheduleTemporal(
+            *temporal, std::move(row), update.round, update.diff, &by_round);
+        if (!scheduled.ok()) return at_source(scheduled);
+        continue;
+      }
+      if (source != nullptr) {
+        absl::StatusOr<std::optional<DataRow>> kept =
+            EvalMfp(source->mfp, std::move(row));
+        if (!kept.ok()) {
+          return absl::Status(kept.status().code(),
+                              absl::StrCat("Source ", name, ": ",
+                                           kept.status().message()));
+        }
+        if (!kept->has_value()) continue;
+        row = **std::move(kept);
+      }
+      by_round[update.round].emplace_back(std::move(row), update.diff);
+    }
+    for (auto& [round, updates] : by_round) {
+      LIR_ASSIGN_OR_RETURN(feed.changes[round], Consolidate(std::move(updates)));
+    }
+    feeds.emplace(name, std::move(feed));
+  }
+  return feeds;
+}
+
+// The global names `plan` reads.
+std::set<std::string> GlobalsRead(const Node& plan) {
+  std::set<std::string> names;
+  ForEachPostOrder(plan, [&](const Node& node) {
+    if (node.Is<GetOp>() && !node.As<GetOp>().id.is_local) {
+      names.insert(node.As<GetOp>().id.global);
+    }
+  });
+  return names;
+}
+
+// Indexes of the LIR objects of `doc` in an order where every object comes
+// after the objects it reads.
+absl::StatusOr<std::vector<size_t>> BuildOrder(const Document& doc) {
+  std::map<std::string, size_t> by_name;
+  for (size_t i = 0; i < doc.objects.size(); ++i) {
+    if (doc.objects[i].plan != nullptr) by_name[doc.objects[i].name] = i;
+  }
+  std::map<size_t, std::set<size_t>> reads;
+  for (const auto& [name, index] : by_name) {
+    for (const std::string& global : GlobalsRead(*doc.objects[index].plan)) {
+      auto it = by_name.find(global);
+      if (it != by_name.end()) reads[index].insert(it->second);
+    }
+  }
+  std::vector<size_t> order;
+  std::set<size_t> placed;
+  while (placed.size() < by_name.size()) {
+    bool progress = false;
+    for (const auto& [name, index] : by_name) {
+      if (placed.count(index) > 0) continue;
+      const std::set<size_t>& needs = reads[index];
+      if (std::all_of(needs.begin(), needs.end(),
+                      [&](size_t n) { return placed.count(n) > 0; })) {
+        order.push_back(index);
+        placed.insert(index);
+        progress = true;
+      }
+    }
+    if (!progress) {
+      return absl::InvalidArgumentError(
+          "the document's objects read each other in a cycle");
+    }
+  }
+  return order;
+}
+
+// Fails when the plan's advertised arrangements describe a collection with
+// another arity than the data gives it.
+absl::Status CheckArities(const Object& object,
+                          const std::map<std::string, Feed>& feeds) {
+  interp::RevealedArities revealed;
+  interp::CollectRevealedArities(*object.plan, &revealed);
+  for (const auto& [name, arity] : revealed.globals) {
+    auto it = feeds.find(name);
+    if (it == feeds.end() || it->second.arity < 0) continue;
+    if (arity.state == interp::Arity::State::kConflict ||
+        (arity.known() && arity.value != it->second.arity)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          object.name, ": the plan reads ", name, " with arity ",
+          interp::FormatArity(arity), " but the data gives it arity ",
+          it->second.arity));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The earliest round after `round` at which a feed has changes (a Source
+// block's temporal filter moves them past the data's rounds) or a dataflow
+// has temporal updates due.
+std::optional<uint64_t> NextTemporalRound(
+    const std::map<std::string, Feed>& feeds,
+    const std::vector<std::unique_ptr<Dataflow>>& dataflows, uint64_t round) {
+  std::optional<uint64_t> next;
+  auto consider = [&](std::optional<uint64_t> t) {
+    if (t.has_value() && *t > round && (!next.has_value() || *t < *next)) {
+      next = t;
+    }
+  };
+  for (const auto& [name, feed] : feeds) {
+    auto it = feed.changes.upper_bound(round);
+    if (it != feed.changes.end()) consider(it->first);
+  }
+  for (const auto& dataflow : dataflows) consider(dataflow->NextTemporalRound());
+  return next;
+}
+
+// Rounds after the data's last one are listed only when some object's
+// contents changed: which rounds an engine steps there depends on its
+// bookkeeping (the snapshot engine may step a round at which updates
+// cancel), the contents do not.
+void DropUnchangedRound(RunResult& result) {
+  for (const ObjectRun& object : result.objects) {
+    const size_t n = object.rounds.size();
+    if (n < 2 || object.rounds[n - 1].contents != object.rounds[n - 2].contents) {
+      return;
+    }
+  }
+  for (ObjectRun& object : result.objects) object.rounds.pop_back();
+}
+
+absl::StatusOr<std::unique_ptr<Dataflow>> MakeDataflow(
+    const Node& plan, const DataflowOptions& options, Engine engine) {
+  if (engine == Engine::kSnapshot) return MakeSnapshotDataflow(plan, options);
+  return MakeIncrementalDataflow(plan, options);
+}
+
+}  // namespace
+
+absl::StatusOr<RunResult> RunDocument(const Document& doc,
+                                      const InputData& data,
+                                      const RunOptions& options) {
+  using Feeds = std::map<std::string, Feed>;
+  LIR_ASSIGN_OR_RETURN(Feeds feeds, FeedsFromData(doc, data));
+  LIR_ASSIGN_OR_RETURN(std::vector<size_t> order, BuildOrder(doc));
+
+  RunResult result;
+  std::map<size_t, size_t> result_index;  // object index -> result.objects
+  for (size_t i = 0; i < doc.objects.size(); ++i) {
+    if (doc.objects[i].plan == nullptr && !doc.objects[i].fast_path) continue;
+    result_index[i] = result.objects.size();
+    result.objects.push_back(ObjectRun{doc.objects[i].name, {}});
+  }
+
+  // Build every dataflow before running any round, so that every
+  // build-time error is reported without partial output.
+  std::vector<std::unique_ptr<Dataflow>> dataflows;
+  for (size_t index : order) {
+    const Object& object = doc.objects[index];
+    LIR_RETURN_IF_ERROR(CheckArities(object, feeds));
+    DataflowOptions dataflow_options;
+    dataflow_options.object = object.name;
+    dataflow_options.compaction = options.compaction;
+    dataflow_options.fuel = options.fuel;
+    for (const auto& [name, feed] : feeds) {
+      dataflow_options.globals[name] = feed.arity;
+    }
+    absl::StatusOr<std::unique_ptr<Dataflow>> dataflow =
+        MakeDataflow(*object.plan, dataflow_options, options.engine);
+    if (!dataflow.ok()) {
+      return absl::Status(dataflow.status().code(),
+                          absl::StrCat(object.name, ": ",
+                                       dataflow.status().message()));
+    }
+    dataflows.push_back(*std::move(dataflow));
+    // Later objects may read this one by name (its arity is all its feed
+    // holds: its changes are handed on round by round).
+    std::map<std::string, int> given;
+    for (const auto& [name, feed] : feeds) {
+      if (feed.arity >= 0) given[name] = feed.arity;
+    }
+    absl::StatusOr<interp::Analysis<interp::Arity>> arity =
+        interp::AnalyzeArity(*object.plan, given);
+    Feed output;
+    if (arity.ok() && arity->root.known()) output.arity = arity->root.value;
+    feeds[object.name] = std::move(output);
+  }
+
+  // Fast-path peeks read only the data's collections; they are answered
+  // after the round's dataflows, from the accumulated contents.
+  struct FastPathRun {
+    size_t object;
+    FastPathPeek peek;
+    Multiset read;  // the accumulated contents of the collection read
+  };
+  std::vector<FastPathRun> fast_paths;
+  for (size_t i = 0; i < doc.objects.size(); ++i) {
+    if (!doc.objects[i].fast_path.has_value()) continue;
+    const FastPath& fast_path = *doc.objects[i].fast_path;
+    auto feed = data.collections.find(fast_path.collection);
+    const int arity = feed == data.collections.end() ? -1 : feeds.at(fast_path.collection).arity;
+    LIR_ASSIGN_OR_RETURN(
+        FastPathPeek peek,
+        FastPathPeek::Make(doc.objects[i].name, fast_path, data, arity));
+    fast_paths.push_back(FastPathRun{i, std::move(peek), {}});
+  }
+
+  const uint64_t last = options.last_round.value_or(data.LastRound());
+  std::vector<Multiset> contents(order.size());
+  uint64_t round = 0;
+  uint64_t temporal_rounds = 0;
+  while (!result.error) {
+    // The round's changes of the data, then of each object as it runs, so
+    // that later objects read earlier ones. A feed's changes of a round are
+    // needed only in that round.
+    GlobalChanges changes;
+    for (auto& [name, feed] : feeds) {
+      auto it = feed.changes.find(round);
+      if (it != feed.changes.end()) changes[name] = std::move(it->second);
+    }
+    for (size_t k = 0; k < order.size(); ++k) {
+      const Object& object = doc.objects[order[k]];
+      ObjectRun& run = result.objects[result_index[order[k]]];
+      RoundContents entry;
+      entry.round = round;
+      absl::StatusOr<Multiset> delta = dataflows[k]->Step(round, changes);
+      absl::StatusOr<Multiset> next =
+          delta.ok() ? AddMultisets(contents[k], *delta) : delta.status();
+      if (!next.ok()) {
+        entry.error = std::string(next.status().message());
+        result.error =
+            absl::StrCat(object.name, ": round ", round, ": ", *entry.error);
+        run.rounds.push_back(std::move(entry));
+        break;
+      }
+      contents[k] = *std::move(next);
+      entry.contents = contents[k];
+      if (!delta->empty()) changes[object.name] = *std::move(delta);
+      run.rounds.push_back(std::move(entry));
+    }
+    for (FastPathRun& fast : fast_paths) {
+      if (result.error) break;
+      const Object& object = doc.objects[fast.object];
+      RoundContents entry;
+      entry.round = round;
+      auto it = changes.find(fast.peek.collection());
+      absl::StatusOr<Multiset> read =
+          it == changes.end() ? fast.read : AddMultisets(fast.read, it->second);
+      absl::StatusOr<Multiset> answer =
+          read.ok() ? fast.peek.Answer(*read) : read.status();
+      if (!answer.ok()) {
+        entry.error = std::string(answer.status().message());
+        result.error =
+            absl::StrCat(object.name, ": round ", round, ": ", *entry.error);
+      } else {
+        fast.read = *std::move(read);
+        entry.contents = *std::move(answer);
+      }
+      result.objects[result_index[fast.object]].rounds.push_back(
+          std::move(entry));
+    }
+    if (result.error) break;
+    if (round > last) DropUnchangedRound(result);
+    if (round < last) {
+      ++round;
+      continue;
+    }
+    if (options.last_round.has_value()) break;
+    // After the data's last round: the next round at which a temporal
+    // filter (of a Source block or of a dataflow) has updates due.
+    std::optional<uint64_t> next = NextTemporalRound(feeds, dataflows, round);
+    if (!next.has_value()) break;
+    if (++temporal_rounds > kMaxTemporalRounds) {
+      result.error = absl::StrCat(
+          "temporal filters have updates due at more than ",
+          kMaxTemporalRounds, " rounds after the data's last round (",
+          last, "); the next is round ", *next);
+      for (ObjectRun& object : result.objects) {
+        RoundContents entry;
+        entry.round = *next;
+        entry.error = *result.error;
+        object.rounds.push_back(std::move(entry));
+      }
+      break;
+    }
+    round = *next;
+  }
+  for (const std::unique_ptr<Dataflow>& dataflow : dataflows) {
+    std::vector<ArrangementStats> stats = dataflow->Arrangements();
+    result.arrangements.insert(result.arrangements.end(), stats.begin(),
+                               stats.end());
+    result.activations += dataflow->Activations();
+  }
+  return result;
+}
+
+std::string FormatRunText(const RunResult& result, bool arrangement_sizes) {
+  std::string out;
+  for (const ObjectRun& object : result.objects) {
+    absl::StrAppend(&out, object.name, ":\n");
+    for (const RoundContents& round : object.rounds) {
+      absl::StrAppend(&out, "  round ", round.round, ":\n");
+      if (round.error.has_value()) {
+        absl::StrAppend(&out, "    error: ", *round.error, "\n");
+        continue;
+      }
+      if (round.contents.empty()) absl::StrAppend(&out, "    (empty)\n");
+      for (const auto& [row, diff] : round.contents) {
+        if (diff == 1) {
+          absl::StrAppend(&out, "    - ", FormatRow(row), "\n");
+        } else {
+          absl::StrAppend(&out, "    - (", FormatRow(row), " x ", diff, ")\n");
+        }
+      }
+    }
+  }
+  if (arrangement_sizes) {
+    // The dataflow's arrangements (what mz_arrangement_sizes would list)
+    // first; the evaluator's own recompute-adapter state apart, so that the
+    // totals compare with Materialize's.
+    for (const bool adapters : {false, true}) {
+      uint64_t records = 0, bytes = 0;
+      bool any = false;
+      for (const ArrangementStats& stats : result.arrangements) {
+        if (stats.adapter != adapters) continue;
+        if (!any) {
+          absl::StrAppend(&out, adapters
+                                    ? "\nEvaluator state (recompute adapters; "
+                                      "not arrangements of the dataflow):\n"
+                                    : "\nArrangements:\n");
+        }
+        any = true;
+        absl::StrAppend(&out, "  ", stats.object, " LirId(", stats.lir_id,
+                        ") ", stats.operator_name, ": records=", stats.records,
+                        " batches=", stats.batches, " bytes=", stats.bytes,
+                        "\n");
+        records += stats.records;
+        bytes += stats.bytes;
+      }
+      if (!any && !adapters) {
+        absl::StrAppend(&out, "\nArrangements:\n  (none)\n");
+        continue;
+      }
+      if (any) {
+        absl::StrAppend(&out, "  total: records=", records, " bytes=", bytes,
+                        "\n");
+      }
+    }
+  }
+  return out;
+}
+
+
+nlohmann::json RunToJson(const RunResult& result, bool arrangement_sizes) {
+  nlohmann::json objects = nlohmann::json::array();
+  for (const ObjectRun& object : result.objects) {
+    nlohmann::json rounds = nlohmann::json::array();
+    for (const RoundContents& round : object.rounds) {
+      nlohmann::json entry = {{"round", round.round}};
+      if (round.error.has_value()) {
+        entry["error"] = *round.error;
+      } else {
+        nlohmann::json contents = nlohmann::json::array();
+        for (const auto& [row, diff] : round.contents) {
+          nlohmann::json values = nlohmann::json::array();
+          for (const Datum& datum : row) values.push_back(DatumToJson(datum));
+          contents.push_back(nlohmann::json::array({std::move(values), diff}));
+        }
+        entry["contents"] = std::move(contents);
+      }
+      rounds.push_back(std::move(entry));
+    }
+    objects.push_back({{"name", object.name}, {"rounds", std::move(rounds)}});
+  }
+  nlohmann::json out = {{"objects", std::move(objects)}};
+  if (arrangement_sizes) {
+    // As in the text: the dataflow's arrangements, and the recompute
+    // adapters' state apart (present only when there is some).
+    nlohmann::json arrangements = nlohmann::json::array();
+    nlohmann::json adapters = nlohmann::json::array();
+    for (const ArrangementStats& stats : result.arrangements) {
+      nlohmann::json entry = {{"object", stats.object},
+                              {"lir_id", stats.lir_id},
+                              {"operator", stats.operator_name},
+                              {"records", stats.records},
+                              {"batches", stats.batches},
+                              {"bytes", stats.bytes}};
+      (stats.adapter ? adapters : arrangements).push_back(std::move(entry));
+    }
+    out["arrangements"] = std::move(arrangements);
+    if (!adapters.empty()) out["evaluator_state"] = std::move(adapters);
+  }
+  return out;
+}
+
+std::optional<std::string> FirstDifference(const RunResult& a,
+                                           const RunResult& b) {
+  if (a.objects.size() != b.objects.size()) {
+    return absl::StrCat(a.objects.size(), " objects vs ", b.objects.size());
+  }
+  for (size_t i = 0; i < a.objects.size(); ++i) {
+    const ObjectRun& x = a.objects[i];
+    const ObjectRun& y = b.objects[i];
+    const size_t rounds = std::max(x.rounds.size(), y.rounds.size());
+    for (size_t r = 0; r < rounds; ++r) {
+      const std::string where = absl::StrCat(x.name, " round ", r, ": ");
+      if (r >= x.rounds.size() || r >= y.rounds.size()) {
+        return absl::StrCat(where, "computed by one run only");
+      }
+      const RoundContents& rx = x.rounds[r];
+      const RoundContents& ry = y.rounds[r];
+      if (rx.error.has_value() != ry.error.has_value()) {
+        return absl::StrCat(where, "error in one run only: ",
+                            rx.error.value_or(ry.error.value_or("")));
+      }
+      if (rx.contents != ry.contents) {
+        RunResult one, other;
+        one.objects.push_back(ObjectRun{x.name, {rx}});
+        other.objects.push_back(ObjectRun{y.name, {ry}});
+        return absl::StrCat(where, "contents differ:\n",
+                            FormatRunText(one, false), "vs\n",
+                            FormatRunText(other, false));
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace lir::eval

@@ -1,0 +1,738 @@
+// Scalar expressions and map-filter-projects on rows.
+//
+// One classifier (`Classify`) decides which operation a call denotes; both
+// CheckScalar and EvalScalar go through it, so a plan that passes the checks
+// never meets an unsupported operation while rows are evaluated.
+#include "src/eval/scalar_eval.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "src/eval/eval_internal.h"
+#include "src/eval/temporal.h"
+#include "src/lir/status_macros.h"
+
+namespace lir::eval {
+namespace {
+
+/// The operations EvalScalar implements.
+enum class Op {
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kMod,
+  kNeg,
+  kAbs,
+  kEq,
+  kNotEq,
+  kLt,
+  kLte,
+  kGt,
+  kGte,
+  kAnd,
+  kOr,
+  kNot,
+  kIsNull,
+  kIsTrue,
+  kIsFalse,
+  kCoalesce,
+  kGreatest,
+  kLeast,
+  kConcat,
+  kIdentityInt,  ///< widening integer casts (every integer is 64-bit here)
+  kToInt32,      ///< narrowing casts with a range check
+  kToInt16,
+  kIntToFloat,   ///< integer or numeric to double
+  kIntToReal,    ///< integer to real (float32 rounding)
+  kFloatToReal,  ///< double to real (float32 rounding)
+  kIntToText,
+  kRow,          ///< `row(a, b)`: a record (a list datum)
+  kListBuild,    ///< `list[a, b]`
+  kArrayBuild,   ///< `array[a, b]`
+  kRecordGet,    ///< `record_get[i](r)`: field i of a record
+  kJsonbable,    ///< `jsonbable_to_jsonb`: jsonb values are plain datums
+  kTsToMz,       ///< `timestamp_to_mz_timestamp`: milliseconds since the epoch
+  kStepMz,       ///< `step_mz_timestamp`: the next mz_timestamp (+1)
+};
+
+struct FunctionEntry {
+  const char* name;
+  Op op;
+  int arity;  ///< -1: any number >= 1
+};
+
+// Named functions (CallStyle::kFunction) whose meaning fits the datum
+// kinds. Casts whose input and output both map to int64 are identities.
+constexpr FunctionEntry kFunctions[] = {
+    {"-", Op::kNeg, 1},
+    {"abs", Op::kAbs, 1},
+    {"coalesce", Op::kCoalesce, -1},
+    {"greatest", Op::kGreatest, -1},
+    {"least", Op::kLeast, -1},
+    {"smallint_to_integer", Op::kIdentityInt, 1},
+    {"smallint_to_bigint", Op::kIdentityInt, 1},
+    {"integer_to_bigint", Op::kIdentityInt, 1},
+    {"smallint_to_numeric", Op::kIdentityInt, 1},
+    {"integer_to_numeric", Op::kIdentityInt, 1},
+    {"bigint_to_numeric", Op::kIdentityInt, 1},
+    {"integer_to_smallint", Op::kToInt16, 1},
+    {"bigint_to_smallint", Op::kToInt16, 1},
+    {"bigint_to_integer", Op::kToInt32, 1},
+    {"smallint_to_double", Op::kIntToFloat, 1},
+    {"integer_to_double", Op::kIntToFloat, 1},
+    {"bigint_to_double", Op::kIntToFloat, 1},
+    {"numeric_to_double", Op::kIntToFloat, 1},
+    {"smallint_to_real", Op::kIntToReal, 1},
+    {"integer_to_real", Op::kIntToReal, 1},
+    {"bigint_to_real", Op::kIntToReal, 1},
+    {"real_to_double", Op::kIntToFloat, 1},
+    {"double_to_real", Op::kFloatToReal, 1},
+    {"smallint_to_text", Op::kIntToText, 1},
+    {"integer_to_text", Op::kIntToText, 1},
+    {"bigint_to_text", Op::kIntToText, 1},
+    {"jsonbable_to_jsonb", Op::kJsonbable, 1},
+    {"timestamp_to_mz_timestamp", Op::kTsToMz, 1},
+    {"step_mz_timestamp", Op::kStepMz, 1},
+};
+
+struct InfixEntry {
+  const char* name;
+  Op op;
+};
+
+constexpr InfixEntry kInfix[] = {
+    {"+", Op::kAdd},    {"-", Op::kSub},     {"*", Op::kMul},
+    {"/", Op::kDiv},    {"%", Op::kMod},     {"=", Op::kEq},
+    {"!=", Op::kNotEq}, {"<>", Op::kNotEq},  {"<", Op::kLt},
+    {"<=", Op::kLte},   {">", Op::kGt},      {">=", Op::kGte},
+    {"||", Op::kConcat},
+};
+
+/// The field index of `record_get[i]`, or nullopt when the parameter is not
+/// a non-negative integer.
+std::optional<size_t> RecordGetField(const ScalarExpr& e) {
+  if (!e.params.has_value() || e.params->empty() || e.params->size() > 9) {
+    return std::nullopt;
+  }
+  size_t field = 0;
+  for (char c : *e.params) {
+    if (c < '0' || c > '9') return std::nullopt;
+    field = field * 10 + static_cast<size_t>(c - '0');
+  }
+  return field;
+}
+
+/// The operation a kCall denotes, or nullopt when unsupported.
+std::optional<Op> Classify(const ScalarExpr& e) {
+  const size_t n = e.args.size();
+  switch (e.style) {
+    case CallStyle::kInfix:
+      if (e.func == "AND") return Op::kAnd;
+      if (e.func == "OR") return Op::kOr;
+      if (n != 2) return std::nullopt;
+      for (const InfixEntry& entry : kInfix) {
+        if (e.func == entry.name) return entry.op;
+      }
+      return std::nullopt;
+    case CallStyle::kPostfixIs:
+      if (n != 1) return std::nullopt;
+      if (e.func == "IS NULL") return Op::kIsNull;
+      if (e.func == "IS TRUE") return Op::kIsTrue;
+      if (e.func == "IS FALSE") return Op::kIsFalse;
+      return std::nullopt;
+    case CallStyle::kNot:
+      if (n != 1) return std::nullopt;
+      return Op::kNot;
+    case CallStyle::kFunction:
+      if (e.func == "row" && !e.params.has_value()) return Op::kRow;
+      if (e.func == "record_get") {
+        if (n != 1 || !RecordGetField(e).has_value()) return std::nullopt;
+        return Op::kRecordGet;
+      }
+      if (e.params.has_value()) return std::nullopt;
+      for (const FunctionEntry& entry : kFunctions) {
+        if (e.func != entry.name) continue;
+        if (entry.arity < 0 ? n >= 1 : static_cast<int>(n) == entry.arity) {
+          return entry.op;
+        }
+        return std::nullopt;
+      }
+      return std::nullopt;
+    case CallStyle::kBracketList:
+      if (e.func == "list") return Op::kListBuild;
+      if (e.func == "array") return Op::kArrayBuild;
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+absl::Status Unsupported(const std::string& what) {
+  return absl::UnimplementedError(absl::StrCat("unsupported function ", what));
+}
+
+absl::Status UnsupportedCall(const ScalarExpr& e) {
+  if (e.style == CallStyle::kFunction && e.params.has_value()) {
+    return Unsupported(absl::StrCat(e.func, "[", *e.params, "]"));
+  }
+  return Unsupported(e.func);
+}
+
+absl::Status Overflow() {
+  return absl::OutOfRangeError("integer out of range");
+}
+
+absl::Status DivisionByZero() {
+  return absl::OutOfRangeError("division by zero");
+}
+
+const char* KindName(const Datum& d) {
+  switch (d.value.index()) {
+    case 0: return "null";
+    case 1: return "boolean";
+    case 2: return "integer";
+    case 3: return "float";
+    case 4: return "string";
+    case 6: return "timestamp";
+    case 7: return "interval";
+    default: return d.is_array() ? "array" : "record or list";
+  }
+}
+
+absl::Status TypeError(const char* op, const Datum& a) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("operator ", op, " does not apply to a ", KindName(a)));
+}
+
+absl::Status TypeError(const char* op, const Datum& a, const Datum& b) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      "operator ", op, " does not apply to a ", KindName(a), " and a ",
+      KindName(b)));
+}
+
+bool IsNumber(const Datum& d) { return d.is_int() || d.is_float(); }
+
+double AsDouble(const Datum& d) {
+  return d.is_int() ? static_cast<double>(d.as_int()) : d.as_float();
+}
+
+/// Orders doubles as SQL does: NaN equal to itself and above everything,
+/// -0 equal to 0.
+int CompareDoubles(double a, double b) {
+  bool a_nan = std::isnan(a);
+  bool b_nan = std::isnan(b);
+  if (a_nan || b_nan) return a_nan == b_nan ? 0 : (a_nan ? 1 : -1);
+  return a < b ? -1 : (a > b ? 1 : 0);
+}
+
+/// Exact comparison of an integer with a double (no rounding of large
+/// integers).
+int CompareIntDouble(int64_t i, double d) {
+  if (std::isnan(d)) return -1;
+  constexpr double kTwo63 = 9223372036854775808.0;
+  if (d >= kTwo63) return -1;
+  if (d < -kTwo63) return 1;
+  double truncated = std::trunc(d);
+  int64_t t = static_cast<int64_t>(truncated);
+  if (i != t) return i < t ? -1 : 1;
+  double frac = d - truncated;
+  return frac > 0 ? -1 : (frac < 0 ? 1 : 0);
+}
+
+/// SQL comparison of two non-NULL datums: numbers numerically, strings
+/// bytewise, booleans false < true. Other pairs are type errors.
+absl::StatusOr<int> CompareValues(const char* op, const Datum& a,
+                                  const Datum& b) {
+  if (a.is_int() && b.is_int()) {
+    return a.as_int() < b.as_int() ? -1 : (a.as_int() > b.as_int() ? 1 : 0);
+  }
+  if (a.is_int() && b.is_float()) return CompareIntDouble(a.as_int(), b.as_float());
+  if (a.is_float() && b.is_int()) return -CompareIntDouble(b.as_int(), a.as_float());
+  if (a.is_float() && b.is_float()) return CompareDoubles(a.as_float(), b.as_float());
+  if (a.is_string() && b.is_string()) {
+    int c = a.as_string().compare(b.as_string());
+    return c < 0 ? -1 : (c > 0 ? 1 : 0);
+  }
+  if (a.is_bool() && b.is_bool()) {
+    return static_cast<int>(a.as_bool()) - static_cast<int>(b.as_bool());
+  }
+  if (a.is_timestamp() && b.is_timestamp()) {
+    const Timestamp x = a.as_timestamp(), y = b.as_timestamp();
+    return x < y ? -1 : (x > y ? 1 : 0);
+  }
+  if (a.is_interval() && b.is_interval()) {
+    return CompareIntervals(a.as_interval(), b.as_interval());
+  }
+  return TypeError(op, a, b);
+}
+
+absl::StatusOr<Datum> Arithmetic(Op op, const char* name, const Datum& a,
+                                 const Datum& b) {
+  if (a.is_null() || b.is_null()) return Datum::Null();
+  // timestamp +/- interval, interval + timestamp, interval +/- interval.
+  const int sign = op == Op::kAdd ? 1 : (op == Op::kSub ? -1 : 0);
+  if (sign != 0 && b.is_interval() && (a.is_timestamp() || a.is_interval())) {
+    if (a.is_interval()) {
+      LIR_ASSIGN_OR_RETURN(Interval sum,
+                           AddIntervals(a.as_interval(), b.as_interval(), sign));
+      return Datum::Span(sum);
+    }
+    LIR_ASSIGN_OR_RETURN(Timestamp ts,
+                         AddInterval(a.as_timestamp(), b.as_interval(), sign));
+    return Datum::Time(ts);
+  }
+  if (sign == 1 && a.is_interval() && b.is_timestamp()) {
+    LIR_ASSIGN_OR_RETURN(Timestamp ts,
+                         AddInterval(b.as_timestamp(), a.as_interval(), 1));
+    return Datum::Time(ts);
+  }
+  if (!IsNumber(a) || !IsNumber(b)) return TypeError(name, a, b);
+  if (a.is_int() && b.is_int()) {
+    int64_t x = a.as_int();
+    int64_t y = b.as_int();
+    int64_t r = 0;
+    switch (op) {
+      case Op::kAdd:
+        if (__builtin_add_overflow(x, y, &r)) return Overflow();
+        return Datum::Int(r);
+      case Op::kSub:
+        if (__builtin_sub_overflow(x, y, &r)) return Overflow();
+        return Datum::Int(r);
+      case Op::kMul:
+        if (__builtin_mul_overflow(x, y, &r)) return Overflow();
+        return Datum::Int(r);
+      case Op::kDiv:
+        if (y == 0) return DivisionByZero();
+        if (x == std::numeric_limits<int64_t>::min() && y == -1) {
+          return Overflow();
+        }
+        return Datum::Int(x / y);
+      case Op::kMod:
+        if (y == 0) return DivisionByZero();
+        if (y == -1) return Datum::Int(0);  // avoids INT64_MIN % -1 trapping
+        return Datum::Int(x % y);
+      default:
+        break;
+    }
+    return absl::InternalError("not an arithmetic operator");
+  }
+  double x = AsDouble(a);
+  double y = AsDouble(b);
+  switch (op) {
+    case Op::kAdd: return Datum::Float(x + y);
+    case Op::kSub: return Datum::Float(x - y);
+    case Op::kMul: return Datum::Float(x * y);
+    // SQL (PostgreSQL and Materialize alike) rejects a zero divisor for
+    // floating-point and numeric values too, instead of producing inf/NaN.
+    case Op::kDiv:
+      if (y == 0) return DivisionByZero();
+      return Datum::Float(x / y);
+    case Op::kMod:
+      if (y == 0) return DivisionByZero();
+      return Datum::Float(std::fmod(x, y));
+    default:
+      break;
+  }
+  return absl::InternalError("not an arithmetic operator");
+}
+
+absl::StatusOr<Datum> Compare(Op op, const char* name, const Datum& a,
+                              const Datum& b) {
+  if (a.is_null() || b.is_null()) return Datum::Null();
+  LIR_ASSIGN_OR_RETURN(int c, CompareValues(name, a, b));
+  switch (op) {
+    case Op::kEq: return Datum::Bool(c == 0);
+    case Op::kNotEq: return Datum::Bool(c != 0);
+    case Op::kLt: return Datum::Bool(c < 0);
+    case Op::kLte: return Datum::Bool(c <= 0);
+    case Op::kGt: return Datum::Bool(c > 0);
+    case Op::kGte: return Datum::Bool(c >= 0);
+    default: break;
+  }
+  return absl::InternalError("not a comparison");
+}
+
+absl::StatusOr<Datum> CastInt(Op op, const char* name, const Datum& a) {
+  if (a.is_null()) return Datum::Null();
+  switch (op) {
+    case Op::kIdentityInt:
+      if (!a.is_int()) return TypeError(name, a);
+      return a;
+    case Op::kToInt32:
+    case Op::kToInt16: {
+      if (!a.is_int()) return TypeError(name, a);
+      int64_t bound = op == Op::kToInt32 ? std::numeric_limits<int32_t>::max()
+                                         : std::numeric_limits<int16_t>::max();
+      if (a.as_int() > bound || a.as_int() < -bound - 1) {
+        return absl::OutOfRangeError(
+            op == Op::kToInt32 ? "integer out of range" : "smallint out of range");
+      }
+      return a;
+    }
+    case Op::kIntToFloat:
+      if (!IsNumber(a)) return TypeError(name, a);
+      return Datum::Float(AsDouble(a));
+    case Op::kIntToReal:
+    case Op::kFloatToReal:
+      if (!IsNumber(a)) return TypeError(name, a);
+      return Datum::Float(static_cast<double>(static_cast<float>(AsDouble(a))));
+    case Op::kIntToText:
+      if (!a.is_int()) return TypeError(name, a);
+      return Datum::String(absl::StrCat(a.as_int()));
+    default:
+      break;
+  }
+  return absl::InternalError("not a cast");
+}
+
+/// AND / OR with SQL's three-valued logic. The dominant value (false for
+/// AND, true for OR) wins even over errors in other operands, so the result
+/// does not depend on the operand order.
+absl::StatusOr<Datum> EvalJunction(const ScalarExpr& e, const DataRow& row,
+                                   bool is_and) {
+  const bool dominant = !is_and;
+  bool saw_null = false;
+  std::optional<absl::Status> error;
+  for (const ScalarExpr& arg : e.args) {
+    absl::StatusOr<Datum> v = EvalScalar(arg, row);
+    if (!v.ok()) {
+      // Unsupported operations are reported regardless of the data.
+      if (absl::IsUnimplemented(v.status())) return v.status();
+      if (!error.has_value()) error = v.status();
+      continue;
+    }
+    if (v->is_null()) {
+      saw_null = true;
+    } else if (!v->is_bool()) {
+      if (!error.has_value()) error = TypeError(e.func.c_str(), *v);
+    } else if (v->as_bool() == dominant) {
+      return Datum::Bool(dominant);
+    }
+  }
+  if (error.has_value()) return *error;
+  if (saw_null) return Datum::Null();
+  return Datum::Bool(!dominant);
+}
+
+absl::StatusOr<Datum> EvalCall(const ScalarExpr& e, const DataRow& row) {
+  std::optional<Op> op = Classify(e);
+  if (!op.has_value()) return UnsupportedCall(e);
+  const char* name = e.func.c_str();
+  switch (*op) {
+    case Op::kAnd: return EvalJunction(e, row, /*is_and=*/true);
+    case Op::kOr: return EvalJunction(e, row, /*is_and=*/false);
+    case Op::kCoalesce:
+      // Lazy, as in SQL: operands after the first non-NULL one are not
+      // evaluated (and cannot fail).
+      for (const ScalarExpr& arg : e.args) {
+        LIR_ASSIGN_OR_RETURN(Datum v, EvalScalar(arg, row));
+        if (!v.is_null()) return v;
+      }
+      return Datum::Null();
+    case Op::kGreatest:
+    case Op::kLeast: {
+      // NULL operands are ignored; NULL only when all are NULL.
+      Datum best;
+      for (const ScalarExpr& arg : e.args) {
+        LIR_ASSIGN_OR_RETURN(Datum v, EvalScalar(arg, row));
+        if (v.is_null()) continue;
+        if (best.is_null()) {
+          best = std::move(v);
+          continue;
+        }
+        LIR_ASSIGN_OR_RETURN(int c, CompareValues(name, v, best));
+        if (*op == Op::kGreatest ? c > 0 : c < 0) best = std::move(v);
+      }
+      return best;
+    }
+    default:
+      break;
+  }
+  // Strict operations: evaluate every operand first.
+  std::vector<Datum> args;
+  args.reserve(e.args.size());
+  for (const ScalarExpr& arg : e.args) {
+    LIR_ASSIGN_OR_RETURN(Datum v, EvalScalar(arg, row));
+    args.push_back(std::move(v));
+  }
+  switch (*op) {
+    case Op::kAdd:
+    case Op::kSub:
+    case Op::kMul:
+    case Op::kDiv:
+    case Op::kMod:
+      return Arithmetic(*op, name, args[0], args[1]);
+    case Op::kEq:
+    case Op::kNotEq:
+    case Op::kLt:
+    case Op::kLte:
+    case Op::kGt:
+    case Op::kGte:
+      return Compare(*op, name, args[0], args[1]);
+    case Op::kConcat:
+      if (args[0].is_null() || args[1].is_null()) return Datum::Null();
+      if (!args[0].is_string() || !args[1].is_string()) {
+        return TypeError(name, args[0], args[1]);
+      }
+      return Datum::String(absl::StrCat(args[0].as_string(), args[1].as_string()));
+    case Op::kNeg: {
+      const Datum& a = args[0];
+      if (a.is_null()) return Datum::Null();
+      if (a.is_float()) return Datum::Float(-a.as_float());
+      if (!a.is_int()) return TypeError(name, a);
+      if (a.as_int() == std::numeric_limits<int64_t>::min()) return Overflow();
+      return Datum::Int(-a.as_int());
+    }
+    case Op::kAbs: {
+      const Datum& a = args[0];
+      if (a.is_null()) return Datum::Null();
+      if (a.is_float()) return Datum::Float(std::fabs(a.as_float()));
+      if (!a.is_int()) return TypeError(name, a);
+      if (a.as_int() == std::numeric_limits<int64_t>::min()) return Overflow();
+      return Datum::Int(a.as_int() < 0 ? -a.as_int() : a.as_int());
+    }
+    case Op::kNot: {
+      const Datum& a = args[0];
+      if (a.is_null()) return Datum::Null();
+      if (!a.is_bool()) return TypeError("NOT", a);
+      return Datum::Bool(!a.as_bool());
+    }
+    case Op::kRow:
+    case Op::kListBuild:
+      return Datum::List(std::move(args));
+    case Op::kArrayBuild:
+      return Datum::Array(std::move(args));
+    case Op::kRecordGet: {
+      const Datum& r = args[0];
+      if (r.is_null()) return Datum::Null();
+      if (!r.is_list()) return TypeError("record_get", r);
+      const size_t field = *RecordGetField(e);
+      if (field >= r.elements().size()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("record_get[", field, "] of a record with ",
+                         r.elements().size(), " fields"));
+      }
+      return r.elements()[field];
+    }
+    case Op::kJsonbable: {
+      // Materialize keeps jsonb values as ordinary datums (strings, numbers,
+      // booleans, lists); only non-finite numbers become strings, as JSON
+      // has no such numbers.
+      const Datum& a = args[0];
+      if (a.is_float() && !std::isfinite(a.as_float())) {
+        if (std::isnan(a.as_float())) return Datum::String("NaN");
+        return Datum::String(a.as_float() > 0 ? "Infinity" : "-Infinity");
+      }
+      return a;
+    }
+    case Op::kTsToMz: {
+      const Datum& a = args[0];
+      if (a.is_null()) return Datum::Null();
+      if (!a.is_timestamp()) return TypeError(name, a);
+      LIR_ASSIGN_OR_RETURN(int64_t ms, TimestampToMzTimestamp(a.as_timestamp()));
+      return Datum::Int(ms);
+    }
+    case Op::kStepMz: {
+      // mz_timestamps are integers here (milliseconds).
+      const Datum& a = args[0];
+      if (a.is_null()) return Datum::Null();
+      if (!a.is_int()) return TypeError(name, a);
+      if (a.as_int() == std::numeric_limits<int64_t>::max()) {
+        return absl::OutOfRangeError("step mz_timestamp overflow");
+      }
+      return Datum::Int(a.as_int() + 1);
+    }
+    case Op::kIsNull: return Datum::Bool(args[0].is_null());
+    case Op::kIsTrue:
+    case Op::kIsFalse: {
+      const Datum& a = args[0];
+      if (a.is_null()) return Datum::Bool(false);
+      if (!a.is_bool()) return TypeError(name, a);
+      return Datum::Bool(a.as_bool() == (*op == Op::kIsTrue));
+    }
+    case Op::kIdentityInt:
+    case Op::kToInt32:
+    case Op::kToInt16:
+    case Op::kIntToFloat:
+    case Op::kIntToReal:
+    case Op::kFloatToReal:
+    case Op::kIntToText:
+      return CastInt(*op, name, args[0]);
+    default:
+      break;
+  }
+  return absl::InternalError(absl::StrCat("unhandled operation ", e.func));
+}
+
+/// How many map expressions must exist before `filter` can be evaluated on
+/// a row of `input_arity` columns.
+int FilterSupport(const ScalarExpr& filter, int input_arity) {
+  return std::max(0, MaxColumn(filter) + 1 - input_arity);
+}
+
+}  // namespace
+
+absl::Status CheckScalar(const ScalarExpr& expr) {
+  switch (expr.kind) {
+    case ScalarKind::kColumn:
+      if (expr.column < 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("negative column reference #", expr.column));
+      }
+      return absl::OkStatus();
+    case ScalarKind::kLiteral: {
+      absl::StatusOr<Datum> d = FromLiteral(expr.literal);
+      if (!d.ok()) {
+        // FromLiteral's message names the literal (`unsupported literal
+        // 7 days`); it is not a data error but a gap of the evaluator.
+        return absl::UnimplementedError(d.status().message());
+      }
+      return absl::OkStatus();
+    }
+    case ScalarKind::kCall:
+      if (!Classify(expr).has_value()) return UnsupportedCall(expr);
+      break;
+    case ScalarKind::kIf:
+      if (expr.args.size() != 3) {
+        return absl::InvalidArgumentError("case when needs three operands");
+      }
+      break;
+    case ScalarKind::kCaseLookup:
+      return Unsupported("case_lookup");
+    case ScalarKind::kOpaque:
+      return absl::UnimplementedError(
+          absl::StrCat("unsupported expression ", expr.opaque));
+  }
+  for (const ScalarExpr& arg : expr.args) {
+    LIR_RETURN_IF_ERROR(CheckScalar(arg));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckMfp(const MapFilterProject& mfp) {
+  LIR_RETURN_IF_ERROR(RejectTemporal(mfp));
+  for (const ScalarExpr& e : mfp.map) LIR_RETURN_IF_ERROR(CheckScalar(e));
+  for (const ScalarExpr& e : mfp.filter) LIR_RETURN_IF_ERROR(CheckScalar(e));
+  return absl::OkStatus();
+}
+
+absl::Status CheckTemporalMfp(const MapFilterProject& mfp) {
+  return PlanTemporal(mfp).status();
+}
+
+absl::StatusOr<Datum> EvalScalar(const ScalarExpr& expr, const DataRow& row) {
+  switch (expr.kind) {
+    case ScalarKind::kColumn:
+      if (expr.column < 0 || static_cast<size_t>(expr.column) >= row.size()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("column #", expr.column, " out of range for a row of ",
+                         row.size(), " columns"));
+      }
+      return row[expr.column];
+    case ScalarKind::kLiteral: {
+      absl::StatusOr<Datum> d = FromLiteral(expr.literal);
+      if (!d.ok()) return absl::UnimplementedError(d.status().message());
+      return d;
+    }
+    case ScalarKind::kCall:
+      return EvalCall(expr, row);
+    case ScalarKind::kIf: {
+      if (expr.args.size() != 3) {
+        return absl::InvalidArgumentError("case when needs three operands");
+      }
+      LIR_ASSIGN_OR_RETURN(Datum cond, EvalScalar(expr.args[0], row));
+      if (!cond.is_null() && !cond.is_bool()) return TypeError("case when", cond);
+      bool take_then = cond.is_bool() && cond.as_bool();
+      return EvalScalar(expr.args[take_then ? 1 : 2], row);
+    }
+    case ScalarKind::kCaseLookup:
+      return Unsupported("case_lookup");
+    case ScalarKind::kOpaque:
+      return absl::UnimplementedError(
+          absl::StrCat("unsupported expression ", expr.opaque));
+  }
+  return absl::InternalError("unknown scalar kind");
+}
+
+absl::StatusOr<std::optional<DataRow>> EvalMfp(const MapFilterProject& mfp,
+                                               DataRow row) {
+  if (mfp.temporal.has_value()) {
+    return absl::InternalError("a temporal filter evaluated without the round");
+  }
+  const int input_arity = static_cast<int>(row.size());
+  // As Materialize does: each filter runs as soon as the map columns it
+  // reads exist (filters in order of that need, stably), so a filter can
+  // drop a row before a later map expression fails on it.
+  std::vector<std::pair<int, size_t>> order;
+  order.reserve(mfp.filter.size());
+  for (size_t i = 0; i < mfp.filter.size(); ++i) {
+    order.push_back({FilterSupport(mfp.filter[i], input_arity), i});
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  row.reserve(row.size() + mfp.map.size());
+  size_t mapped = 0;
+  auto map_until = [&](size_t count) -> absl::Status {
+    while (mapped < count && mapped < mfp.map.size()) {
+      LIR_ASSIGN_OR_RETURN(Datum v, EvalScalar(mfp.map[mapped], row));
+      row.push_back(std::move(v));
+      ++mapped;
+    }
+    return absl::OkStatus();
+  };
+  for (const auto& [support, index] : order) {
+    LIR_RETURN_IF_ERROR(map_until(static_cast<size_t>(support)));
+    LIR_ASSIGN_OR_RETURN(Datum keep, EvalScalar(mfp.filter[index], row));
+    if (!keep.is_null() && !keep.is_bool()) return TypeError("filter", keep);
+    if (!(keep.is_bool() && keep.as_bool())) return std::nullopt;
+  }
+  if (!mfp.project.has_value()) {
+    // SEMANTICS 8.1: map columns only fed the filters; they are not output.
+    row.resize(input_arity);
+    return row;
+  }
+  LIR_RETURN_IF_ERROR(map_until(mfp.map.size()));
+  DataRow out;
+  out.reserve(mfp.project->size());
+  for (int c : *mfp.project) {
+    if (c < 0 || static_cast<size_t>(c) >= row.size()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("projected column #", c, " out of range for a row of ",
+                       row.size(), " columns"));
+    }
+    out.push_back(row[c]);
+  }
+  return out;
+}
+
+absl::StatusOr<DataRow> EvalKey(const std::vector<ScalarExpr>& exprs,
+                                const DataRow& row) {
+  DataRow key;
+  key.reserve(exprs.size());
+  for (const ScalarExpr& e : exprs) {
+    LIR_ASSIGN_OR_RETURN(Datum v, EvalScalar(e, row));
+    key.push_back(std::move(v));
+  }
+  return key;
+}
+
+namespace internal {
+
+absl::StatusOr<int> SqlCompare(const Datum& a, const Datum& b) {
+  return CompareValues("comparison", a, b);
+}
+
+absl::StatusOr<bool> SqlEqual(const Datum& a, const Datum& b) {
+  LIR_ASSIGN_OR_RETURN(int c, CompareValues("=", a, b));
+  return c == 0;
+}
+
+}  // namespace internal
+}  // namespace lir::eval
