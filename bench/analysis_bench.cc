@@ -138,6 +138,7 @@ void Report(benchmark::State& state, const Workload& w, const Analysis<D>& a) {
   state.counters["per_eval"] = benchmark::Counter(
       static_cast<double>(a.evaluations),
       benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  lir_bench::ReportMemory(state);
   if (!a.let_recs.empty()) {
     state.counters["rounds"] =
         static_cast<double>(a.let_recs.begin()->second.rounds);

@@ -162,6 +162,7 @@ void Run(benchmark::State& state, int64_t size, bool json_bytes, Op op) {
       benchmark::Counter(static_cast<double>(w.nodes),
                          benchmark::Counter::kIsIterationInvariantRate |
                              benchmark::Counter::kInvert);
+  lir_bench::ReportMemory(state);
   state.SetLabel(size == kCorpus ? "corpus" : absl::StrCat("mixed ", size));
 }
 

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <string>
 
+#include <sys/resource.h>
+
 #include "benchmark/benchmark.h"
 #include "nlohmann/json.hpp"
 #include "src/explain/json.h"
@@ -49,6 +51,20 @@ inline void NlohmannParse(const std::string& json) {
 inline void SetBytesPerIteration(benchmark::State& state, int64_t bytes) {
   state.SetBytesProcessed(state.iterations() * bytes);
   state.counters["bytes"] = static_cast<double>(bytes);
+}
+
+/// Memory figures beside the timings: `node_bytes`, the size of one plan
+/// node (what every walk streams through), and `peak_rss_MB`, the process's
+/// peak resident set so far. The peak only grows, so it describes one
+/// workload when each workload runs in its own process
+/// (scripts/bench_compare.sh does that).
+inline void ReportMemory(benchmark::State& state) {
+  state.counters["node_bytes"] = static_cast<double>(sizeof(lir::Node));
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) == 0) {
+    // Linux reports ru_maxrss in KiB.
+    state.counters["peak_rss_MB"] = static_cast<double>(usage.ru_maxrss) / 1024.0;
+  }
 }
 
 }  // namespace lir_bench

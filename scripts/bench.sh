@@ -71,5 +71,14 @@ for name in "${benches[@]}"; do
   outputs+=("${out}")
 done
 
+# Keep the before/after block scripts/bench_compare.sh wrote (it compares
+# two commits, which this script does not rebuild).
+compare_block=""
+if [[ -f docs/BENCHMARKS.md ]]; then
+  compare_block="$(sed -n '/<!-- bench-compare:begin -->/,/<!-- bench-compare:end -->/p' docs/BENCHMARKS.md)"
+fi
 "${build}/tools/bench-report/bench-report" --out=docs/BENCHMARKS.md \
   --charts=docs/ "${outputs[@]}"
+if [[ -n "${compare_block}" ]]; then
+  printf '\n%s\n' "${compare_block}" >> docs/BENCHMARKS.md
+fi

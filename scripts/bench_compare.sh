@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Before/after comparison of plan-scale costs between two commits, in one
+# run on one machine: node size, traversal, text parse and the analyses on
+# generated 10^5- and 10^6-node plans (ns per node and peak RSS).
+#
+# Usage: scripts/bench_compare.sh BEFORE_REF [AFTER_REF]
+#   AFTER_REF defaults to the working tree. Each ref is built (Release) in a
+#   temporary worktree; every workload runs in its own process, alternating
+#   before and after, so the peak RSS is the workload's own and both sides
+#   see the same machine state. The summary replaces the block between the
+#   `bench-compare` markers in docs/BENCHMARKS.md (scripts/bench.sh keeps
+#   that block when it regenerates the rest).
+# Needs ~12 GB of memory for the 10^6-node text parse.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root="$(pwd)"
+
+if [[ $# -lt 1 || $# -gt 2 ]]; then
+  echo "usage: scripts/bench_compare.sh BEFORE_REF [AFTER_REF]" >&2
+  exit 2
+fi
+before_ref="$1"
+after_ref="${2:-}"
+work="${LIR_COMPARE_DIR:-/tmp/lir-bench-compare}"
+mkdir -p "${work}"
+jobs="${LIR_BUILD_JOBS:-2}"
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+
+# build_side NAME REF: a Release build of the two benchmarks at REF (the
+# working tree when REF is empty) in ${work}/NAME.
+build_side() {
+  local name="$1" ref="$2" src
+  if [[ -z "${ref}" ]]; then
+    src="${root}"
+  else
+    src="${work}/${name}-src"
+    git worktree remove --force "${src}" 2>/dev/null || rm -rf "${src}"
+    git worktree add --detach "${src}" "${ref}" >/dev/null
+  fi
+  cmake -S "${src}" -B "${work}/${name}" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DLIR_BUILD_TESTS=OFF -DLIR_BUILD_TOOLS=OFF "${launcher[@]}" >/dev/null
+  cmake --build "${work}/${name}" -j "${jobs}" --target analysis_bench explain_bench
+}
+
+build_side before "${before_ref}"
+build_side after "${after_ref}"
+
+# bench|filter: one process each. Names are those of the benchmarks'
+# registration (see each bench's header comment).
+workloads=(
+  "analysis_bench|^traverse/mixed/100000$"
+  "analysis_bench|^(arity|monotonic|arrangements|all_three)/mixed/100000$"
+  "explain_bench|^TextParse/100000$"
+  "analysis_bench|^traverse/mixed/1000000$"
+  "analysis_bench|^(arity|monotonic|arrangements|all_three)/mixed/1000000$"
+  "explain_bench|^TextParse/1000000$"
+)
+outputs=()
+i=0
+for entry in "${workloads[@]}"; do
+  bench="${entry%%|*}"
+  filter="${entry#*|}"
+  for side in before after; do
+    out="${work}/${side}-${i}.json"
+    echo "bench_compare: ${side} ${bench} ${filter}" >&2
+    MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=100000000000 \
+      "${work}/${side}/bench/${bench}" "--benchmark_filter=${filter}" \
+      --benchmark_repetitions=3 --benchmark_report_aggregates_only=false \
+      --benchmark_format=json "--benchmark_out=${out}" >/dev/null
+    outputs+=("${side}=${out}")
+  done
+  i=$((i + 1))
+done
+
+label_before="$(git rev-parse --short "${before_ref}")"
+label_after="working tree"
+[[ -n "${after_ref}" ]] && label_after="$(git rev-parse --short "${after_ref}")"
+python3 scripts/bench_compare.py --before-label "${label_before}" \
+  --after-label "${label_after}" --markdown docs/BENCHMARKS.md "${outputs[@]}"
