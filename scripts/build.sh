@@ -5,5 +5,6 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-cmake -S . -B build -G Ninja
+# LIR_WERROR=ON (set by .ci/run) makes every warning an error.
+cmake -S . -B build -G Ninja -DLIR_WERROR="${LIR_WERROR:-OFF}"
 cmake --build build -j "${LIR_BUILD_JOBS:-2}"

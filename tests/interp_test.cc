@@ -76,7 +76,7 @@ class StepInterpreter {
     return Note(ctx, node, in);
   }
   Domain VisitNegate(const Context<Domain>& ctx, const Node& node,
-                     const Domain& in) const {
+                     const NegateOp&, const Domain& in) const {
     return Note(ctx, node, in);
   }
   Domain VisitThreshold(const Context<Domain>& ctx, const Node& node,

@@ -85,12 +85,10 @@ inline void ExpectSamePlan(const Node& a, const Node& b) {
     stack.pop_back();
     ASSERT_EQ(x->id, y->id);
     ASSERT_EQ(x->kind(), y->kind()) << "LirId " << x->id;
-    bool same = std::visit(
-        [&](const auto& op) {
-          using Op = std::decay_t<decltype(op)>;
-          return SameOp(op, std::get<Op>(y->op));
-        },
-        x->op);
+    bool same = VisitPayload(x->op, [&](const auto& op) {
+      using Op = std::decay_t<decltype(op)>;
+      return SameOp(op, OpAs<Op>(y->op));
+    });
     ASSERT_TRUE(same) << "payload of LirId " << x->id << " ("
                       << KindName(x->kind()) << ") differs";
     ASSERT_EQ(x->inputs.size(), y->inputs.size()) << "LirId " << x->id;

@@ -1,6 +1,7 @@
 // Tests of the core IR helpers: literals, expressions, MFPs, arrangement
 // layouts, node construction, ids, copies and deep-tree handling.
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -333,6 +334,72 @@ TEST(DocumentTest, CloneCopiesPlansAndFrame) {
   EXPECT_EQ(copy.target_cluster, "quickstart");
   EXPECT_EQ(copy.used_indexes, doc.used_indexes);
   EXPECT_TRUE(copy.node_identifiers);
+}
+
+// The one input-count rule (node_kinds.def's shapes), for every kind.
+TEST(NodeKindsTest, RequiredInputsFollowEachKindsShape) {
+  auto range = [](NodeOp op) { return RequiredInputs(op); };
+  EXPECT_TRUE(range(ConstantOp{}).Exact());
+  EXPECT_EQ(range(ConstantOp{}).max, 0u);
+  EXPECT_EQ(range(GetOp{}).max, 0u);
+  EXPECT_EQ(range(MfpOp{}).min, 1u);
+  EXPECT_FALSE(range(MfpOp{}).Allows(2));
+  EXPECT_EQ(range(LetOp{}).min, 2u);
+  LetRecOp three;
+  three.ids = {0, 1, 2};
+  three.limits.resize(3);
+  EXPECT_TRUE(range(three).Exact());
+  EXPECT_EQ(range(three).min, 4u);
+  EXPECT_EQ(range(SetDifferenceOp{}).min, 2u);
+  EXPECT_TRUE(range(SetDifferenceOp{}).Exact());
+  for (NodeOp variadic : {NodeOp(UnionOp{}), NodeOp(JoinOp{})}) {
+    EXPECT_FALSE(range(variadic).Allows(0));
+    EXPECT_TRUE(range(variadic).Allows(1));
+    EXPECT_TRUE(range(variadic).Allows(17));
+  }
+}
+
+// Names, kinds and payload types agree for every kind.
+TEST(NodeKindsTest, KindsNamesAndPayloadsAgree) {
+  EXPECT_EQ(kNodeKindCount, 14u);
+  EXPECT_EQ(KindName(NodeKind::kSetDifference), "SetDifference");
+  EXPECT_EQ(KindName(NodeKind::kLetRec), "LetRec");
+  EXPECT_EQ(kKindOf<ReduceOp>, NodeKind::kReduce);
+  static_assert(std::is_same_v<PayloadOf<NodeKind::kTopK>, TopKOp>);
+  NodePtr reduce = MakeNode(ReduceOp{});
+  EXPECT_EQ(reduce->kind(), NodeKind::kReduce);
+  EXPECT_TRUE(reduce->Is<ReduceOp>());
+  EXPECT_FALSE(reduce->Is<MfpOp>());
+  EXPECT_EQ(reduce->If<MfpOp>(), nullptr);
+  EXPECT_NE(reduce->If<ReduceOp>(), nullptr);
+}
+
+// Boxed payloads copy deeply: a clone's payload is its own.
+TEST(NodeKindsTest, BoxedPayloadsCopyDeeply) {
+  static_assert(sizeof(Node) <= 96);
+  ReduceOp op;
+  op.aggr_funcs = {"min"};
+  std::vector<NodePtr> inputs;
+  inputs.push_back(MakeNode(ConstantOp{}));
+  NodePtr original = MakeNode(std::move(op), std::move(inputs));
+  NodePtr copy = Clone(*original);
+  copy->As<ReduceOp>().aggr_funcs.push_back("max");
+  EXPECT_EQ(original->As<ReduceOp>().aggr_funcs.size(), 1u);
+  EXPECT_EQ(copy->As<ReduceOp>().aggr_funcs.size(), 2u);
+  EXPECT_NE(&original->As<ReduceOp>(), &copy->As<ReduceOp>());
+  // Unboxed (small) payloads too.
+  NodePtr let = MakeNode(LetOp{7});
+  NodePtr let_copy = Clone(*let);
+  let_copy->As<LetOp>().id = 8;
+  EXPECT_EQ(let->As<LetOp>().id, 7u);
+  // VisitPayload hands over the payload itself, boxed or not.
+  std::string seen;
+  VisitPayload(original->op, [&](const auto& payload) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(payload)>, ReduceOp>) {
+      seen = payload.aggr_funcs.front();
+    }
+  });
+  EXPECT_EQ(seen, "min");
 }
 
 }  // namespace

@@ -471,7 +471,15 @@ absl::StatusOr<size_t> BuildLinearOp(const Node& node, Graph& graph) {
     case NodeKind::kUnion:
       op = std::make_unique<UnionOperator>(node);
       break;
-    default:
+    // Built by their own functions (BuildArrangeBy, the join, reduce and
+    // LetRec builders).
+    case NodeKind::kLetRec:
+    case NodeKind::kJoin:
+    case NodeKind::kReduce:
+    case NodeKind::kTopK:
+    case NodeKind::kThreshold:
+    case NodeKind::kArrangeBy:
+    case NodeKind::kSetDifference:
       return absl::InternalError("not a linear operator");
   }
   op->inputs = std::move(inputs);

@@ -16,10 +16,11 @@ namespace lir::explain::internal {
 // text spelling (CamelCase); the others are snake_case.
 
 /// NodeKind -> `"kind"` of a plan node.
-inline constexpr std::array<std::string_view, 14> kNodeKindNames = {
-    "Constant",  "Get",   "Let",       "LetRec",       "Mfp",
-    "FlatMap",   "Join",  "Reduce",    "TopK",         "Negate",
-    "Threshold", "Union", "ArrangeBy", "SetDifference"};
+/// From src/lir/node_kinds.def, so it has one entry per kind in order.
+inline constexpr std::array<std::string_view, kNodeKindCount> kNodeKindNames = {
+#define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) JsonName,
+#include "src/lir/node_kinds.def"
+};
 
 /// ScalarKind -> `"kind"` of an expression.
 inline constexpr std::array<std::string_view, 6> kScalarKindNames = {

@@ -373,38 +373,19 @@ absl::StatusOr<NodeOp> ReadOp(NodeKind kind, Fields& fields) {
 // Checks the number of inputs a node of this payload takes (node.h).
 absl::Status CheckInputCount(const NodeOp& op, size_t count,
                              const JsonPath& inputs_path) {
-  const NodeKind kind = static_cast<NodeKind>(op.index());
-  size_t min = 1;
-  size_t max = 1;
-  switch (kind) {
-    case NodeKind::kConstant:
-    case NodeKind::kGet:
-      min = max = 0;
-      break;
-    case NodeKind::kLet:
-    case NodeKind::kSetDifference:
-      min = max = 2;
-      break;
-    case NodeKind::kLetRec:
-      min = max = std::get<LetRecOp>(op).ids.size() + 1;
-      break;
-    case NodeKind::kJoin:
-    case NodeKind::kUnion:
-      max = std::numeric_limits<size_t>::max();
-      break;
-    default:
-      break;
-  }
-  if (count < min || count > max) {
-    std::string expected = min == max ? absl::StrCat("exactly ", min)
-                                      : absl::StrCat("at least ", min);
+  const NodeKind kind = KindOf(op);
+  const InputCountRange range = RequiredInputs(op);
+  if (!range.Allows(count)) {
+    std::string expected = range.Exact()
+                               ? absl::StrCat("exactly ", range.min)
+                               : absl::StrCat("at least ", range.min);
     return JsonError(inputs_path,
                      absl::StrCat("expected ", expected, " input(s) for a ",
                                   ToAbsl(EnumName(kNodeKindNames, kind)),
                                   " node, got ", count));
   }
   if (kind == NodeKind::kUnion) {
-    const auto& strategies = std::get<UnionOp>(op).strategies;
+    const auto& strategies = OpAs<UnionOp>(op).strategies;
     if (!strategies.empty() && strategies.size() != count) {
       return JsonError(inputs_path,
                        absl::StrCat("expected one input per strategy (",

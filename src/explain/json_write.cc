@@ -342,7 +342,7 @@ json PlanToJson(const Node& root, const JsonWriteOptions& options) {
       inputs.push_back(index_of.at(input.get()));
     }
     out["inputs"] = std::move(inputs);
-    std::visit(OpWriter{out}, node.op);
+    VisitPayload(node.op, OpWriter{out});
     if (options.annotations) {
       json annotations = options.annotations(node);
       if (annotations.is_object() && !annotations.empty()) {

@@ -122,22 +122,6 @@ bool IsAttributeLine(absl::string_view content) {
          absl::StartsWith(content, "TemporalFilter:");
 }
 
-// Number of inputs a node of this kind takes; -1 means "one or more".
-int ExpectedInputs(NodeKind kind) {
-  switch (kind) {
-    case NodeKind::kConstant:
-    case NodeKind::kGet:
-      return 0;
-    case NodeKind::kJoin:
-    case NodeKind::kUnion:
-      return -1;
-    case NodeKind::kSetDifference:
-      return 2;
-    default:
-      return 1;
-  }
-}
-
 // An open node, or an open `With` / `With Mutually Recursive` block.
 struct Frame {
   int level = 0;
@@ -337,14 +321,16 @@ class PlanBuilder {
     stack_.pop_back();
     NodePtr done;
     if (frame.node != nullptr) {
-      const int want = ExpectedInputs(frame.node->kind());
-      const int have = static_cast<int>(frame.node->inputs.size());
-      if ((want >= 0 && have != want) || (want < 0 && have == 0)) {
+      const InputCountRange want = RequiredInputs(frame.node->op);
+      const size_t have = frame.node->inputs.size();
+      if (!want.Allows(have)) {
         return errors_.At(
             frame.header, 0,
-            absl::StrCat("expected ", want < 0 ? "at least 1" : absl::StrCat(want),
-                         " child plan", want == 1 ? "" : "s", " under ",
-                         HeaderName(*frame.node), ", found ", have));
+            absl::StrCat("expected ",
+                         want.Exact() ? absl::StrCat(want.min)
+                                      : absl::StrCat("at least ", want.min),
+                         " child plan", want.Exact() && want.min == 1 ? "" : "s",
+                         " under ", HeaderName(*frame.node), ", found ", have));
       }
       done = std::move(frame.node);
     } else {

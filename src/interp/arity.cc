@@ -263,6 +263,7 @@ Domain ArityInterpreter::VisitTopK(const Context<Domain>&, const Node&,
 }
 
 Domain ArityInterpreter::VisitNegate(const Context<Domain>&, const Node&,
+                                     const NegateOp&,
                                      const Domain& input) const {
   return input;
 }

@@ -100,7 +100,7 @@ class ArityInterpreter {
   Domain VisitTopK(const Context<Domain>& ctx, const Node& node,
                    const TopKOp& op, const Domain& input) const;
   Domain VisitNegate(const Context<Domain>& ctx, const Node& node,
-                     const Domain& input) const;
+                     const NegateOp& op, const Domain& input) const;
   Domain VisitThreshold(const Context<Domain>& ctx, const Node& node,
                         const ThresholdOp& op, const Domain& input) const;
   Domain VisitUnion(const Context<Domain>& ctx, const Node& node,

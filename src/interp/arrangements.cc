@@ -202,6 +202,7 @@ Domain ArrangementsInterpreter::VisitTopK(const Context<Domain>&, const Node&,
 }
 
 Domain ArrangementsInterpreter::VisitNegate(const Context<Domain>&, const Node&,
+                                            const NegateOp&,
                                             const Domain&) const {
   return AvailableForms::Raw();
 }

@@ -15,30 +15,11 @@ absl::Status NodeError(const Node& node, std::string message) {
 
 absl::Status CheckInputs(const Node& node) {
   const size_t count = node.inputs.size();
-  size_t required = 1;
-  bool at_least = false;
-  switch (node.kind()) {
-    case NodeKind::kConstant:
-    case NodeKind::kGet:
-      required = 0;
-      break;
-    case NodeKind::kLet:
-    case NodeKind::kSetDifference:
-      required = 2;
-      break;
-    case NodeKind::kLetRec:
-      required = node.As<LetRecOp>().ids.size() + 1;
-      break;
-    case NodeKind::kJoin:
-    case NodeKind::kUnion:
-      at_least = true;
-      break;
-    default:
-      break;
-  }
-  if (at_least ? count < required : count != required) {
+  const InputCountRange range = RequiredInputs(node.op);
+  if (!range.Allows(count)) {
     return NodeError(node, absl::StrCat("has ", count, " inputs, expected ",
-                                        at_least ? "at least " : "", required));
+                                        range.Exact() ? "" : "at least ",
+                                        range.min));
   }
   for (size_t i = 0; i < count; ++i) {
     if (node.inputs[i] == nullptr) {

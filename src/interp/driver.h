@@ -234,37 +234,31 @@ class Driver {
   D Visit(const Node& node, size_t base) {
     ++analysis_->evaluations;
     const std::span<const D> in(values_.data() + base, values_.size() - base);
+    // One case per kind, derived from src/lir/node_kinds.def: the arguments
+    // follow the kind's input shape, as the Interpreter concept requires.
+#define LIR_DRIVER_CALL_kLeaf(Kind, Payload) \
+  return interp_.Visit##Kind(ctx_, node, node.As<Payload>());
+#define LIR_DRIVER_CALL_kUnary(Kind, Payload) \
+  return interp_.Visit##Kind(ctx_, node, node.As<Payload>(), in[0]);
+#define LIR_DRIVER_CALL_kBinary(Kind, Payload) \
+  return interp_.Visit##Kind(ctx_, node, node.As<Payload>(), in[0], in[1]);
+#define LIR_DRIVER_CALL_kVariadic(Kind, Payload) \
+  return interp_.Visit##Kind(ctx_, node, node.As<Payload>(), in);
+// Let and LetRec never get here: StepLet / StepLetRec handle them.
+#define LIR_DRIVER_CALL_kLet(Kind, Payload) break;
+#define LIR_DRIVER_CALL_kLetRec(Kind, Payload) break;
     switch (node.kind()) {
-      case NodeKind::kConstant:
-        return interp_.VisitConstant(ctx_, node, node.As<ConstantOp>());
-      case NodeKind::kGet:
-        return interp_.VisitGet(ctx_, node, node.As<GetOp>());
-      case NodeKind::kMfp:
-        return interp_.VisitMfp(ctx_, node, node.As<MfpOp>(), in[0]);
-      case NodeKind::kFlatMap:
-        return interp_.VisitFlatMap(ctx_, node, node.As<FlatMapOp>(), in[0]);
-      case NodeKind::kJoin:
-        return interp_.VisitJoin(ctx_, node, node.As<JoinOp>(), in);
-      case NodeKind::kReduce:
-        return interp_.VisitReduce(ctx_, node, node.As<ReduceOp>(), in[0]);
-      case NodeKind::kTopK:
-        return interp_.VisitTopK(ctx_, node, node.As<TopKOp>(), in[0]);
-      case NodeKind::kNegate:
-        return interp_.VisitNegate(ctx_, node, in[0]);
-      case NodeKind::kThreshold:
-        return interp_.VisitThreshold(ctx_, node, node.As<ThresholdOp>(), in[0]);
-      case NodeKind::kUnion:
-        return interp_.VisitUnion(ctx_, node, node.As<UnionOp>(), in);
-      case NodeKind::kArrangeBy:
-        return interp_.VisitArrangeBy(ctx_, node, node.As<ArrangeByOp>(), in[0]);
-      case NodeKind::kSetDifference:
-        return interp_.VisitSetDifference(ctx_, node,
-                                          node.As<SetDifferenceOp>(), in[0],
-                                          in[1]);
-      case NodeKind::kLet:
-      case NodeKind::kLetRec:
-        break;  // handled by StepLet / StepLetRec
+#define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) \
+  case NodeKind::k##Kind:                             \
+    LIR_DRIVER_CALL_##Shape(Kind, Payload)
+#include "src/lir/node_kinds.def"
     }
+#undef LIR_DRIVER_CALL_kLeaf
+#undef LIR_DRIVER_CALL_kUnary
+#undef LIR_DRIVER_CALL_kBinary
+#undef LIR_DRIVER_CALL_kVariadic
+#undef LIR_DRIVER_CALL_kLet
+#undef LIR_DRIVER_CALL_kLetRec
     return interp_.Top();
   }
 

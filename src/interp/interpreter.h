@@ -55,12 +55,29 @@ class Context {
   bool recursive_ = false;
 };
 
+// The transfer function each input shape (src/lir/node_kinds.def) implies:
+// `Visit<Kind>(ctx, node, payload, ...)` followed by nothing for a leaf, the
+// input's value for a unary node, both values for a binary one and a span of
+// values for a variadic one. Let and LetRec are scopes: no transfer function.
+#define LIR_INTERP_REQUIRE_kLeaf(Kind, Payload) \
+  { interp.Visit##Kind(ctx, node, node.As<Payload>()) } -> std::same_as<typename I::Domain>;
+#define LIR_INTERP_REQUIRE_kUnary(Kind, Payload) \
+  { interp.Visit##Kind(ctx, node, node.As<Payload>(), d) } -> std::same_as<typename I::Domain>;
+#define LIR_INTERP_REQUIRE_kBinary(Kind, Payload) \
+  { interp.Visit##Kind(ctx, node, node.As<Payload>(), d, d) } -> std::same_as<typename I::Domain>;
+#define LIR_INTERP_REQUIRE_kVariadic(Kind, Payload) \
+  { interp.Visit##Kind(ctx, node, node.As<Payload>(), ds) } -> std::same_as<typename I::Domain>;
+#define LIR_INTERP_REQUIRE_kLet(Kind, Payload)
+#define LIR_INTERP_REQUIRE_kLetRec(Kind, Payload)
+
 /// An abstract interpreter: a bounded lattice `Domain` (Top, Bottom, Join,
 /// Equal) and one transfer function `Visit<Kind>` per node kind other than
-/// Let and LetRec, which the driver handles. Transfer functions receive the
-/// node too, so they may read its payload and look at its input nodes.
+/// Let and LetRec, which the driver handles; its arguments follow the kind's
+/// input shape (above). Transfer functions receive the node too, so they may
+/// read its payload and look at its input nodes.
 template <typename I>
-concept Interpreter = requires(const I& interp, const Context<typename I::Domain>& ctx,
+concept Interpreter = requires(const I& interp,
+                               const Context<typename I::Domain>& ctx,
                                const Node& node, const typename I::Domain& d,
                                std::span<const typename I::Domain> ds) {
   typename I::Domain;
@@ -68,19 +85,9 @@ concept Interpreter = requires(const I& interp, const Context<typename I::Domain
   { interp.Bottom() } -> std::same_as<typename I::Domain>;
   { interp.Join(d, d) } -> std::same_as<typename I::Domain>;
   { interp.Equal(d, d) } -> std::convertible_to<bool>;
-  { interp.VisitConstant(ctx, node, node.As<ConstantOp>()) } -> std::same_as<typename I::Domain>;
-  { interp.VisitGet(ctx, node, node.As<GetOp>()) } -> std::same_as<typename I::Domain>;
-  { interp.VisitMfp(ctx, node, node.As<MfpOp>(), d) } -> std::same_as<typename I::Domain>;
-  { interp.VisitFlatMap(ctx, node, node.As<FlatMapOp>(), d) } -> std::same_as<typename I::Domain>;
-  { interp.VisitJoin(ctx, node, node.As<JoinOp>(), ds) } -> std::same_as<typename I::Domain>;
-  { interp.VisitReduce(ctx, node, node.As<ReduceOp>(), d) } -> std::same_as<typename I::Domain>;
-  { interp.VisitTopK(ctx, node, node.As<TopKOp>(), d) } -> std::same_as<typename I::Domain>;
-  { interp.VisitNegate(ctx, node, d) } -> std::same_as<typename I::Domain>;
-  { interp.VisitThreshold(ctx, node, node.As<ThresholdOp>(), d) } -> std::same_as<typename I::Domain>;
-  { interp.VisitUnion(ctx, node, node.As<UnionOp>(), ds) } -> std::same_as<typename I::Domain>;
-  { interp.VisitArrangeBy(ctx, node, node.As<ArrangeByOp>(), d) } -> std::same_as<typename I::Domain>;
-  { interp.VisitSetDifference(ctx, node, node.As<SetDifferenceOp>(), d, d) }
-      -> std::same_as<typename I::Domain>;
+#define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) \
+  LIR_INTERP_REQUIRE_##Shape(Kind, Payload)
+#include "src/lir/node_kinds.def"
 };
 
 /// How the fixpoint of one LetRec ended (for the last time it was evaluated,

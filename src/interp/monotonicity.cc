@@ -119,7 +119,8 @@ Domain MonotonicityInterpreter::VisitTopK(const Context<Domain>& ctx,
 }
 
 Domain MonotonicityInterpreter::VisitNegate(const Context<Domain>&,
-                                            const Node&, const Domain&) const {
+                                            const Node&, const NegateOp&,
+                                            const Domain&) const {
   return {false};
 }
 

@@ -1,6 +1,7 @@
 // Plan node helpers: construction, iterative copy/destruction, names, ids.
 #include "src/lir/node.h"
 
+#include <limits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -70,22 +71,41 @@ NodePtr Clone(const Node& node) {
 
 std::string_view KindName(NodeKind kind) {
   switch (kind) {
-    case NodeKind::kConstant: return "Constant";
-    case NodeKind::kGet: return "Get";
-    case NodeKind::kLet: return "Let";
-    case NodeKind::kLetRec: return "LetRec";
-    case NodeKind::kMfp: return "Mfp";
-    case NodeKind::kFlatMap: return "FlatMap";
-    case NodeKind::kJoin: return "Join";
-    case NodeKind::kReduce: return "Reduce";
-    case NodeKind::kTopK: return "TopK";
-    case NodeKind::kNegate: return "Negate";
-    case NodeKind::kThreshold: return "Threshold";
-    case NodeKind::kUnion: return "Union";
-    case NodeKind::kArrangeBy: return "ArrangeBy";
-    case NodeKind::kSetDifference: return "SetDifference";
+#define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) \
+  case NodeKind::k##Kind:                             \
+    return #Kind;
+#include "src/lir/node_kinds.def"
   }
   return "Unknown";
+}
+
+InputShape ShapeOf(NodeKind kind) {
+  switch (kind) {
+#define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) \
+  case NodeKind::k##Kind:                             \
+    return InputShape::Shape;
+#include "src/lir/node_kinds.def"
+  }
+  return InputShape::kUnary;
+}
+
+InputCountRange RequiredInputs(const NodeOp& op) {
+  switch (ShapeOf(KindOf(op))) {
+    case InputShape::kLeaf:
+      return {0, 0};
+    case InputShape::kUnary:
+      return {1, 1};
+    case InputShape::kBinary:
+    case InputShape::kLet:
+      return {2, 2};
+    case InputShape::kVariadic:
+      return {1, std::numeric_limits<size_t>::max()};
+    case InputShape::kLetRec: {
+      const size_t count = OpAs<LetRecOp>(op).ids.size() + 1;
+      return {count, count};
+    }
+  }
+  return {1, 1};
 }
 
 std::string HeaderName(const Node& node) {
@@ -119,7 +139,14 @@ std::string HeaderName(const Node& node) {
       }
       break;
     case NodeKind::kThreshold: return "Threshold::Basic";
-    default:
+    // Printed under their short name.
+    case NodeKind::kConstant:
+    case NodeKind::kMfp:
+    case NodeKind::kFlatMap:
+    case NodeKind::kNegate:
+    case NodeKind::kUnion:
+    case NodeKind::kArrangeBy:
+    case NodeKind::kSetDifference:
       break;
   }
   return std::string(KindName(node.kind()));

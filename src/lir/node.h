@@ -3,15 +3,18 @@
 #ifndef LIR_LIR_NODE_H_
 #define LIR_LIR_NODE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
 #include "src/lir/arrangement.h"
+#include "src/lir/box.h"
 #include "src/lir/mfp.h"
 #include "src/lir/scalar.h"
 
@@ -240,28 +243,146 @@ struct SetDifferenceOp {
   std::vector<int> subtract_key;
 };
 
-/// Node kinds, in the order of the NodeOp alternatives.
+/// Node kinds, in the order of src/lir/node_kinds.def.
 enum class NodeKind {
-  kConstant,
-  kGet,
-  kLet,
-  kLetRec,
-  kMfp,
-  kFlatMap,
-  kJoin,
-  kReduce,
-  kTopK,
-  kNegate,
-  kThreshold,
-  kUnion,
-  kArrangeBy,
-  kSetDifference,
+#define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) k##Kind,
+#include "src/lir/node_kinds.def"
 };
 
-using NodeOp =
-    std::variant<ConstantOp, GetOp, LetOp, LetRecOp, MfpOp, FlatMapOp, JoinOp,
-                 ReduceOp, TopKOp, NegateOp, ThresholdOp, UnionOp, ArrangeByOp,
-                 SetDifferenceOp>;
+/// The number of node kinds.
+inline constexpr size_t kNodeKindCount = 0
+#define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) +1
+#include "src/lir/node_kinds.def"
+    ;
+
+/// The inputs a node kind takes (the Shape column of node_kinds.def).
+enum class InputShape {
+  kLeaf,      ///< no inputs
+  kUnary,     ///< exactly one
+  kBinary,    ///< exactly two, in order (SetDifference: {base, subtract})
+  kVariadic,  ///< one or more (Join relations, Union arms)
+  kLet,       ///< {value, body}
+  kLetRec,    ///< {values..., body}: one value per bound id, then the body
+};
+
+/// Payloads up to this size sit inside the node; larger ones are boxed, so
+/// that sizeof(Node) stays small and a walk over 10^6 nodes streams through
+/// little memory. Where the payload lives never shows in the API: As<T>()
+/// and Is<T>() take the payload type.
+inline constexpr size_t kMaxInlinePayloadBytes = 32;
+
+/// How payload T is held in a NodeOp: T itself, or Box<T> when it is large.
+template <typename T>
+using StoredPayload =
+    std::conditional_t<(sizeof(T) > kMaxInlinePayloadBytes), Box<T>, T>;
+
+namespace node_internal {
+// Drops the leading placeholder, so that the list below can put a comma
+// before every generated alternative.
+template <typename Placeholder, typename... Payloads>
+struct VariantOfRest {
+  using type = std::variant<Payloads...>;
+};
+}  // namespace node_internal
+
+/// One alternative per node kind, in NodeKind order; large payloads boxed.
+using NodeOp = typename node_internal::VariantOfRest<void
+#define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) , StoredPayload<Payload>
+#include "src/lir/node_kinds.def"
+    >::type;
+static_assert(std::variant_size_v<NodeOp> == kNodeKindCount);
+
+/// The payload type of each kind (`PayloadOf<NodeKind::kReduce>` is ReduceOp).
+template <NodeKind K>
+struct PayloadOfKind;
+#define LIR_NODE_KIND(Kind, Payload, JsonName, Shape)     \
+  template <>                                             \
+  struct PayloadOfKind<NodeKind::k##Kind> {               \
+    using type = Payload;                                 \
+  };
+#include "src/lir/node_kinds.def"
+template <NodeKind K>
+using PayloadOf = typename PayloadOfKind<K>::type;
+
+/// The kind of each payload type (`kKindOf<ReduceOp>` is NodeKind::kReduce);
+/// undefined for any other type.
+template <typename T>
+struct KindOfPayload;
+#define LIR_NODE_KIND(Kind, Payload, JsonName, Shape)      \
+  template <>                                              \
+  struct KindOfPayload<Payload> {                          \
+    static constexpr NodeKind value = NodeKind::k##Kind;   \
+  };
+#include "src/lir/node_kinds.def"
+template <typename T>
+inline constexpr NodeKind kKindOf = KindOfPayload<T>::value;
+
+// The enum and the variant agree: each kind's alternative holds its payload.
+#define LIR_NODE_KIND(Kind, Payload, JsonName, Shape)                          \
+  static_assert(std::is_same_v<std::variant_alternative_t<                     \
+                                   static_cast<size_t>(NodeKind::k##Kind),     \
+                                   NodeOp>,                                    \
+                               StoredPayload<Payload>>,                        \
+                "NodeKind::k" #Kind " and NodeOp disagree");                   \
+  static_assert(kKindOf<Payload> == NodeKind::k##Kind);
+#include "src/lir/node_kinds.def"
+
+/// The kind of the payload `op` holds.
+inline NodeKind KindOf(const NodeOp& op) {
+  return static_cast<NodeKind>(op.index());
+}
+
+/// The payload of kind T in `op` (which must hold one).
+template <typename T>
+T& OpAs(NodeOp& op) {
+  auto& stored = std::get<StoredPayload<T>>(op);
+  if constexpr (std::is_same_v<StoredPayload<T>, T>) {
+    return stored;
+  } else {
+    return *stored;
+  }
+}
+template <typename T>
+const T& OpAs(const NodeOp& op) {
+  const auto& stored = std::get<StoredPayload<T>>(op);
+  if constexpr (std::is_same_v<StoredPayload<T>, T>) {
+    return stored;
+  } else {
+    return *stored;
+  }
+}
+
+/// Calls `fn(payload)` with the payload `op` holds, unboxed.
+template <typename Fn>
+decltype(auto) VisitPayload(const NodeOp& op, Fn&& fn) {
+  return std::visit(
+      [&](const auto& stored) -> decltype(auto) {
+        if constexpr (requires { *stored; }) {
+          return fn(*stored);
+        } else {
+          return fn(stored);
+        }
+      },
+      op);
+}
+
+/// The input shape of `kind` (node_kinds.def).
+InputShape ShapeOf(NodeKind kind);
+
+/// How many inputs a node takes: `min` to `max` inclusive (max is SIZE_MAX
+/// for kVariadic). A LetRec's count follows its payload's bound ids.
+struct InputCountRange {
+  size_t min = 0;
+  size_t max = 0;
+  /// Whether `count` inputs are allowed.
+  bool Allows(size_t count) const { return count >= min && count <= max; }
+  /// True when exactly one count is allowed.
+  bool Exact() const { return min == max; }
+};
+
+/// The inputs a node with payload `op` must have: the one input-count rule,
+/// shared by the parsers, Validate and the walkers.
+InputCountRange RequiredInputs(const NodeOp& op);
 
 struct Node;
 using NodePtr = std::unique_ptr<Node>;
@@ -281,14 +402,24 @@ struct Node {
   Node& operator=(const Node&) = delete;
   ~Node();
 
-  NodeKind kind() const { return static_cast<NodeKind>(op.index()); }
+  /// The node's kind.
+  NodeKind kind() const { return KindOf(op); }
+  /// The payload, which must be of type T (check with Is<T>()).
   template <typename T>
-  T& As() { return std::get<T>(op); }
+  T& As() { return OpAs<T>(op); }
   template <typename T>
-  const T& As() const { return std::get<T>(op); }
+  const T& As() const { return OpAs<T>(op); }
+  /// Whether the payload is of type T.
   template <typename T>
-  bool Is() const { return std::holds_alternative<T>(op); }
+  bool Is() const { return kind() == kKindOf<T>; }
+  /// The payload if it is of type T, else null.
+  template <typename T>
+  const T* If() const { return Is<T>() ? &As<T>() : nullptr; }
 };
+
+/// Plan nodes stay small: a walk over a big plan touches only the id, the
+/// kind and the inputs of each node, and large payloads are boxed.
+static_assert(sizeof(Node) <= 96, "box the payload that made Node grow");
 
 /// A new node with `op` and `inputs`; id 0 until ids are assigned.
 NodePtr MakeNode(NodeOp op, std::vector<NodePtr> inputs = {});

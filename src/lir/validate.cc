@@ -48,25 +48,6 @@ using validate_internal::ReadArity;
 using validate_internal::ReadLabel;
 using validate_internal::TableFunctionArity;
 
-/// The number of inputs each kind requires, or -1 when it varies.
-int RequiredInputs(const Node& node) {
-  switch (node.kind()) {
-    case NodeKind::kConstant:
-    case NodeKind::kGet:
-      return 0;
-    case NodeKind::kLet:
-    case NodeKind::kSetDifference:
-      return 2;
-    case NodeKind::kLetRec:
-      return static_cast<int>(node.As<LetRecOp>().ids.size()) + 1;
-    case NodeKind::kJoin:
-    case NodeKind::kUnion:
-      return -1;
-    default:
-      return 1;
-  }
-}
-
 /// Checks an `ensure_arrangement` on the full row: key `#0..#n-1`, identity
 /// permutation, empty thinning. Returns n.
 absl::StatusOr<int> CheckFullRowArrangement(const ArrangementForm& form,
@@ -191,12 +172,12 @@ class PlanValidator {
   /// Checks the input count (so later steps may index inputs) and opens
   /// LetRec scopes, which cover the values too.
   absl::Status Enter(const Node& node) {
-    const int required = RequiredInputs(node);
+    const InputCountRange required = RequiredInputs(node.op);
     const size_t count = node.inputs.size();
-    if (required >= 0 && count != static_cast<size_t>(required)) {
-      return Invalid(absl::StrCat("has ", count, " inputs, expected ", required));
+    if (required.Exact() && count != required.min) {
+      return Invalid(absl::StrCat("has ", count, " inputs, expected ", required.min));
     }
-    if (required < 0 && count == 0) return Invalid("has no inputs");
+    if (!required.Allows(count)) return Invalid("has no inputs");
     if (node.Is<LetOp>()) {
       const uint64_t id = node.As<LetOp>().id;
       if (scope_.count(id) > 0) {
