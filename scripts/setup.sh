@@ -13,6 +13,7 @@ packages=(
   nlohmann-json3-dev
   libgtest-dev
   libbenchmark-dev
+  libssl-dev
 )
 
 missing=()

@@ -405,10 +405,10 @@ TEST(CheckNode, Payloads) {
                   Vals({{{I(4), I(4)}, 2}, {{I(5), I(5)}, 1}})),
             (DataRow{I(1), I(2), I(13)}));
   NodePtr mfp = Plan(
-      "  Mfp\n    project=(#2)\n    map=(digest(#0, \"x\"))\n"
+      "  Mfp\n    project=(#2)\n    map=(md5(#0))\n"
       "    Get::PassArrangements materialize.public.t\n      raw=true");
   ASSERT_NE(mfp, nullptr);
-  EXPECT_EQ(CheckNode(*mfp).message(), "unsupported function digest");
+  EXPECT_EQ(CheckNode(*mfp).message(), "unsupported function md5");
   NodePtr topk = Plan(
       "  TopK::Basic order_by=[#1 asc nulls_last] limit=5\n"
       "    Get::PassArrangements materialize.public.t\n      raw=true");

@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
+#include "src/eval/bytea.h"
 #include "src/explain/json.h"
 #include "src/lir/status_macros.h"
 
@@ -67,16 +68,18 @@ absl::StatusOr<Datum> ReadDatum(const json& value, int depth = 0) {
     default:
       return absl::InvalidArgumentError(absl::StrCat(
           "expected null, a boolean, an integer, a number, a string, "
-          "{\"list\": [...]}, {\"array\": [...]}, {\"timestamp\": ...} or "
-          "{\"interval\": ...}, got ",
+          "{\"list\": [...]}, {\"array\": [...]}, {\"timestamp\": ...}, "
+          "{\"interval\": ...} or {\"bytea\": ...}, got ",
           TypeName(value)));
   }
 }
 
 absl::StatusOr<Datum> ReadNested(const json& value, int depth) {
   // `{"timestamp": "2024-01-01 00:00:00"}`, `{"interval": "45 days"}`: the
-  // text EXPLAIN prints for such literals.
-  for (const char* kind : {"timestamp", "interval"}) {
+  // text EXPLAIN prints for such literals; `{"bytea": "\\x0a1b"}` (the
+  // bytes 0a 1b; JSON doubles the backslash): bytea input text as
+  // `'...'::bytea` reads it (bytea.h, ParseBytea).
+  for (const char* kind : {"timestamp", "interval", "bytea"}) {
     if (value.size() != 1 || !value.contains(kind)) continue;
     const json& text = value.begin().value();
     if (!text.is_string()) {
@@ -87,6 +90,10 @@ absl::StatusOr<Datum> ReadNested(const json& value, int depth) {
       LIR_ASSIGN_OR_RETURN(Timestamp ts, ParseTimestamp(text.get<std::string>()));
       return Datum::Time(ts);
     }
+    if (kind[0] == 'b') {
+      LIR_ASSIGN_OR_RETURN(std::string bytes, ParseBytea(text.get<std::string>()));
+      return Datum::Bytea(std::move(bytes));
+    }
     LIR_ASSIGN_OR_RETURN(Interval iv, ParseInterval(text.get<std::string>()));
     return Datum::Span(iv);
   }
@@ -96,7 +103,8 @@ absl::StatusOr<Datum> ReadNested(const json& value, int depth) {
       !value.begin().value().is_array()) {
     return absl::InvalidArgumentError(
         "expected an object {\"list\": [...]}, {\"array\": [...]}, "
-        "{\"timestamp\": \"...\"} or {\"interval\": \"...\"}");
+        "{\"timestamp\": \"...\"}, {\"interval\": \"...\"} or "
+        "{\"bytea\": \"...\"}");
   }
   if (depth >= kMaxNesting) {
     return absl::InvalidArgumentError(
@@ -261,6 +269,8 @@ nlohmann::json DatumToJson(const Datum& datum) {
       return json{{"timestamp", FormatTimestamp(datum.as_timestamp())}};
     case 7:
       return json{{"interval", FormatInterval(datum.as_interval())}};
+    case 8:
+      return json{{"bytea", FormatBytea(datum.as_bytea())}};
     default:
       return nullptr;
   }

@@ -58,7 +58,8 @@ struct InputData {
 /// `filename:`: JSON syntax errors give line:column; the others name the
 /// collection, the update index and what is wrong (wrong arity, a value that
 /// is not null/boolean/64-bit integer/number/string/`{"list": [...]}`/
-/// `{"array": [...]}`, a round that is not a
+/// `{"array": [...]}`/`{"timestamp": ...}`/`{"interval": ...}`/
+/// `{"bytea": ...}`, a round that is not a
 /// non-negative integer, a diff that is 0 or not an integer).
 absl::StatusOr<InputData> ParseInputData(std::string_view text,
                                          std::string_view filename);
@@ -76,7 +77,9 @@ absl::Status AddIndexes(const std::map<std::string, InputIndex>& indexes,
                         std::string_view source, InputData* data);
 
 /// A datum as a JSON value: null, boolean, integer, float, string, or for
-/// nested datums `{"list": [...]}` / `{"array": [...]}` (records are lists).
+/// nested datums `{"list": [...]}` / `{"array": [...]}` (records are lists);
+/// timestamps, intervals and byteas tagged with their text form
+/// (`{"bytea": "\\x0a1b"}`), as the data file reads them back.
 nlohmann::json DatumToJson(const Datum& datum);
 
 /// The data as JSON text in the same format (floats keep a fraction or an

@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "src/eval/bytea.h"
 #include "src/explain/text_primitives.h"
 #include "src/lir/status_macros.h"
 
@@ -91,6 +92,14 @@ Literal ToLiteral(const Datum& datum) {
       literal.text = FormatInterval(datum.as_interval());
       return literal;
     }
+    case 8: {
+      // Unquoted `\x0a1b`: no other literal prints so, and the text is
+      // PostgreSQL's and Materialize's own output for a bytea.
+      Literal literal;
+      literal.kind = LiteralKind::kOther;
+      literal.text = FormatBytea(datum.as_bytea());
+      return literal;
+    }
     default:
       return Literal::Null();
   }
@@ -123,6 +132,8 @@ std::strong_ordering Datum::Compare(const Datum& a, const Datum& b) {
       return a.as_timestamp() <=> b.as_timestamp();
     case 7:
       return a.as_interval() <=> b.as_interval();
+    case 8:
+      return std::get<Bytes>(a.value) <=> std::get<Bytes>(b.value);
     default:
       return std::strong_ordering::equal;
   }

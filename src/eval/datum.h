@@ -20,11 +20,21 @@ namespace lir::eval {
 
 struct Nested;
 
+/// A `bytea` value: a byte string. Its own type (not a std::string alone) so
+/// that bytes and text stay different datums, as in Materialize, where
+/// `'abc'::bytea` and `'abc'` are different values of different types.
+struct Bytes {
+  std::string data;
+  friend std::strong_ordering operator<=>(const Bytes&, const Bytes&) = default;
+  friend bool operator==(const Bytes&, const Bytes&) = default;
+};
+
 /// One SQL value: NULL, a boolean, a 64-bit integer, a floating-point number,
 /// a string, a nested value (a list or an array of datums, see Nested), a
 /// timestamp or an interval (time_values.h; what temporal filters compute
-/// with). Plan literals of other kinds (dates, times, ...) are rejected with
-/// an error. An `mz_timestamp` is an integer (milliseconds).
+/// with), or a bytea (Bytes). Plan literals of other kinds (dates, times,
+/// ...) are rejected with an error. An `mz_timestamp` is an integer
+/// (milliseconds).
 ///
 /// Nested values are boxed behind a shared pointer to an immutable Nested, so
 /// they cost the scalar kinds nothing (sizeof(Datum) is that of the string
@@ -32,7 +42,7 @@ struct Nested;
 /// count increment.
 struct Datum {
   std::variant<std::monostate, bool, int64_t, double, std::string,
-               std::shared_ptr<const Nested>, Timestamp, Interval>
+               std::shared_ptr<const Nested>, Timestamp, Interval, Bytes>
       value;
 
   static Datum Null() { return Datum{}; }
@@ -42,6 +52,8 @@ struct Datum {
   static Datum String(std::string s) { return Datum{std::move(s)}; }
   static Datum Time(Timestamp ts) { return Datum{ts}; }
   static Datum Span(Interval iv) { return Datum{iv}; }
+  /// A bytea holding `bytes` (any bytes, not necessarily UTF-8).
+  static Datum Bytea(std::string bytes) { return Datum{Bytes{std::move(bytes)}}; }
   /// A list: what Materialize's `row(...)` (a record), `list[...]` and the
   /// list-valued aggregates build (Materialize stores records and lists
   /// alike, as `Datum::List`; only the SQL type tells them apart).
@@ -57,6 +69,7 @@ struct Datum {
   bool is_nested() const { return value.index() == 5; }
   bool is_timestamp() const { return value.index() == 6; }
   bool is_interval() const { return value.index() == 7; }
+  bool is_bytea() const { return value.index() == 8; }
   bool is_list() const;
   bool is_array() const;
   bool as_bool() const { return std::get<bool>(value); }
@@ -65,6 +78,8 @@ struct Datum {
   const std::string& as_string() const { return std::get<std::string>(value); }
   Timestamp as_timestamp() const { return std::get<Timestamp>(value); }
   const Interval& as_interval() const { return std::get<Interval>(value); }
+  /// The bytes of a bytea; only for is_bytea().
+  const std::string& as_bytea() const { return std::get<Bytes>(value).data; }
   /// The nested value; only for is_nested().
   const Nested& as_nested() const { return *std::get<5>(value); }
   /// The elements of a list or array; only for is_nested().
@@ -72,7 +87,8 @@ struct Datum {
 
   /// A total order used for sorting and grouping (not SQL comparison):
   /// NULL < booleans < integers < floats < strings < nested values <
-  /// timestamps < intervals (intervals field-wise); floats
+  /// timestamps < intervals < byteas (intervals field-wise, byteas bytewise
+  /// as unsigned bytes, as Materialize orders them); floats
   /// order NaN last and equal to itself, as PostgreSQL sorts them; nested
   /// values order lists before arrays, then element-wise lexicographically
   /// (a proper prefix first).
@@ -107,6 +123,7 @@ struct Datum {
         const Interval& iv = d.as_interval();
         return H::combine(std::move(h), iv.months, iv.days, iv.micros);
       }
+      case 8: return H::combine(std::move(h), d.as_bytea());
       default: return h;
     }
   }
@@ -172,7 +189,8 @@ absl::StatusOr<Datum> FromLiteral(const Literal& literal);
 
 /// The datum as EXPLAIN prints a literal: `null`, `true`, `42`, `1.5`,
 /// `"text"` (quoted and escaped as in TEXT-FORMAT.md), lists (and records)
-/// `[1, "x"]`, arrays `{1, 2}` (TEXT-FORMAT.md 5.5).
+/// `[1, "x"]`, arrays `{1, 2}` (TEXT-FORMAT.md 5.5); a bytea prints
+/// unquoted in PostgreSQL's hex form, `\x0a1b`.
 std::string FormatDatum(const Datum& datum);
 
 /// `(1, "x", null)`.

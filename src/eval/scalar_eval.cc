@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "src/eval/bytea.h"
 #include "src/eval/eval_internal.h"
 #include "src/eval/temporal.h"
 #include "src/lir/status_macros.h"
@@ -61,6 +62,9 @@ enum class Op {
   kJsonbable,    ///< `jsonbable_to_jsonb`: jsonb values are plain datums
   kTsToMz,       ///< `timestamp_to_mz_timestamp`: milliseconds since the epoch
   kStepMz,       ///< `step_mz_timestamp`: the next mz_timestamp (+1)
+  kTextToBytea,  ///< `text_to_bytea`: bytea input syntax (bytea.h)
+  kByteaToText,  ///< `bytea_to_text`: the hex form `\x0a1b`
+  kDigest,       ///< `digest(data, algorithm)`: a hash, as a bytea
 };
 
 struct FunctionEntry {
@@ -101,6 +105,9 @@ constexpr FunctionEntry kFunctions[] = {
     {"jsonbable_to_jsonb", Op::kJsonbable, 1},
     {"timestamp_to_mz_timestamp", Op::kTsToMz, 1},
     {"step_mz_timestamp", Op::kStepMz, 1},
+    {"text_to_bytea", Op::kTextToBytea, 1},
+    {"bytea_to_text", Op::kByteaToText, 1},
+    {"digest", Op::kDigest, 2},
 };
 
 struct InfixEntry {
@@ -202,6 +209,7 @@ const char* KindName(const Datum& d) {
     case 4: return "string";
     case 6: return "timestamp";
     case 7: return "interval";
+    case 8: return "bytea";
     default: return d.is_array() ? "array" : "record or list";
   }
 }
@@ -269,6 +277,11 @@ absl::StatusOr<int> CompareValues(const char* op, const Datum& a,
   }
   if (a.is_interval() && b.is_interval()) {
     return CompareIntervals(a.as_interval(), b.as_interval());
+  }
+  if (a.is_bytea() && b.is_bytea()) {
+    // Unsigned bytes, as memcmp (and Materialize's &[u8] order) compare.
+    int c = a.as_bytea().compare(b.as_bytea());
+    return c < 0 ? -1 : (c > 0 ? 1 : 0);
   }
   return TypeError(op, a, b);
 }
@@ -390,6 +403,39 @@ absl::StatusOr<Datum> CastInt(Op op, const char* name, const Datum& a) {
       break;
   }
   return absl::InternalError("not a cast");
+}
+
+/// The bytea functions: NULL in, NULL out (Materialize's propagates_nulls).
+/// `digest` hashes a bytea or a text (its UTF-8 bytes), as Materialize's
+/// digest_bytes and digest_string do.
+absl::StatusOr<Datum> ByteaFunction(Op op, const char* name,
+                                    const std::vector<Datum>& args) {
+  for (const Datum& arg : args) {
+    if (arg.is_null()) return Datum::Null();
+  }
+  const Datum& a = args[0];
+  switch (op) {
+    case Op::kTextToBytea: {
+      if (!a.is_string()) return TypeError(name, a);
+      LIR_ASSIGN_OR_RETURN(std::string bytes, ParseBytea(a.as_string()));
+      return Datum::Bytea(std::move(bytes));
+    }
+    case Op::kByteaToText:
+      if (!a.is_bytea()) return TypeError(name, a);
+      return Datum::String(FormatBytea(a.as_bytea()));
+    case Op::kDigest: {
+      if (!(a.is_bytea() || a.is_string()) || !args[1].is_string()) {
+        return TypeError(name, a, args[1]);
+      }
+      LIR_ASSIGN_OR_RETURN(
+          std::string hash,
+          Digest(a.is_bytea() ? a.as_bytea() : a.as_string(), args[1].as_string()));
+      return Datum::Bytea(std::move(hash));
+    }
+    default:
+      break;
+  }
+  return absl::InternalError("not a bytea function");
 }
 
 /// AND / OR with SQL's three-valued logic. The dominant value (false for
@@ -565,6 +611,10 @@ absl::StatusOr<Datum> EvalCall(const ScalarExpr& e, const DataRow& row) {
     case Op::kFloatToReal:
     case Op::kIntToText:
       return CastInt(*op, name, args[0]);
+    case Op::kTextToBytea:
+    case Op::kByteaToText:
+    case Op::kDigest:
+      return ByteaFunction(*op, name, args);
     default:
       break;
   }

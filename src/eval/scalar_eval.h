@@ -4,8 +4,9 @@
 // Supported: column references, literals (see FromLiteral), arithmetic
 // (+ - * / % and unary -), comparisons (= != < <= > >=), AND/OR/NOT, IS NULL /
 // IS NOT NULL / IS TRUE / IS FALSE, `case when` (kIf), coalesce, integer
-// widening casts, and the record and list constructors and accessors
-// (`row(...)`, `list[...]`, `array[...]`, `record_get[i]`; docs/evaluator.md
+// widening casts, the record and list constructors and accessors
+// (`row(...)`, `list[...]`, `array[...]`, `record_get[i]`), and the bytea
+// functions `text_to_bytea`, `bytea_to_text` and `digest` (docs/evaluator.md
 // lists them all). Any other function is Unimplemented `unsupported function
 // NAME`; CheckScalar reports it before any row is evaluated.
 #ifndef LIR_EVAL_SCALAR_EVAL_H_
