@@ -2,57 +2,10 @@
 #include "src/interp/driver.h"
 
 #include <algorithm>
-#include <set>
-
-#include "absl/strings/str_cat.h"
 
 namespace lir::interp::driver_internal {
 
-absl::Status NodeError(const Node& node, std::string message) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("LirId(", node.id, ") ", HeaderName(node), ": ", message));
-}
-
-absl::Status CheckInputs(const Node& node) {
-  const size_t count = node.inputs.size();
-  size_t required = 1;
-  bool at_least = false;
-  switch (node.kind()) {
-    case NodeKind::kConstant:
-    case NodeKind::kGet:
-      required = 0;
-      break;
-    case NodeKind::kLet:
-    case NodeKind::kSetDifference:
-      required = 2;
-      break;
-    case NodeKind::kLetRec:
-      required = node.As<LetRecOp>().ids.size() + 1;
-      break;
-    case NodeKind::kJoin:
-    case NodeKind::kUnion:
-      at_least = true;
-      break;
-    default:
-      break;
-  }
-  if (at_least ? count < required : count != required) {
-    return NodeError(node, absl::StrCat("has ", count, " inputs, expected ",
-                                        at_least ? "at least " : "", required));
-  }
-  for (size_t i = 0; i < count; ++i) {
-    if (node.inputs[i] == nullptr) {
-      return NodeError(node, absl::StrCat("input ", i, " is null"));
-    }
-  }
-  return absl::OkStatus();
-}
-
-absl::StatusOr<uint64_t> LetRecRoundLimit(const Node& node) {
-  const LetRecOp& op = node.As<LetRecOp>();
-  if (std::set<uint64_t>(op.ids.begin(), op.ids.end()).size() != op.ids.size()) {
-    return NodeError(node, "binds the same id twice");
-  }
+uint64_t LetRecRoundLimit(const LetRecOp& op) {
   uint64_t limit = kMaxLetRecRounds;
   for (const std::optional<LetRecLimit>& l : op.limits) {
     if (l.has_value()) limit = std::min(limit, l->max_iters);

@@ -1,16 +1,19 @@
-// Validate / InferArities: one iterative post-order walk that infers each
+// Validate / InferArities: one scoped walk (src/lir/walk.h) that infers each
 // node's arity from its inputs and checks the node against it.
 #include "src/lir/validate.h"
 
 #include <set>
 #include <string>
 #include <string_view>
+#include <span>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "src/lir/node_error.h"
 #include "src/lir/status_macros.h"
 #include "src/lir/validate_internal.h"
+#include "src/lir/walk.h"
 
 namespace lir {
 
@@ -47,25 +50,6 @@ using validate_internal::Invalid;
 using validate_internal::ReadArity;
 using validate_internal::ReadLabel;
 using validate_internal::TableFunctionArity;
-
-/// The number of inputs each kind requires, or -1 when it varies.
-int RequiredInputs(const Node& node) {
-  switch (node.kind()) {
-    case NodeKind::kConstant:
-    case NodeKind::kGet:
-      return 0;
-    case NodeKind::kLet:
-    case NodeKind::kSetDifference:
-      return 2;
-    case NodeKind::kLetRec:
-      return static_cast<int>(node.As<LetRecOp>().ids.size()) + 1;
-    case NodeKind::kJoin:
-    case NodeKind::kUnion:
-      return -1;
-    default:
-      return 1;
-  }
-}
 
 /// Checks an `ensure_arrangement` on the full row: key `#0..#n-1`, identity
 /// permutation, empty thinning. Returns n.
@@ -110,7 +94,10 @@ struct Binding {
   Arity arity;
 };
 
-class PlanValidator {
+/// Validate's walk: a visitor of the scoped walker (src/lir/walk.h), which
+/// checks input counts and the scoping rules; each node's checks run in
+/// Leave against its inputs' arities.
+class PlanValidator : public ScopedVisitorBase<Arity> {
  public:
   PlanValidator(const ValidateOptions& options,
                 std::map<LirId, std::optional<int>>* arities)
@@ -118,38 +105,52 @@ class PlanValidator {
 
   absl::StatusOr<Arity> Run(const Node& root) {
     LearnGlobalArities(root);
-    struct Frame {
-      const Node* node;
-      size_t next = 0;
-      std::vector<Arity> inputs;
-    };
-    std::vector<Frame> stack;
-    LIR_RETURN_IF_ERROR(Named(root, Enter(root)));
-    stack.push_back(Frame{&root, 0, {}});
-    while (true) {
-      Frame& top = stack.back();
-      const Node& node = *top.node;
-      if (top.next < node.inputs.size()) {
-        const size_t index = top.next++;
-        LIR_RETURN_IF_ERROR(Named(node, BeforeInput(node, index, top.inputs)));
-        const Node* input = node.inputs[index].get();
-        if (input == nullptr) {
-          return Named(node, Invalid(absl::StrCat("input ", index, " is null")));
-        }
-        LIR_RETURN_IF_ERROR(Named(*input, Enter(*input)));
-        stack.push_back(Frame{input, 0, {}});  // invalidates `top`
-        continue;
-      }
-      absl::StatusOr<Arity> arity = Leave(node, top.inputs);
-      if (!arity.ok()) return Named(node, arity.status());
-      if (arities_ != nullptr) (*arities_)[node.id] = *arity;
-      stack.pop_back();
-      if (stack.empty()) return *arity;
-      Frame& parent = stack.back();
-      parent.inputs.push_back(*arity);
-      LIR_RETURN_IF_ERROR(
-          Named(*parent.node, AfterInput(*parent.node, parent.inputs)));
+    return WalkScoped(root, *this);
+  }
+
+  /// A LetRec gives one recursion limit (or none) per binding.
+  absl::Status Enter(const Node& node, const WalkContext&) {
+    if (!node.Is<LetRecOp>()) return absl::OkStatus();
+    const LetRecOp& op = node.As<LetRecOp>();
+    if (op.limits.size() != op.ids.size()) {
+      return Named(node, Invalid(absl::StrCat(op.ids.size(), " bindings but ",
+                                              op.limits.size(),
+                                              " recursion limits")));
     }
+    return absl::OkStatus();
+  }
+
+  /// A Let's id gets its value's arity; a LetRec's starts unknown.
+  absl::Status Bind(const Node&, uint64_t id, Arity* value) {
+    scope_.insert_or_assign(id, Binding{value == nullptr ? Arity() : *value});
+    return absl::OkStatus();
+  }
+
+  void Unbind(const Node&, uint64_t id) { scope_.erase(id); }
+
+  /// A LetRec value's arity becomes its binding's arity (and must agree with
+  /// what reads before it revealed).
+  absl::StatusOr<bool> UpdateLetRec(const Node& node, size_t index,
+                                    Arity& value, NoLetRecState&) {
+    const uint64_t id = node.As<LetRecOp>().ids[index];
+    Binding& binding = scope_[id];
+    if (value.has_value() && binding.arity.has_value() &&
+        *value != *binding.arity) {
+      return Named(node, Invalid(absl::StrCat("l", id, " has arity ", *value,
+                                              ", but is read with arity ",
+                                              *binding.arity)));
+    }
+    if (value.has_value()) binding.arity = value;
+    return false;
+  }
+
+  /// Checks `node` against its inputs' arities; returns its own.
+  absl::StatusOr<Arity> Leave(const Node& node, const WalkContext&,
+                              std::span<Arity> inputs) {
+    absl::StatusOr<Arity> arity = Check(node, inputs);
+    if (!arity.ok()) return Named(node, arity.status());
+    if (arities_ != nullptr) (*arities_)[node.id] = *arity;
+    return arity;
   }
 
  private:
@@ -173,93 +174,19 @@ class PlanValidator {
   }
 
   /// Prefixes an error with the node it concerns.
-  static absl::Status Named(const Node& node, absl::Status status) {
-    if (status.ok()) return status;
-    return absl::Status(status.code(),
-                        absl::StrCat("LirId(", node.id, ") ", HeaderName(node),
-                                     ": ", status.message()));
+  static absl::Status Named(const Node& node, const absl::Status& status) {
+    return AttachNode(node, status);
   }
 
-  absl::Status Bind(uint64_t id, Binding binding) {
-    if (!scope_.emplace(id, binding).second) {
-      return Invalid(absl::StrCat("l", id,
-                                  " is already bound by an enclosing binding"));
-    }
-    return absl::OkStatus();
-  }
-
-  /// Checks the input count (so later steps may index inputs) and opens
-  /// LetRec scopes, which cover the values too.
-  absl::Status Enter(const Node& node) {
-    const int required = RequiredInputs(node);
-    const size_t count = node.inputs.size();
-    if (required >= 0 && count != static_cast<size_t>(required)) {
-      return Invalid(absl::StrCat("has ", count, " inputs, expected ", required));
-    }
-    if (required < 0 && count == 0) return Invalid("has no inputs");
-    if (node.Is<LetOp>()) {
-      const uint64_t id = node.As<LetOp>().id;
-      if (scope_.count(id) > 0) {
-        return Invalid(absl::StrCat("l", id,
-                                    " is already bound by an enclosing binding"));
-      }
-    }
-    if (node.Is<LetRecOp>()) {
-      const LetRecOp& op = node.As<LetRecOp>();
-      if (op.limits.size() != op.ids.size()) {
-        return Invalid(absl::StrCat(op.ids.size(), " bindings but ",
-                                    op.limits.size(), " recursion limits"));
-      }
-      std::set<uint64_t> distinct(op.ids.begin(), op.ids.end());
-      if (distinct.size() != op.ids.size()) {
-        return Invalid("binds the same id twice");
-      }
-      for (uint64_t id : op.ids) {
-        LIR_RETURN_IF_ERROR(Bind(id, Binding{std::nullopt}));
-      }
-    }
-    return absl::OkStatus();
-  }
-
-  /// A Let's id becomes visible to its body, with the value's arity.
-  absl::Status BeforeInput(const Node& node, size_t index,
-                           const std::vector<Arity>& done) {
-    if (node.Is<LetOp>() && index == 1) {
-      return Bind(node.As<LetOp>().id, Binding{done[0]});
-    }
-    return absl::OkStatus();
-  }
-
-  /// A LetRec value's arity becomes its binding's arity (and must agree with
-  /// what reads before it revealed).
-  absl::Status AfterInput(const Node& node, const std::vector<Arity>& done) {
-    if (!node.Is<LetRecOp>()) return absl::OkStatus();
-    const LetRecOp& op = node.As<LetRecOp>();
-    const size_t index = done.size() - 1;
-    if (index >= op.ids.size()) return absl::OkStatus();
-    Binding& binding = scope_[op.ids[index]];
-    const Arity value = done[index];
-    if (value.has_value() && binding.arity.has_value() &&
-        *value != *binding.arity) {
-      return Invalid(absl::StrCat("l", op.ids[index], " has arity ", *value,
-                                  ", but is read with arity ", *binding.arity));
-    }
-    if (value.has_value()) binding.arity = value;
-    return absl::OkStatus();
-  }
-
-  absl::StatusOr<Arity> Leave(const Node& node,
-                              const std::vector<Arity>& inputs) {
+  absl::StatusOr<Arity> Check(const Node& node, std::span<Arity> inputs) {
     switch (node.kind()) {
       case NodeKind::kConstant:
         return LeaveConstant(node.As<ConstantOp>());
       case NodeKind::kGet:
         return LeaveGet(node.As<GetOp>());
       case NodeKind::kLet:
-        scope_.erase(node.As<LetOp>().id);
         return inputs[1];
       case NodeKind::kLetRec:
-        for (uint64_t id : node.As<LetRecOp>().ids) scope_.erase(id);
         return inputs.back();
       case NodeKind::kMfp:
         return LeaveMfp(node.As<MfpOp>(), inputs[0]);
@@ -418,7 +345,7 @@ class PlanValidator {
   }
 
   absl::StatusOr<Arity> LeaveUnion(const UnionOp& op,
-                                   const std::vector<Arity>& inputs) {
+                                   std::span<const Arity> inputs) {
     if (!op.strategies.empty() && op.strategies.size() != inputs.size()) {
       return Invalid(absl::StrCat(op.strategies.size(),
                                   " temporal bucketing strategies for ",
@@ -459,7 +386,7 @@ class PlanValidator {
   }
 
   absl::StatusOr<Arity> LeaveSetDifference(const SetDifferenceOp& op,
-                                           const std::vector<Arity>& inputs) {
+                                           std::span<const Arity> inputs) {
     if (inputs[0].has_value() && inputs[1].has_value() &&
         *inputs[0] != *inputs[1]) {
       return Invalid(absl::StrCat("base has arity ", *inputs[0],
@@ -514,10 +441,7 @@ absl::Status Validate(const Document& doc, const ValidateOptions& options) {
       }
     });
     if (status.ok()) status = Validate(*object.plan, options);
-    if (!status.ok()) {
-      return absl::Status(status.code(),
-                          absl::StrCat(object.name, ": ", status.message()));
-    }
+    if (!status.ok()) return PrefixStatus(object.name + ": ", status);
   }
   return absl::OkStatus();
 }

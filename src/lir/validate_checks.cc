@@ -2,6 +2,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <span>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -84,7 +85,7 @@ absl::StatusOr<Arity> CheckClosure(const JoinClosure& closure, Arity input,
 /// The row after each lookup stage is `stream key ++ stream thinning ++
 /// lookup thinning`, which the stage's closure then maps.
 absl::StatusOr<Arity> CheckJoinPath(const JoinPath& path, bool delta,
-                                    const std::vector<Arity>& inputs,
+                                    std::span<const Arity> inputs,
                                     const std::string& label) {
   const int n = static_cast<int>(inputs.size());
   std::vector<bool> used(inputs.size(), false);
@@ -320,7 +321,7 @@ absl::StatusOr<int> CheckArrangementForm(const ArrangementForm& form,
 }
 
 absl::StatusOr<Arity> CheckJoin(const JoinOp& join,
-                                const std::vector<Arity>& inputs) {
+                                std::span<const Arity> inputs) {
   if (join.paths.empty()) return Invalid("has no join path");
   if (!join.delta && join.paths.size() != 1) {
     return Invalid(absl::StrCat("a linear join has exactly one path, not ",

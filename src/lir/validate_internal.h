@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include "absl/strings/string_view.h"
+#include <span>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -61,7 +62,7 @@ std::string ReadLabel(const std::optional<std::vector<ScalarExpr>>& input_key);
 
 /// Checks a Join node given its inputs' arities; returns the output arity.
 absl::StatusOr<Arity> CheckJoin(const JoinOp& join,
-                                const std::vector<Arity>& inputs);
+                                std::span<const Arity> inputs);
 
 /// Checks a Reduce node given its input's arity; returns the output arity.
 absl::StatusOr<Arity> CheckReduce(const ReduceOp& reduce, Arity input);
