@@ -64,12 +64,13 @@ struct TracingVisitor : ScopedVisitorBase<LirId> {
   std::vector<std::string> events;
 
   absl::Status Enter(const Node& node, const WalkContext& ctx) {
-    events.push_back(absl::StrCat("enter ", node.id, ctx.recursive() ? "r" : ""));
+    events.push_back(
+        absl::StrCat("enter ", node.id, ctx.recursive() ? "r" : ""));
     return absl::OkStatus();
   }
   absl::Status Bind(const Node& binder, uint64_t id, LirId* value) {
-    events.push_back(absl::StrCat("bind l", id, "=",
-                                  value == nullptr ? "-" : absl::StrCat(*value)));
+    events.push_back(absl::StrCat(
+        "bind l", id, "=", value == nullptr ? "-" : absl::StrCat(*value)));
     return absl::OkStatus();
   }
   void Unbind(const Node& binder, uint64_t id) {
@@ -94,7 +95,8 @@ TEST(Walk, LetBindsTheValueForTheBodyOnly) {
   NodePtr plan = Let(0, Constant(), Union(std::move(parts)));
   AssignPostOrderIds(*plan);
   TracingVisitor visitor;
-  absl::StatusOr<LirId> root = WalkScoped(static_cast<const Node&>(*plan), visitor);
+  absl::StatusOr<LirId> root =
+      WalkScoped(static_cast<const Node&>(*plan), visitor);
   ASSERT_TRUE(root.ok()) << root.status();
   EXPECT_EQ(*root, 5u);
   EXPECT_EQ(absl::StrJoin(visitor.events, "; "),
@@ -111,7 +113,8 @@ TEST(Walk, LetRecValuesAreRecursiveAndTheBodyIsNot) {
   NodePtr plan = LetRec({0, 1}, std::move(values), LocalGet(1));
   AssignPostOrderIds(*plan);  // 1 Get, 2 Negate, 3 Get, 4 Get, 5 LetRec
   TracingVisitor visitor;
-  absl::StatusOr<LirId> root = WalkScoped(static_cast<const Node&>(*plan), visitor);
+  absl::StatusOr<LirId> root =
+      WalkScoped(static_cast<const Node&>(*plan), visitor);
   ASSERT_TRUE(root.ok()) << root.status();
   EXPECT_EQ(absl::StrJoin(visitor.events, "; "),
             "enter 5; bind l0=-; bind l1=-; enter 2r; enter 1r; leave 1()r; "
@@ -161,7 +164,8 @@ TEST(Walk, LetRecRoundsReEnterTheValuesUntilTheVisitorStops) {
   NodePtr plan = LetRec({0}, std::move(values), LocalGet(0));
   AssignPostOrderIds(*plan);
   CountingVisitor visitor;
-  absl::StatusOr<int> root = WalkScoped(static_cast<const Node&>(*plan), visitor);
+  absl::StatusOr<int> root =
+      WalkScoped(static_cast<const Node&>(*plan), visitor);
   ASSERT_TRUE(root.ok()) << root.status();
   // Constant gives 0, Negate 1: the value is 1 every round; the first round
   // changes the binding from 0 to 1, the second changes nothing.
@@ -193,7 +197,8 @@ TEST(Walk, LetRecFixpointSeesTheUpdatedBinding) {
   AssignPostOrderIds(*plan);
   GrowingVisitor visitor;
   visitor.target = 4;
-  absl::StatusOr<int> root = WalkScoped(static_cast<const Node&>(*plan), visitor);
+  absl::StatusOr<int> root =
+      WalkScoped(static_cast<const Node&>(*plan), visitor);
   ASSERT_TRUE(root.ok()) << root.status();
   EXPECT_EQ(*root, 4);
   EXPECT_EQ(visitor.rounds, (std::vector<uint64_t>{0, 1, 2, 3}));
@@ -211,7 +216,8 @@ TEST(Walk, NestedLetRecsKeepTheirOwnState) {
   AssignPostOrderIds(*plan);
   GrowingVisitor visitor;
   visitor.target = 2;
-  absl::StatusOr<int> root = WalkScoped(static_cast<const Node&>(*plan), visitor);
+  absl::StatusOr<int> root =
+      WalkScoped(static_cast<const Node&>(*plan), visitor);
   ASSERT_TRUE(root.ok()) << root.status();
 }
 
@@ -223,23 +229,27 @@ std::string ErrorOf(const Node& plan) {
 TEST(Walk, ScopingRulesAreChecked) {
   NodePtr unbound = Negate(LocalGet(4));
   AssignPostOrderIds(*unbound);
-  EXPECT_EQ(ErrorOf(*unbound), "LirId(1) Get::PassArrangements: l4 is not bound here");
+  EXPECT_EQ(ErrorOf(*unbound),
+            "LirId(1) Get::PassArrangements: l4 is not bound here");
 
   // A Let's id is not visible in its own value.
   NodePtr own_value = Let(0, LocalGet(0), Constant());
   AssignPostOrderIds(*own_value);
-  EXPECT_EQ(ErrorOf(*own_value), "LirId(1) Get::PassArrangements: l0 is not bound here");
+  EXPECT_EQ(ErrorOf(*own_value),
+            "LirId(1) Get::PassArrangements: l0 is not bound here");
 
   NodePtr shadow = Let(0, Constant(), Let(0, Constant(), LocalGet(0)));
   AssignPostOrderIds(*shadow);
-  EXPECT_EQ(ErrorOf(*shadow), "LirId(4) With: l0 is already bound by an enclosing binding");
+  EXPECT_EQ(ErrorOf(*shadow),
+            "LirId(4) With: l0 is already bound by an enclosing binding");
 
   std::vector<NodePtr> values;
   values.push_back(Constant());
   values.push_back(Constant());
   NodePtr twice = LetRec({1, 1}, std::move(values), Constant());
   AssignPostOrderIds(*twice);
-  EXPECT_EQ(ErrorOf(*twice), "LirId(4) With Mutually Recursive: binds the same id twice");
+  EXPECT_EQ(ErrorOf(*twice),
+            "LirId(4) With Mutually Recursive: binds the same id twice");
 
   std::vector<NodePtr> inner;
   inner.push_back(Constant());
@@ -279,8 +289,9 @@ struct CustomScopeVisitor : TracingVisitor {
   bool BoundOutside(uint64_t id) const { return id == 7; }
   absl::Status ScopeError(const Node& node, ScopeViolation violation,
                           uint64_t id) const {
-    return NodeError(node, absl::StatusCode::kFailedPrecondition,
-                     absl::StrCat("custom ", static_cast<int>(violation), " l", id));
+    return NodeError(
+        node, absl::StatusCode::kFailedPrecondition,
+        absl::StrCat("custom ", static_cast<int>(violation), " l", id));
   }
 };
 
@@ -309,7 +320,8 @@ TEST(Walk, DescendFalseSkipsInputsAndBindings) {
   NodePtr plan = Negate(LetRec({0}, std::move(values), LocalGet(0)));
   AssignPostOrderIds(*plan);
   SkippingVisitor visitor;
-  absl::StatusOr<LirId> root = WalkScoped(static_cast<const Node&>(*plan), visitor);
+  absl::StatusOr<LirId> root =
+      WalkScoped(static_cast<const Node&>(*plan), visitor);
   ASSERT_TRUE(root.ok()) << root.status();
   EXPECT_EQ(absl::StrJoin(visitor.events, "; "),
             "enter 4; enter 3; leave 3(); leave 4(3)");
@@ -330,7 +342,8 @@ TEST(Walk, HookErrorsStopTheWalk) {
   NodePtr plan = Negate(Negate(GlobalGet("t")));
   AssignPostOrderIds(*plan);
   FailingVisitor visitor;
-  absl::Status status = WalkScoped(static_cast<const Node&>(*plan), visitor).status();
+  absl::Status status =
+      WalkScoped(static_cast<const Node&>(*plan), visitor).status();
   EXPECT_EQ(status.code(), absl::StatusCode::kOutOfRange);
   EXPECT_EQ(status.message(), "LirId(2) Negate: boom");
 }
@@ -376,7 +389,8 @@ TEST(Walk, DeepPlansDoNotOverflowTheStack) {
     node = Let(i, Constant(), Union(std::move(parts)));
   }
   SizeVisitor visitor;
-  absl::StatusOr<size_t> size = WalkScoped(static_cast<const Node&>(*node), visitor);
+  absl::StatusOr<size_t> size =
+      WalkScoped(static_cast<const Node&>(*node), visitor);
   ASSERT_TRUE(size.ok()) << size.status();
   EXPECT_EQ(*size, CountNodes(*node));
 }
@@ -393,7 +407,8 @@ TEST(NodeErrorTest, CarriesTheNodeAsAPayload) {
   EXPECT_EQ(*info, (NodeErrorInfo{7, NodeKind::kGet}));
   EXPECT_EQ(std::string(*status.GetPayload(kNodeErrorTypeUrl)), "7 Get");
 
-  EXPECT_FALSE(NodeErrorOf(absl::InvalidArgumentError("LirId(7) Get: x")).has_value());
+  EXPECT_FALSE(
+      NodeErrorOf(absl::InvalidArgumentError("LirId(7) Get: x")).has_value());
   EXPECT_FALSE(NodeErrorOf(absl::OkStatus()).has_value());
 }
 
