@@ -1,11 +1,13 @@
 // The incremental engine's dataflow: builds one operator per plan node in
-// post-order (iteratively), then runs them in that order every round, each
-// reading its inputs' changes of the round and the arrangements it shares.
+// post-order (with the scoped walker, so iteratively), then runs them in that
+// order every round, each reading its inputs' changes of the round and the
+// arrangements it shares.
 #include "src/eval/incremental.h"
 
 #include <map>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -13,12 +15,13 @@
 #include "src/eval/incremental_internal.h"
 #include "src/eval/scalar_eval.h"
 #include "src/eval/snapshot.h"
+#include "src/lir/node_error.h"
 #include "src/lir/status_macros.h"
+#include "src/lir/walk.h"
 
 namespace lir::eval {
 namespace {
 
-using incremental_internal::AtNode;
 using incremental_internal::Graph;
 using incremental_internal::Operator;
 using incremental_internal::Round;
@@ -52,6 +55,34 @@ absl::StatusOr<size_t> BuildOne(const Node& node, Graph& graph) {
   return absl::InternalError("unknown node kind");
 }
 
+/// Builds one operator per node in post-order: a visitor of the scoped
+/// walker (src/lir/walk.h). A Let's value is built before its body, which
+/// may then read it.
+class GraphBuilder : public ScopedVisitorBase<std::monostate> {
+ public:
+  explicit GraphBuilder(Graph& graph) : graph_(graph) {}
+
+  /// A LetRec runs whole in the adapter: its subtree gets no operators.
+  bool Descend(const Node& node) const { return !node.Is<LetRecOp>(); }
+
+  /// The value is built: the body may read it.
+  absl::Status Bind(const Node& binder, uint64_t id, std::monostate*) {
+    graph_.locals[id] = graph_.OpOf(binder.inputs[0].get());
+    return absl::OkStatus();
+  }
+
+  /// Builds `node`'s operator.
+  absl::StatusOr<std::monostate> Leave(const Node& node, const WalkContext&,
+                                       std::span<std::monostate>) {
+    absl::StatusOr<size_t> built = BuildOne(node, graph_);
+    if (!built.ok()) return AttachNode(node, built.status());
+    return std::monostate();
+  }
+
+ private:
+  Graph& graph_;
+};
+
 class IncrementalDataflow : public Dataflow {
  public:
   IncrementalDataflow(const Node& plan, DataflowOptions options)
@@ -66,31 +97,8 @@ class IncrementalDataflow : public Dataflow {
       arities_ = std::move(*arities);
       graph_.arities = &arities_;
     }
-    struct Frame {
-      const Node* node;
-      size_t next;
-    };
-    std::vector<Frame> stack;
-    stack.push_back({&plan_, 0});
-    while (!stack.empty()) {
-      Frame& top = stack.back();
-      const Node& node = *top.node;
-      // A LetRec runs whole in the adapter: its subtree gets no operators.
-      const bool descend = !node.Is<LetRecOp>();
-      if (descend && top.next < node.inputs.size()) {
-        if (node.Is<LetOp>() && top.next == 1) {
-          // The value is built: the body may read it.
-          graph_.locals[node.As<LetOp>().id] =
-              graph_.OpOf(node.inputs[0].get());
-        }
-        const Node* child = node.inputs[top.next++].get();
-        stack.push_back({child, 0});
-        continue;
-      }
-      stack.pop_back();
-      absl::StatusOr<size_t> built = BuildOne(node, graph_);
-      if (!built.ok()) return AtNode(node, built.status());
-    }
+    GraphBuilder builder(graph_);
+    LIR_RETURN_IF_ERROR(WalkScoped(plan_, builder).status());
     // Operators run in index order, so the reader with the highest index
     // reads a delta last and may take it (unless it lists it twice).
     constexpr size_t kNone = static_cast<size_t>(-1);
@@ -182,7 +190,7 @@ class IncrementalDataflow : public Dataflow {
         if (quiet) continue;
       }
       absl::StatusOr<Multiset> out = op.Run(r);
-      if (!out.ok()) return AtNode(op.node(), out.status());
+      if (!out.ok()) return AttachNode(op.node(), out.status());
       if (!op.CountsOwnActivations()) ++activations_;
       deltas[i] = std::move(*out);
     }

@@ -91,10 +91,6 @@ Trace* FindOffered(const std::vector<Offered>& offered,
 /// `ArrangeBy[[Column(0), (#0 + #1)]]`-style key text.
 std::string KeyListText(const std::vector<ScalarExpr>& key);
 
-/// `LirId(7) Mfp: <message>`, keeping the code; messages that already name
-/// a node are returned unchanged.
-absl::Status AtNode(const Node& node, const absl::Status& status);
-
 /// The datums of a seek value (`val=`).
 absl::StatusOr<DataRow> SeekRow(const Row& row);
 

@@ -36,15 +36,6 @@ std::string KeyListText(const std::vector<ScalarExpr>& key) {
   return absl::StrCat("[[", absl::StrJoin(parts, ", "), "]]");
 }
 
-absl::Status AtNode(const Node& node, const absl::Status& status) {
-  if (status.ok()) return status;
-  absl::string_view message = status.message();
-  if (message.substr(0, 6) == "LirId(") return status;
-  return absl::Status(status.code(), absl::StrCat("LirId(", node.id, ") ",
-                                                  HeaderName(node), ": ",
-                                                  message));
-}
-
 absl::StatusOr<DataRow> SeekRow(const Row& row) {
   DataRow out;
   out.reserve(row.size());

@@ -1,7 +1,7 @@
-// The snapshot engine: an explicit-stack walk over the plan that computes
-// every node's whole output (snapshot_ops.cc), binds Let and LetRec locals,
-// and iterates LetRec to a fixed point; plus the Dataflow that re-runs it
-// every round.
+// The snapshot engine: a scoped walk over the plan (src/lir/walk.h) that
+// computes every node's whole output (snapshot_ops.cc), binds Let and LetRec
+// locals, and iterates LetRec to a fixed point; plus the Dataflow that
+// re-runs it every round.
 #include "src/eval/snapshot.h"
 
 #include <algorithm>
@@ -9,26 +9,21 @@
 #include <span>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "src/interp/driver.h"
 #include "src/eval/operators.h"
 #include "src/eval/snapshot_internal.h"
+#include "src/lir/node_error.h"
 #include "src/lir/status_macros.h"
+#include "src/lir/walk.h"
 
 namespace lir::eval {
 namespace {
 
-using snapshot_internal::AtNode;
-
 std::string LocalName(uint64_t id) { return absl::StrCat("l", id); }
-
-absl::Status ShadowingError(const Node& node, uint64_t id) {
-  return AtNode(node, absl::InvalidArgumentError(absl::StrCat(
-                          LocalName(id), " is already bound (shadowing)")));
-}
 
 /// The iteration bound of a LetRec: the smallest max_iters among its
 /// bindings (the first such binding's return_at_limit decides), if any.
@@ -49,156 +44,83 @@ IterationBound BoundOf(const LetRecOp& op) {
   return bound;
 }
 
-/// Evaluates one plan over one environment.
-class Walker {
+/// Evaluates one plan over one environment: a visitor of the scoped walker
+/// (src/lir/walk.h), which owns Let/LetRec order and scoping; LetRec values
+/// are iterated until no binding changes.
+class SnapshotVisitor : public ScopedVisitorBase<Multiset> {
  public:
-  explicit Walker(const SnapshotEnv& env) : env_(env) {}
+  /// Completed iterations of the LetRec being walked.
+  struct LetRecState {
+    uint64_t iterations = 0;
+  };
 
-  absl::StatusOr<Multiset> Run(const Node& root) {
-    LIR_RETURN_IF_ERROR(Enter(root));
-    while (!frames_.empty()) {
-      Frame& f = frames_.back();
-      const Node& node = *f.node;
-      switch (node.kind()) {
-        case NodeKind::kLet:
-          LIR_RETURN_IF_ERROR(StepLet(f));
-          break;
-        case NodeKind::kLetRec:
-          LIR_RETURN_IF_ERROR(StepLetRec(f));
-          break;
-        default:
-          if (f.next < node.inputs.size()) {
-            LIR_RETURN_IF_ERROR(Enter(*node.inputs[f.next++]));
-          } else {
-            LIR_ASSIGN_OR_RETURN(Multiset result, Visit(node, f.base));
-            values_.resize(f.base);
-            LIR_RETURN_IF_ERROR(Complete(std::move(result)));
-          }
-          break;
+  explicit SnapshotVisitor(const SnapshotEnv& env) : env_(env) {}
+
+  /// Free locals of the environment can be read (not rebound).
+  bool BoundOutside(uint64_t id) const { return env_.locals.contains(id); }
+
+  /// A Let binds its value; a LetRec binding starts empty.
+  absl::Status Bind(const Node& binder, uint64_t id, Multiset* value) {
+    bindings_.insert_or_assign(id,
+                               value == nullptr ? Multiset() : std::move(*value));
+    return absl::OkStatus();
+  }
+
+  /// Drops the binding of `id`.
+  void Unbind(const Node& binder, uint64_t id) { bindings_.erase(id); }
+
+  /// Rebinding at once makes the new value visible to later bindings of
+  /// this iteration.
+  absl::StatusOr<bool> UpdateLetRec(const Node& let_rec, size_t index,
+                                    Multiset& value, LetRecState& state) {
+    Multiset& binding = bindings_[let_rec.As<LetRecOp>().ids[index]];
+    if (binding == value) return false;
+    binding = std::move(value);
+    return true;
+  }
+
+  /// Iterates while an iteration changes a binding, up to the LetRec's
+  /// recursion limit (an error, or the body over the last values when it
+  /// says return_at_limit) or kSnapshotLetRecCap iterations (an error).
+  absl::StatusOr<LetRecNext> EndLetRecRound(const Node& let_rec,
+                                            LetRecState& state, bool changed) {
+    ++state.iterations;
+    if (!changed) return LetRecNext::kBody;
+    const IterationBound bound = BoundOf(let_rec.As<LetRecOp>());
+    if (bound.limit.has_value() && state.iterations >= *bound.limit) {
+      if (!bound.return_at_limit) {
+        return NodeError(let_rec, absl::StatusCode::kOutOfRange,
+                         absl::StrCat("recursion limit exceeded (",
+                                      *bound.limit, " iterations)"));
       }
+      return LetRecNext::kBody;
     }
-    return std::move(result_);
+    if (state.iterations >= kSnapshotLetRecCap) {
+      return NodeError(let_rec, absl::StatusCode::kOutOfRange,
+                       absl::StrCat("did not converge in ", kSnapshotLetRecCap,
+                                    " iterations"));
+    }
+    return LetRecNext::kRepeat;
+  }
+
+  /// The node's whole output; Let and LetRec pass on their body's.
+  absl::StatusOr<Multiset> Leave(const Node& node, const WalkContext& ctx,
+                                 std::span<Multiset> inputs) {
+    if (node.Is<LetOp>() || node.Is<LetRecOp>()) return std::move(inputs.back());
+    absl::StatusOr<Multiset> result;
+    if (node.Is<GetOp>()) {
+      const GetOp& op = node.As<GetOp>();
+      LIR_ASSIGN_OR_RETURN(const Multiset* source, Lookup(node, op.id));
+      result = snapshot_internal::ComputeGet(node, *source, Clock());
+    } else {
+      result = snapshot_internal::ComputeNode(
+          node, inputs, env_.check_delta_paths, Clock());
+    }
+    if (!result.ok()) return AttachNode(node, result.status());
+    return result;
   }
 
  private:
-  /// One node being evaluated: `next` counts the inputs started; finished
-  /// inputs wait on values_ from `base` on.
-  struct Frame {
-    const Node* node;
-    uint32_t next = 0;
-    size_t base = 0;
-    // LetRec only: completed iterations, and whether the running one
-    // changed a binding.
-    uint64_t iterations = 0;
-    bool changed = false;
-  };
-
-  absl::Status Enter(const Node& node) {
-    LIR_RETURN_IF_ERROR(interp::driver_internal::CheckInputs(node));
-    Frame frame{&node, 0, values_.size()};
-    if (node.Is<LetRecOp>()) {
-      for (uint64_t id : node.As<LetRecOp>().ids) {
-        LIR_RETURN_IF_ERROR(Bind(node, id, Multiset()));
-      }
-    }
-    frames_.push_back(frame);
-    return absl::OkStatus();
-  }
-
-  bool IsBound(uint64_t id) const {
-    return bindings_.contains(id) || env_.locals.contains(id);
-  }
-
-  absl::Status Bind(const Node& node, uint64_t id, Multiset value) {
-    if (IsBound(id)) {
-      return ShadowingError(node, id);
-    }
-    bindings_.emplace(id, std::move(value));
-    return absl::OkStatus();
-  }
-
-  /// Let {value, body}: the value's result is bound when it is delivered
-  /// (Complete), the binding dropped when the body's is.
-  absl::Status StepLet(Frame& f) {
-    const Node& node = *f.node;
-    if (f.next < 2) {
-      ++f.next;
-      return Enter(*node.inputs[f.next - 1]);
-    }
-    Multiset result = std::move(values_.back());
-    values_.pop_back();
-    bindings_.erase(node.As<LetOp>().id);
-    return Complete(std::move(result));
-  }
-
-  /// LetRec {values..., body}: iterations over the values, then the body.
-  absl::Status StepLetRec(Frame& f) {
-    const Node& node = *f.node;
-    const LetRecOp& op = node.As<LetRecOp>();
-    const size_t count = op.ids.size();
-    if (f.next < count) {
-      ++f.next;
-      return Enter(*node.inputs[f.next - 1]);
-    }
-    if (f.next == count) {
-      ++f.iterations;
-      if (f.changed) {
-        const IterationBound bound = BoundOf(op);
-        if (bound.limit.has_value() && f.iterations >= *bound.limit) {
-          if (!bound.return_at_limit) {
-            return AtNode(node, absl::OutOfRangeError(absl::StrCat(
-                                    "recursion limit exceeded (", *bound.limit,
-                                    " iterations)")));
-          }
-        } else if (f.iterations >= kSnapshotLetRecCap) {
-          return AtNode(node, absl::OutOfRangeError(absl::StrCat(
-                                  "did not converge in ", kSnapshotLetRecCap,
-                                  " iterations")));
-        } else {
-          f.changed = false;
-          f.next = 0;
-          return absl::OkStatus();
-        }
-      }
-      ++f.next;
-      return Enter(*node.inputs[count]);
-    }
-    Multiset result = std::move(values_.back());
-    values_.pop_back();
-    for (uint64_t id : op.ids) bindings_.erase(id);
-    return Complete(std::move(result));
-  }
-
-  /// Hands the finished top frame's result to its parent.
-  absl::Status Complete(Multiset result) {
-    frames_.pop_back();
-    if (frames_.empty()) {
-      result_ = std::move(result);
-      return absl::OkStatus();
-    }
-    Frame& parent = frames_.back();
-    const Node& pnode = *parent.node;
-    if (pnode.Is<LetOp>() && parent.next == 1) {
-      return Bind(pnode, pnode.As<LetOp>().id, std::move(result));
-    }
-    if (pnode.Is<LetRecOp>()) {
-      const LetRecOp& op = pnode.As<LetRecOp>();
-      const size_t index = parent.next - 1;
-      if (index < op.ids.size()) {
-        // Rebinding at once makes the new value visible to later bindings
-        // of this iteration.
-        Multiset& binding = bindings_[op.ids[index]];
-        if (binding != result) {
-          binding = std::move(result);
-          parent.changed = true;
-        }
-        return absl::OkStatus();
-      }
-    }
-    values_.push_back(std::move(result));
-    return absl::OkStatus();
-  }
-
   absl::StatusOr<const Multiset*> Lookup(const Node& node,
                                          const CollectionId& id) const {
     if (id.is_local) {
@@ -209,30 +131,15 @@ class Walker {
           it != env_.locals.end() && it->second != nullptr) {
         return it->second;
       }
-      return AtNode(node, absl::InvalidArgumentError(absl::StrCat(
-                              LocalName(id.local), " is not bound here")));
+      return NodeError(node, absl::StatusCode::kInvalidArgument,
+                       absl::StrCat(LocalName(id.local), " is not bound here"));
     }
     if (auto it = env_.globals.find(id.global);
         it != env_.globals.end() && it->second != nullptr) {
       return it->second;
     }
-    return AtNode(node, absl::InvalidArgumentError(absl::StrCat(
-                            "no data for collection ", id.global)));
-  }
-
-  absl::StatusOr<Multiset> Visit(const Node& node, size_t base) {
-    absl::StatusOr<Multiset> result;
-    if (node.Is<GetOp>()) {
-      const GetOp& op = node.As<GetOp>();
-      LIR_ASSIGN_OR_RETURN(const Multiset* source, Lookup(node, op.id));
-      result = snapshot_internal::ComputeGet(node, *source, Clock());
-    } else {
-      std::span<Multiset> inputs(values_.data() + base, values_.size() - base);
-      result = snapshot_internal::ComputeNode(
-          node, inputs, env_.check_delta_paths, Clock());
-    }
-    if (!result.ok()) return AtNode(node, result.status());
-    return result;
+    return NodeError(node, absl::StatusCode::kInvalidArgument,
+                     absl::StrCat("no data for collection ", id.global));
   }
 
   snapshot_internal::Clock Clock() const {
@@ -241,9 +148,39 @@ class Walker {
 
   const SnapshotEnv& env_;
   absl::flat_hash_map<uint64_t, Multiset> bindings_;
-  std::vector<Frame> frames_;
-  std::vector<Multiset> values_;
-  Multiset result_;
+};
+
+/// CheckSnapshotPlan's walk: payloads the engines support, globals with
+/// data, join shapes; the walker adds the scoping rules.
+class PlanChecker : public ScopedVisitorBase<std::monostate> {
+ public:
+  explicit PlanChecker(const DataflowOptions& options) : options_(options) {}
+
+  absl::Status Enter(const Node& node, const WalkContext& ctx) {
+    absl::Status payload = CheckNode(node);
+    if (!payload.ok()) return AttachNode(node, payload);
+    if (node.Is<GetOp>()) {
+      const CollectionId& id = node.As<GetOp>().id;
+      if (!id.is_local && !options_.globals.contains(id.global)) {
+        return NodeError(node, absl::StatusCode::kInvalidArgument,
+                         absl::StrCat("no data for collection ", id.global));
+      }
+    }
+    if (node.Is<JoinOp>()) {
+      absl::Status shape = snapshot_internal::CheckJoinShape(
+          node.As<JoinOp>(), node.inputs.size());
+      if (!shape.ok()) return AttachNode(node, shape);
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<std::monostate> Leave(const Node& node, const WalkContext& ctx,
+                                       std::span<std::monostate> inputs) {
+    return std::monostate();
+  }
+
+ private:
+  const DataflowOptions& options_;
 };
 
 /// The snapshot engine as a Dataflow: accumulated inputs, previous output.
@@ -331,77 +268,14 @@ class SnapshotDataflow : public Dataflow {
 
 absl::StatusOr<Multiset> EvaluateSnapshot(const Node& plan,
                                           const SnapshotEnv& env) {
-  return Walker(env).Run(plan);
+  SnapshotVisitor visitor(env);
+  return WalkScoped(plan, visitor);
 }
 
 absl::Status CheckSnapshotPlan(const Node& plan,
                                const DataflowOptions& options) {
-  // Walks with enter/exit events so that Let and LetRec scopes are known.
-  struct Frame {
-    const Node* node;
-    size_t next;
-  };
-  absl::flat_hash_set<uint64_t> scope;
-  std::vector<Frame> stack;
-  auto enter = [&](const Node& node) -> absl::Status {
-    LIR_RETURN_IF_ERROR(interp::driver_internal::CheckInputs(node));
-    absl::Status payload = CheckNode(node);
-    if (!payload.ok()) return AtNode(node, payload);
-    switch (node.kind()) {
-      case NodeKind::kGet: {
-        const CollectionId& id = node.As<GetOp>().id;
-        if (id.is_local && !scope.contains(id.local)) {
-          return AtNode(node, absl::InvalidArgumentError(absl::StrCat(
-                                  LocalName(id.local), " is not bound here")));
-        }
-        if (!id.is_local && !options.globals.contains(id.global)) {
-          return AtNode(node, absl::InvalidArgumentError(absl::StrCat(
-                                  "no data for collection ", id.global)));
-        }
-        break;
-      }
-      case NodeKind::kJoin: {
-        absl::Status shape = snapshot_internal::CheckJoinShape(
-            node.As<JoinOp>(), node.inputs.size());
-        if (!shape.ok()) return AtNode(node, shape);
-        break;
-      }
-      case NodeKind::kLetRec:
-        for (uint64_t id : node.As<LetRecOp>().ids) {
-          if (!scope.insert(id).second) {
-            return ShadowingError(node, id);
-          }
-        }
-        break;
-      default:
-        break;
-    }
-    stack.push_back({&node, 0});
-    return absl::OkStatus();
-  };
-  LIR_RETURN_IF_ERROR(enter(plan));
-  while (!stack.empty()) {
-    Frame& top = stack.back();
-    const Node& node = *top.node;
-    if (top.next < node.inputs.size()) {
-      const size_t index = top.next++;
-      // A Let's id is in scope for its body only.
-      if (node.Is<LetOp>() && index == 1) {
-        const uint64_t id = node.As<LetOp>().id;
-        if (!scope.insert(id).second) {
-          return ShadowingError(node, id);
-        }
-      }
-      LIR_RETURN_IF_ERROR(enter(*node.inputs[index]));
-      continue;
-    }
-    if (node.Is<LetOp>()) scope.erase(node.As<LetOp>().id);
-    if (node.Is<LetRecOp>()) {
-      for (uint64_t id : node.As<LetRecOp>().ids) scope.erase(id);
-    }
-    stack.pop_back();
-  }
-  return absl::OkStatus();
+  PlanChecker checker(options);
+  return WalkScoped(plan, checker).status();
 }
 
 absl::StatusOr<std::unique_ptr<Dataflow>> MakeSnapshotDataflow(

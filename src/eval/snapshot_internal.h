@@ -24,9 +24,6 @@ struct Clock {
   std::optional<uint64_t>* next = nullptr;
 };
 
-/// `LirId(7) Mfp: <message of status>`, keeping the status code.
-absl::Status AtNode(const Node& node, const absl::Status& status);
-
 /// Reads `input` as Get::Arrangement / Mfp with `input_val` do: when `seek`
 /// is set, only rows whose key (the prefix of an arrangement's layout row,
 /// which `input` holds then) equals it; then `mfp` (a temporal one at

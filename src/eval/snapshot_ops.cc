@@ -215,12 +215,6 @@ absl::StatusOr<Multiset> Union(std::span<Multiset> inputs) {
 
 }  // namespace
 
-absl::Status AtNode(const Node& node, const absl::Status& status) {
-  return absl::Status(status.code(),
-                      absl::StrCat("LirId(", node.id, ") ", HeaderName(node),
-                                   ": ", status.message()));
-}
-
 absl::StatusOr<Multiset> ReadSeekMfp(const Multiset& input,
                                      const std::optional<Row>* seek,
                                      const MapFilterProject& mfp,

@@ -1,7 +1,8 @@
 // The arity (number of columns) of every node's output, as an abstract
-// interpretation. Nothing is guessed: a global collection's arity comes from
-// the caller or from what the plan text reveals (the layout of an advertised
-// arrangement); where nothing reveals it, it stays unknown.
+// interpretation of the rules in src/lir/arity.h. Nothing is guessed: a
+// global collection's arity comes from the caller or from what the plan text
+// reveals (the layout of an advertised arrangement); where nothing reveals
+// it, it stays unknown.
 #ifndef LIR_INTERP_ARITY_H_
 #define LIR_INTERP_ARITY_H_
 
@@ -13,42 +14,19 @@
 
 #include "absl/status/statusor.h"
 #include "src/interp/interpreter.h"
-#include "src/lir/arrangement.h"
-#include "src/lir/mfp.h"
+#include "src/lir/arity.h"
 #include "src/lir/node.h"
 
 namespace lir::interp {
 
-/// The arity lattice: unknown (bottom) < known n < conflict (top). Two
-/// different known arities join to a conflict.
-struct Arity {
-  enum class State : uint8_t { kUnknown, kKnown, kConflict };
-  State state = State::kUnknown;
-  int value = 0;  ///< meaningful when kKnown; 0 otherwise
-
-  static Arity Unknown() { return {}; }
-  static Arity Known(int n) { return {State::kKnown, n}; }
-  static Arity Conflict() { return {State::kConflict, 0}; }
-  bool known() const { return state == State::kKnown; }
-  /// The arity when known, else nullopt (InferArities' convention).
-  std::optional<int> ToOptional() const {
-    return known() ? std::optional<int>(value) : std::nullopt;
-  }
-  friend bool operator==(const Arity&, const Arity&) = default;
-};
-
-/// The least upper bound of `a` and `b`.
-Arity JoinArity(Arity a, Arity b);
-
-/// `2`, `?` (unknown) or `conflict`.
-std::string FormatArity(Arity arity);
-
-/// The arity the layout of `form` (key and thinning) describes, or conflict
-/// when the layout is inconsistent.
-Arity DescribedArity(const ArrangementForm& form);
-
-/// The output arity of `mfp` applied to `input` columns.
-Arity MfpOutputArity(const MapFilterProject& mfp, Arity input);
+// The lattice and the per-kind rules live in src/lir/arity.h (Validate
+// checks against the same rules); these names are kept for the analysis'
+// users.
+using lir::Arity;
+using lir::DescribedArity;
+using lir::FormatArity;
+using lir::JoinArity;
+using lir::MfpOutputArity;
 
 /// Arities a plan reveals about the collections it reads: for each global
 /// name and each local id, the join of the arities its Gets' advertised
@@ -61,13 +39,10 @@ struct RevealedArities {
 /// Adds what the Gets of `plan` reveal to `*revealed`. Iterative.
 void CollectRevealedArities(const Node& plan, RevealedArities* revealed);
 
-/// The arity interpreter. Gets take their collection's arity (a local
-/// binding's value, or for a global the caller's `given` arity), joined with
-/// what `revealed` and their own advertised arrangements describe; Mfp,
-/// FlatMap (for table functions of fixed shape), Join (following the plan's
-/// stages and closures), Reduce (key + aggregates, then mfp_after) compute
-/// it; ArrangeBy, Threshold and SetDifference join their input with the
-/// layouts they carry; Union joins its inputs.
+/// The arity interpreter: the rules of src/lir/arity.h. Gets take their
+/// collection's arity (a local binding's value, or for a global the caller's
+/// `given` arity), joined with what `revealed` and their own advertised
+/// arrangements describe; every other kind follows NodeOutputArity.
 class ArityInterpreter {
  public:
   using Domain = Arity;

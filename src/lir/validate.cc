@@ -1,41 +1,27 @@
-// Validate / InferArities: one iterative post-order walk that infers each
-// node's arity from its inputs and checks the node against it.
+// Validate / InferArities: one scoped walk (src/lir/walk.h) that checks each
+// node against its inputs' arities and gives it the arity the rules of
+// src/lir/arity.h derive (the rules the arity analysis runs too).
 #include "src/lir/validate.h"
 
 #include <set>
 #include <string>
 #include <string_view>
+#include <span>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "src/lir/arity.h"
+#include "src/lir/node_error.h"
 #include "src/lir/status_macros.h"
 #include "src/lir/validate_internal.h"
+#include "src/lir/walk.h"
 
 namespace lir {
 
-namespace validate_internal {
-
-Arity TableFunctionArity(std::string_view func) {
-  std::string_view name = func.substr(0, func.find_first_of("([ "));
-  static constexpr std::pair<std::string_view, int> kKnown[] = {
-      {"generate_series", 1},          {"unnest_array", 1},
-      {"unnest_list", 1},              {"unnest_map", 2},
-      {"jsonb_array_elements", 1},     {"jsonb_array_elements_text", 1},
-      {"jsonb_object_keys", 1},        {"jsonb_each", 2},
-      {"jsonb_each_text", 2},          {"regexp_split_to_table", 1},
-  };
-  for (const auto& [known, arity] : kKnown) {
-    if (name == known) return arity;
-  }
-  return std::nullopt;
-}
-
-}  // namespace validate_internal
-
 namespace {
 
-using validate_internal::Arity;
+using validate_internal::MaybeArity;
 using validate_internal::CheckArrangementForm;
 using validate_internal::CheckColumnList;
 using validate_internal::CheckColumns;
@@ -44,14 +30,13 @@ using validate_internal::CheckMfp;
 using validate_internal::CheckPositions;
 using validate_internal::CheckReduce;
 using validate_internal::Invalid;
-using validate_internal::ReadArity;
+using validate_internal::ReadMaybeArity;
 using validate_internal::ReadLabel;
-using validate_internal::TableFunctionArity;
 
 /// Checks an `ensure_arrangement` on the full row: key `#0..#n-1`, identity
 /// permutation, empty thinning. Returns n.
 absl::StatusOr<int> CheckFullRowArrangement(const ArrangementForm& form,
-                                            Arity input) {
+                                            MaybeArity input) {
   for (size_t i = 0; i < form.key.size(); ++i) {
     if (!form.key[i].IsColumn() || form.key[i].column != static_cast<int>(i)) {
       return Invalid(absl::StrCat("ensure_arrangement key entry ", i,
@@ -88,10 +73,13 @@ void ForEachPresentNode(const Node& root, Fn&& fn) {
 /// has unknown arity (or a LetRec binding read before its value is checked)
 /// learns it from the first read that advertises an arrangement.
 struct Binding {
-  Arity arity;
+  MaybeArity arity;
 };
 
-class PlanValidator {
+/// Validate's walk: a visitor of the scoped walker (src/lir/walk.h), which
+/// checks input counts and the scoping rules; each node's checks run in
+/// Leave against its inputs' arities.
+class PlanValidator : public ScopedVisitorBase<Arity> {
  public:
   PlanValidator(const ValidateOptions& options,
                 std::map<LirId, std::optional<int>>* arities)
@@ -99,38 +87,61 @@ class PlanValidator {
 
   absl::StatusOr<Arity> Run(const Node& root) {
     LearnGlobalArities(root);
-    struct Frame {
-      const Node* node;
-      size_t next = 0;
-      std::vector<Arity> inputs;
-    };
-    std::vector<Frame> stack;
-    LIR_RETURN_IF_ERROR(Named(root, Enter(root)));
-    stack.push_back(Frame{&root, 0, {}});
-    while (true) {
-      Frame& top = stack.back();
-      const Node& node = *top.node;
-      if (top.next < node.inputs.size()) {
-        const size_t index = top.next++;
-        LIR_RETURN_IF_ERROR(Named(node, BeforeInput(node, index, top.inputs)));
-        const Node* input = node.inputs[index].get();
-        if (input == nullptr) {
-          return Named(node, Invalid(absl::StrCat("input ", index, " is null")));
-        }
-        LIR_RETURN_IF_ERROR(Named(*input, Enter(*input)));
-        stack.push_back(Frame{input, 0, {}});  // invalidates `top`
-        continue;
-      }
-      absl::StatusOr<Arity> arity = Leave(node, top.inputs);
-      if (!arity.ok()) return Named(node, arity.status());
-      if (arities_ != nullptr) (*arities_)[node.id] = *arity;
-      stack.pop_back();
-      if (stack.empty()) return *arity;
-      Frame& parent = stack.back();
-      parent.inputs.push_back(*arity);
-      LIR_RETURN_IF_ERROR(
-          Named(*parent.node, AfterInput(*parent.node, parent.inputs)));
+    return WalkScoped(root, *this);
+  }
+
+  /// A LetRec gives one recursion limit (or none) per binding.
+  absl::Status Enter(const Node& node, const WalkContext&) {
+    if (!node.Is<LetRecOp>()) return absl::OkStatus();
+    const LetRecOp& op = node.As<LetRecOp>();
+    if (op.limits.size() != op.ids.size()) {
+      return Named(node, Invalid(absl::StrCat(op.ids.size(), " bindings but ",
+                                              op.limits.size(),
+                                              " recursion limits")));
     }
+    return absl::OkStatus();
+  }
+
+  /// A Let's id gets its value's arity; a LetRec's starts unknown.
+  absl::Status Bind(const Node&, uint64_t id, Arity* value) {
+    scope_.insert_or_assign(
+        id, Binding{value == nullptr ? MaybeArity() : value->ToOptional()});
+    return absl::OkStatus();
+  }
+
+  void Unbind(const Node&, uint64_t id) { scope_.erase(id); }
+
+  /// A LetRec value's arity becomes its binding's arity (and must agree with
+  /// what reads before it revealed).
+  absl::StatusOr<bool> UpdateLetRec(const Node& node, size_t index,
+                                    Arity& value_arity, NoLetRecState&) {
+    const uint64_t id = node.As<LetRecOp>().ids[index];
+    const MaybeArity value = value_arity.ToOptional();
+    Binding& binding = scope_[id];
+    if (value.has_value() && binding.arity.has_value() &&
+        *value != *binding.arity) {
+      return Named(node, Invalid(absl::StrCat("l", id, " has arity ", *value,
+                                              ", but is read with arity ",
+                                              *binding.arity)));
+    }
+    if (value.has_value()) binding.arity = value;
+    return false;
+  }
+
+  /// Checks `node` against its inputs' arities; returns its own, as the
+  /// rules of src/lir/arity.h give it (a Get's from the collection's arity
+  /// its scope or the options know).
+  absl::StatusOr<Arity> Leave(const Node& node, const WalkContext&,
+                              std::span<Arity> inputs) {
+    MaybeArity collection;
+    absl::Status checked = Check(node, inputs, &collection);
+    if (!checked.ok()) return Named(node, checked);
+    const Arity arity =
+        node.Is<GetOp>()
+            ? GetOutputArity(node.As<GetOp>(), Arity::FromOptional(collection))
+            : NodeOutputArity(node, inputs);
+    if (arities_ != nullptr) (*arities_)[node.id] = arity.ToOptional();
+    return arity;
   }
 
  private:
@@ -154,130 +165,58 @@ class PlanValidator {
   }
 
   /// Prefixes an error with the node it concerns.
-  static absl::Status Named(const Node& node, absl::Status status) {
-    if (status.ok()) return status;
-    return absl::Status(status.code(),
-                        absl::StrCat("LirId(", node.id, ") ", HeaderName(node),
-                                     ": ", status.message()));
+  static absl::Status Named(const Node& node, const absl::Status& status) {
+    return AttachNode(node, status);
   }
 
-  absl::Status Bind(uint64_t id, Binding binding) {
-    if (!scope_.emplace(id, binding).second) {
-      return Invalid(absl::StrCat("l", id,
-                                  " is already bound by an enclosing binding"));
-    }
-    return absl::OkStatus();
-  }
-
-  /// Checks the input count (so later steps may index inputs) and opens
-  /// LetRec scopes, which cover the values too.
-  absl::Status Enter(const Node& node) {
-    const InputCountRange required = RequiredInputs(node.op);
-    const size_t count = node.inputs.size();
-    if (required.Exact() && count != required.min) {
-      return Invalid(absl::StrCat("has ", count, " inputs, expected ", required.min));
-    }
-    if (!required.Allows(count)) return Invalid("has no inputs");
-    if (node.Is<LetOp>()) {
-      const uint64_t id = node.As<LetOp>().id;
-      if (scope_.count(id) > 0) {
-        return Invalid(absl::StrCat("l", id,
-                                    " is already bound by an enclosing binding"));
-      }
-    }
-    if (node.Is<LetRecOp>()) {
-      const LetRecOp& op = node.As<LetRecOp>();
-      if (op.limits.size() != op.ids.size()) {
-        return Invalid(absl::StrCat(op.ids.size(), " bindings but ",
-                                    op.limits.size(), " recursion limits"));
-      }
-      std::set<uint64_t> distinct(op.ids.begin(), op.ids.end());
-      if (distinct.size() != op.ids.size()) {
-        return Invalid("binds the same id twice");
-      }
-      for (uint64_t id : op.ids) {
-        LIR_RETURN_IF_ERROR(Bind(id, Binding{std::nullopt}));
-      }
-    }
-    return absl::OkStatus();
-  }
-
-  /// A Let's id becomes visible to its body, with the value's arity.
-  absl::Status BeforeInput(const Node& node, size_t index,
-                           const std::vector<Arity>& done) {
-    if (node.Is<LetOp>() && index == 1) {
-      return Bind(node.As<LetOp>().id, Binding{done[0]});
-    }
-    return absl::OkStatus();
-  }
-
-  /// A LetRec value's arity becomes its binding's arity (and must agree with
-  /// what reads before it revealed).
-  absl::Status AfterInput(const Node& node, const std::vector<Arity>& done) {
-    if (!node.Is<LetRecOp>()) return absl::OkStatus();
-    const LetRecOp& op = node.As<LetRecOp>();
-    const size_t index = done.size() - 1;
-    if (index >= op.ids.size()) return absl::OkStatus();
-    Binding& binding = scope_[op.ids[index]];
-    const Arity value = done[index];
-    if (value.has_value() && binding.arity.has_value() &&
-        *value != *binding.arity) {
-      return Invalid(absl::StrCat("l", op.ids[index], " has arity ", *value,
-                                  ", but is read with arity ", *binding.arity));
-    }
-    if (value.has_value()) binding.arity = value;
-    return absl::OkStatus();
-  }
-
-  absl::StatusOr<Arity> Leave(const Node& node,
-                              const std::vector<Arity>& inputs) {
+  /// The checks of `node`; `collection` receives a Get's collection arity.
+  absl::Status Check(const Node& node, std::span<const Arity> inputs,
+                     MaybeArity* collection) {
     switch (node.kind()) {
       case NodeKind::kConstant:
-        return LeaveConstant(node.As<ConstantOp>());
+        return CheckConstant(node.As<ConstantOp>());
       case NodeKind::kGet:
-        return LeaveGet(node.As<GetOp>());
+        return CheckGet(node.As<GetOp>(), collection);
       case NodeKind::kLet:
-        scope_.erase(node.As<LetOp>().id);
-        return inputs[1];
       case NodeKind::kLetRec:
-        for (uint64_t id : node.As<LetRecOp>().ids) scope_.erase(id);
-        return inputs.back();
+        return absl::OkStatus();
       case NodeKind::kMfp:
-        return LeaveMfp(node.As<MfpOp>(), inputs[0]);
+        return CheckMfpNode(node.As<MfpOp>(), inputs[0].ToOptional());
       case NodeKind::kFlatMap:
-        return LeaveFlatMap(node.As<FlatMapOp>(), inputs[0]);
+        return CheckFlatMap(node.As<FlatMapOp>(), inputs[0]);
       case NodeKind::kJoin:
         return CheckJoin(node.As<JoinOp>(), inputs);
       case NodeKind::kReduce:
         return CheckReduce(node.As<ReduceOp>(), inputs[0]);
       case NodeKind::kTopK:
-        return LeaveTopK(node.As<TopKOp>(), inputs[0]);
+        return CheckTopK(node.As<TopKOp>(), inputs[0].ToOptional());
       case NodeKind::kNegate:
-        return inputs[0];
-      case NodeKind::kThreshold: {
-        LIR_ASSIGN_OR_RETURN(
-            int arity, CheckFullRowArrangement(
-                           node.As<ThresholdOp>().ensure_arrangement, inputs[0]));
-        return arity;
-      }
+        return absl::OkStatus();
+      case NodeKind::kThreshold:
+        return CheckFullRowArrangement(
+                   node.As<ThresholdOp>().ensure_arrangement,
+                   inputs[0].ToOptional())
+            .status();
       case NodeKind::kUnion:
-        return LeaveUnion(node.As<UnionOp>(), inputs);
+        return CheckUnion(node.As<UnionOp>(), inputs);
       case NodeKind::kArrangeBy:
-        return LeaveArrangeBy(node.As<ArrangeByOp>(), inputs[0]);
+        return CheckArrangeBy(node.As<ArrangeByOp>(), inputs[0]);
       case NodeKind::kSetDifference:
-        return LeaveSetDifference(node.As<SetDifferenceOp>(), inputs);
+        return CheckSetDifference(node.As<SetDifferenceOp>(),
+                                  inputs[0].ToOptional(),
+                                  inputs[1].ToOptional());
     }
     return Invalid("unknown node kind");
   }
 
-  absl::StatusOr<Arity> LeaveConstant(const ConstantOp& op) {
+  absl::Status CheckConstant(const ConstantOp& op) {
     if (op.error.has_value() && !op.rows.empty()) {
       return Invalid("an error constant has no rows");
     }
     if (op.elided_total_rows.has_value() && *op.elided_total_rows < 0) {
       return Invalid("total_rows is negative");
     }
-    if (op.rows.empty()) return Arity();
+    if (op.rows.empty()) return absl::OkStatus();
     const size_t width = op.rows[0].row.size();
     for (size_t i = 1; i < op.rows.size(); ++i) {
       if (op.rows[i].row.size() != width) {
@@ -285,11 +224,11 @@ class PlanValidator {
                                     " columns, but row 0 has ", width));
       }
     }
-    return static_cast<int>(width);
+    return absl::OkStatus();
   }
 
-  absl::StatusOr<Arity> LeaveGet(const GetOp& op) {
-    Arity arity;
+  absl::Status CheckGet(const GetOp& op, MaybeArity* collection) {
+    MaybeArity arity;
     Binding* binding = nullptr;
     if (op.id.is_local) {
       auto it = scope_.find(op.id.local);
@@ -302,6 +241,7 @@ class PlanValidator {
       auto it = global_arity_.find(op.id.global);
       if (it != global_arity_.end()) arity = it->second;
     }
+    *collection = arity;
     // Every advertised arrangement spells out the collection's arity.
     for (size_t i = 0; i < op.keys.arranged.size(); ++i) {
       LIR_ASSIGN_OR_RETURN(
@@ -324,7 +264,7 @@ class PlanValidator {
         if (!op.mfp.IsIdentity()) {
           return Invalid("Get::PassArrangements cannot apply an MFP");
         }
-        return arity;
+        return absl::OkStatus();
       case GetKind::kArrangement: {
         LIR_RETURN_IF_ERROR(CheckColumnList(op.key, arity, "key"));
         const ArrangementForm* form = op.keys.FindByKey(op.key);
@@ -336,7 +276,8 @@ class PlanValidator {
           return Invalid(absl::StrCat("seek value has ", op.seek->size(),
                                       " datums for a key of ", op.key.size()));
         }
-        // The MFP is written over the form's layout row (SEMANTICS 8.3).
+        // The MFP is written over the form's layout row
+        // (../shared/reference/SEMANTICS.md 8.3).
         const int layout =
             static_cast<int>(form->key.size() + form->thinning.size());
         return CheckMfp(op.mfp, layout, ReadLabel(op.key));
@@ -344,10 +285,10 @@ class PlanValidator {
       case GetKind::kCollection:
         return CheckMfp(op.mfp, arity, "");
     }
-    return arity;
+    return absl::OkStatus();
   }
 
-  absl::StatusOr<Arity> LeaveMfp(const MfpOp& op, Arity input) {
+  absl::Status CheckMfpNode(const MfpOp& op, MaybeArity input) {
     if (op.input_key.has_value()) {
       LIR_RETURN_IF_ERROR(CheckColumnList(*op.input_key, input, "input key"));
     }
@@ -361,26 +302,25 @@ class PlanValidator {
                                     op.input_key->size()));
       }
     }
-    return CheckMfp(op.mfp, ReadArity(op.input_key, input),
+    return CheckMfp(op.mfp, ReadMaybeArity(op.input_key, input),
                     ReadLabel(op.input_key));
   }
 
-  absl::StatusOr<Arity> LeaveFlatMap(const FlatMapOp& op, Arity row) {
+  absl::Status CheckFlatMap(const FlatMapOp& op, Arity row_arity) {
+    const MaybeArity row = row_arity.ToOptional();
     if (op.input_key.has_value()) {
       LIR_RETURN_IF_ERROR(CheckColumnList(*op.input_key, row, "input key"));
     }
     // With an input key the arguments and mfp_after read the layout row.
-    const Arity input = ReadArity(op.input_key, row);
+    const MaybeArity input = ReadMaybeArity(op.input_key, row);
     const std::string over = ReadLabel(op.input_key);
     LIR_RETURN_IF_ERROR(
         CheckColumnList(op.exprs, input, over + "table function argument"));
-    Arity produced = TableFunctionArity(op.func);
-    Arity widened;
-    if (input.has_value() && produced.has_value()) widened = *input + *produced;
-    return CheckMfp(op.mfp_after, widened, over + "mfp_after: ");
+    return CheckMfp(op.mfp_after, FlatMapRowArity(op, row_arity).ToOptional(),
+                    over + "mfp_after: ");
   }
 
-  absl::StatusOr<Arity> LeaveTopK(const TopKOp& op, Arity input) {
+  absl::Status CheckTopK(const TopKOp& op, MaybeArity input) {
     LIR_RETURN_IF_ERROR(CheckPositions(op.group_by, input, "group_by"));
     for (const OrderKey& key : op.order_by) {
       LIR_RETURN_IF_ERROR(CheckPositions({key.column}, input, "order_by"));
@@ -395,40 +335,45 @@ class PlanValidator {
     if (op.offset != 0 && op.kind != TopKKind::kBasic) {
       return Invalid("only TopK::Basic has an offset");
     }
-    return input;
+    return absl::OkStatus();
   }
 
-  absl::StatusOr<Arity> LeaveUnion(const UnionOp& op,
-                                   const std::vector<Arity>& inputs) {
+  absl::Status CheckUnion(const UnionOp& op, std::span<const Arity> inputs) {
     if (!op.strategies.empty() && op.strategies.size() != inputs.size()) {
       return Invalid(absl::StrCat(op.strategies.size(),
                                   " temporal bucketing strategies for ",
                                   inputs.size(), " inputs"));
     }
-    Arity arity;
+    MaybeArity arity;
     size_t first_known = 0;
     for (size_t i = 0; i < inputs.size(); ++i) {
-      if (!inputs[i].has_value()) continue;
+      const MaybeArity input = inputs[i].ToOptional();
+      if (!input.has_value()) continue;
       if (!arity.has_value()) {
-        arity = inputs[i];
+        arity = input;
         first_known = i;
-      } else if (*inputs[i] != *arity) {
-        return Invalid(absl::StrCat("input ", i, " has arity ", *inputs[i],
+      } else if (*input != *arity) {
+        return Invalid(absl::StrCat("input ", i, " has arity ", *input,
                                     ", but input ", first_known,
                                     " has arity ", *arity));
       }
     }
-    return arity;
+    return absl::OkStatus();
   }
 
-  absl::StatusOr<Arity> LeaveArrangeBy(const ArrangeByOp& op, Arity input) {
+  absl::Status CheckArrangeBy(const ArrangeByOp& op, Arity input_arity) {
+    const MaybeArity input = input_arity.ToOptional();
     if (op.input_key.has_value()) {
       LIR_RETURN_IF_ERROR(CheckColumnList(*op.input_key, input, "input key"));
     }
-    // With an input key the MFP reads the layout row (SEMANTICS 8.3).
-    LIR_ASSIGN_OR_RETURN(Arity arity,
-                         CheckMfp(op.input_mfp, ReadArity(op.input_key, input),
-                                  ReadLabel(op.input_key)));
+    // With an input key the MFP reads the layout row
+    // (../shared/reference/SEMANTICS.md 8.3).
+    LIR_RETURN_IF_ERROR(CheckMfp(op.input_mfp,
+                                 ReadMaybeArity(op.input_key, input),
+                                 ReadLabel(op.input_key)));
+    MaybeArity arity =
+        MfpOutputArity(op.input_mfp, ReadArity(op.input_key, input_arity))
+            .ToOptional();
     for (size_t i = 0; i < op.forms.arranged.size(); ++i) {
       LIR_ASSIGN_OR_RETURN(
           int described,
@@ -436,19 +381,18 @@ class PlanValidator {
                                absl::StrCat("arrangements[", i, "]")));
       arity = described;
     }
-    return arity;
+    return absl::OkStatus();
   }
 
-  absl::StatusOr<Arity> LeaveSetDifference(const SetDifferenceOp& op,
-                                           const std::vector<Arity>& inputs) {
-    if (inputs[0].has_value() && inputs[1].has_value() &&
-        *inputs[0] != *inputs[1]) {
-      return Invalid(absl::StrCat("base has arity ", *inputs[0],
-                                  ", but subtract has arity ", *inputs[1]));
+  absl::Status CheckSetDifference(const SetDifferenceOp& op, MaybeArity base,
+                                  MaybeArity subtract) {
+    if (base.has_value() && subtract.has_value() && *base != *subtract) {
+      return Invalid(absl::StrCat("base has arity ", *base,
+                                  ", but subtract has arity ", *subtract));
     }
-    Arity input = inputs[0].has_value() ? inputs[0] : inputs[1];
-    LIR_ASSIGN_OR_RETURN(int arity,
-                         CheckFullRowArrangement(op.ensure_arrangement, input));
+    MaybeArity input = base.has_value() ? base : subtract;
+    LIR_RETURN_IF_ERROR(
+        CheckFullRowArrangement(op.ensure_arrangement, input).status());
     const size_t key_size = op.ensure_arrangement.key.size();
     if (op.base_key.size() != key_size || op.subtract_key.size() != key_size) {
       return Invalid(absl::StrCat("base_key and subtract_key must have ",
@@ -459,7 +403,7 @@ class PlanValidator {
     LIR_RETURN_IF_ERROR(CheckPositions(op.base_key, std::nullopt, "base_key"));
     LIR_RETURN_IF_ERROR(
         CheckPositions(op.subtract_key, std::nullopt, "subtract_key"));
-    return arity;
+    return absl::OkStatus();
   }
 
   const ValidateOptions& options_;
@@ -495,10 +439,7 @@ absl::Status Validate(const Document& doc, const ValidateOptions& options) {
       }
     });
     if (status.ok()) status = Validate(*object.plan, options);
-    if (!status.ok()) {
-      return absl::Status(status.code(),
-                          absl::StrCat(object.name, ": ", status.message()));
-    }
+    if (!status.ok()) return PrefixStatus(object.name + ": ", status);
   }
   return absl::OkStatus();
 }

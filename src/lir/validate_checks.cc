@@ -1,11 +1,14 @@
 // Column-range, MFP, arrangement, Join and Reduce checks used by Validate.
+// The arities they follow through a node come from src/lir/arity.h.
 #include <set>
 #include <string>
 #include <utility>
+#include <span>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "src/lir/arity.h"
 #include "src/lir/layout.h"
 #include "src/lir/status_macros.h"
 #include "src/lir/validate_internal.h"
@@ -66,8 +69,8 @@ absl::StatusOr<int> DescribedArity(const std::vector<ScalarExpr>& key,
 }
 
 /// A join closure: a safe MFP whose equivalences read its input columns.
-absl::StatusOr<Arity> CheckClosure(const JoinClosure& closure, Arity input,
-                                   absl::string_view label) {
+absl::Status CheckClosure(const JoinClosure& closure, MaybeArity input,
+                          absl::string_view label) {
   if (closure.mfp.temporal.has_value()) {
     return Invalid(absl::StrCat(label, "a join closure cannot hold a temporal "
                                        "filter"));
@@ -83,9 +86,9 @@ absl::StatusOr<Arity> CheckClosure(const JoinClosure& closure, Arity input,
 /// Checks one linear plan or delta path and returns the arity it produces.
 /// The row after each lookup stage is `stream key ++ stream thinning ++
 /// lookup thinning`, which the stage's closure then maps.
-absl::StatusOr<Arity> CheckJoinPath(const JoinPath& path, bool delta,
-                                    const std::vector<Arity>& inputs,
-                                    const std::string& label) {
+absl::Status CheckJoinPath(const JoinPath& path, bool delta,
+                           std::span<const MaybeArity> inputs,
+                           const std::string& label) {
   const int n = static_cast<int>(inputs.size());
   std::vector<bool> used(inputs.size(), false);
   auto use = [&](int relation, absl::string_view what) -> absl::Status {
@@ -102,18 +105,20 @@ absl::StatusOr<Arity> CheckJoinPath(const JoinPath& path, bool delta,
   };
 
   LIR_RETURN_IF_ERROR(use(path.source_relation, "source"));
-  Arity stream = inputs[path.source_relation];
+  MaybeArity stream = inputs[path.source_relation];
   if (path.source_key.has_value()) {
     LIR_RETURN_IF_ERROR(CheckColumnList(*path.source_key, stream,
                                         absl::StrCat(label, "source key")));
     // A delta path starts from the source arrangement's layout row; a
-    // linear join from the source's row (SEMANTICS 8.4).
-    if (delta) stream = ReadArity(path.source_key, stream);
+    // linear join from the source's row
+    // (../shared/reference/SEMANTICS.md 8.4).
+    if (delta) stream = ReadMaybeArity(path.source_key, stream);
   }
   if (path.initial_closure.has_value()) {
-    LIR_ASSIGN_OR_RETURN(
-        stream, CheckClosure(*path.initial_closure, stream,
-                             absl::StrCat(label, "initial_closure: ")));
+    LIR_RETURN_IF_ERROR(CheckClosure(*path.initial_closure, stream,
+                                     absl::StrCat(label, "initial_closure: ")));
+    stream = MfpOutputArity(path.initial_closure->mfp,
+                            Arity::FromOptional(stream)).ToOptional();
   }
   for (size_t i = 0; i < path.stages.size(); ++i) {
     const JoinStage& stage = path.stages[i];
@@ -142,19 +147,15 @@ absl::StatusOr<Arity> CheckJoinPath(const JoinPath& path, bool delta,
                                   " entries but lookup key has ",
                                   stage.lookup_key.size()));
     }
-    const Arity lookup = inputs[stage.lookup_relation];
+    const MaybeArity lookup = inputs[stage.lookup_relation];
     LIR_RETURN_IF_ERROR(CheckColumnList(stage.lookup_key, lookup,
                                         stage_label + " lookup key"));
-    stream.reset();
-    if (lookup.has_value()) {
-      const size_t lookup_values =
-          MakeArrangement(stage.lookup_key, *lookup).thinning.size();
-      stream = static_cast<int>(stage.stream_key.size() +
-                                stage.stream_thinning.size() + lookup_values);
-    }
+    stream = LookupStreamArity(stage, Arity::FromOptional(lookup)).ToOptional();
     if (stage.closure.has_value()) {
-      LIR_ASSIGN_OR_RETURN(stream, CheckClosure(*stage.closure, stream,
-                                                stage_label + " closure: "));
+      LIR_RETURN_IF_ERROR(CheckClosure(*stage.closure, stream,
+                                       stage_label + " closure: "));
+      stream = MfpOutputArity(stage.closure->mfp, Arity::FromOptional(stream))
+                   .ToOptional();
     }
   }
   for (int r = 0; r < n; ++r) {
@@ -164,14 +165,13 @@ absl::StatusOr<Arity> CheckJoinPath(const JoinPath& path, bool delta,
     }
   }
   if (path.final_closure.has_value()) {
-    LIR_ASSIGN_OR_RETURN(stream,
-                         CheckClosure(*path.final_closure, stream,
-                                      absl::StrCat(label, "final_closure: ")));
+    LIR_RETURN_IF_ERROR(CheckClosure(*path.final_closure, stream,
+                                     absl::StrCat(label, "final_closure: ")));
   }
-  return stream;
+  return absl::OkStatus();
 }
 
-absl::Status CheckAggregate(const AggregateExpr& aggregate, Arity input,
+absl::Status CheckAggregate(const AggregateExpr& aggregate, MaybeArity input,
                             absl::string_view what) {
   return CheckColumns(aggregate.expr, input, what);
 }
@@ -218,7 +218,7 @@ std::string PositionsText(const std::vector<int>& positions) {
       ")");
 }
 
-absl::Status CheckColumns(const ScalarExpr& expr, Arity arity,
+absl::Status CheckColumns(const ScalarExpr& expr, MaybeArity arity,
                           absl::string_view what) {
   absl::Status status;
   ForEachColumn(expr, [&](int c) {
@@ -233,7 +233,7 @@ absl::Status CheckColumns(const ScalarExpr& expr, Arity arity,
   return status;
 }
 
-absl::Status CheckColumnList(const std::vector<ScalarExpr>& exprs, Arity arity,
+absl::Status CheckColumnList(const std::vector<ScalarExpr>& exprs, MaybeArity arity,
                              absl::string_view what) {
   for (const ScalarExpr& e : exprs) {
     LIR_RETURN_IF_ERROR(CheckColumns(e, arity, what));
@@ -241,7 +241,7 @@ absl::Status CheckColumnList(const std::vector<ScalarExpr>& exprs, Arity arity,
   return absl::OkStatus();
 }
 
-absl::Status CheckPositions(const std::vector<int>& positions, Arity arity,
+absl::Status CheckPositions(const std::vector<int>& positions, MaybeArity arity,
                             absl::string_view what) {
   for (int c : positions) {
     if (c < 0) {
@@ -255,17 +255,17 @@ absl::Status CheckPositions(const std::vector<int>& positions, Arity arity,
   return absl::OkStatus();
 }
 
-absl::StatusOr<Arity> CheckMfp(const MapFilterProject& mfp, Arity input,
+absl::Status CheckMfp(const MapFilterProject& mfp, MaybeArity input,
                                absl::string_view label) {
   const int mapped = static_cast<int>(mfp.map.size());
   // Each map expression may read the input and the expressions before it.
   for (int i = 0; i < mapped; ++i) {
-    Arity visible;
+    MaybeArity visible;
     if (input.has_value()) visible = *input + i;
     LIR_RETURN_IF_ERROR(CheckColumns(
         mfp.map[i], visible, absl::StrCat(label, "map expression ", i)));
   }
-  Arity widened;
+  MaybeArity widened;
   if (input.has_value()) widened = *input + mapped;
   for (size_t i = 0; i < mfp.filter.size(); ++i) {
     LIR_RETURN_IF_ERROR(CheckColumns(
@@ -277,8 +277,7 @@ absl::StatusOr<Arity> CheckMfp(const MapFilterProject& mfp, Arity input,
     LIR_RETURN_IF_ERROR(CheckColumnList(
         mfp.temporal->upper, widened, absl::StrCat(label, "temporal upper bound")));
   }
-  // SEMANTICS 8.1: without a projection only the input's columns are output.
-  if (!mfp.project.has_value()) return input;
+  if (!mfp.project.has_value()) return absl::OkStatus();
   for (int c : *mfp.project) {
     if (c < 0) {
       return Invalid(
@@ -295,11 +294,11 @@ absl::StatusOr<Arity> CheckMfp(const MapFilterProject& mfp, Arity input,
                                   " mapped)"));
     }
   }
-  return static_cast<int>(mfp.project->size());
+  return absl::OkStatus();
 }
 
 absl::StatusOr<int> CheckArrangementForm(const ArrangementForm& form,
-                                         Arity arity, absl::string_view what) {
+                                         MaybeArity arity, absl::string_view what) {
   LIR_ASSIGN_OR_RETURN(int described,
                        DescribedArity(form.key, form.thinning, what));
   LIR_RETURN_IF_ERROR(
@@ -319,8 +318,7 @@ absl::StatusOr<int> CheckArrangementForm(const ArrangementForm& form,
   return described;
 }
 
-absl::StatusOr<Arity> CheckJoin(const JoinOp& join,
-                                const std::vector<Arity>& inputs) {
+absl::Status CheckJoin(const JoinOp& join, std::span<const Arity> inputs) {
   if (join.paths.empty()) return Invalid("has no join path");
   if (!join.delta && join.paths.size() != 1) {
     return Invalid(absl::StrCat("a linear join has exactly one path, not ",
@@ -330,7 +328,10 @@ absl::StatusOr<Arity> CheckJoin(const JoinOp& join,
     return Invalid(absl::StrCat(join.paths.size(), " plan paths for ",
                                 inputs.size(), " inputs"));
   }
-  Arity output;
+  std::vector<MaybeArity> known;
+  known.reserve(inputs.size());
+  for (const Arity& input : inputs) known.push_back(input.ToOptional());
+  MaybeArity output;
   for (size_t p = 0; p < join.paths.size(); ++p) {
     const JoinPath& path = join.paths[p];
     const std::string label =
@@ -339,8 +340,9 @@ absl::StatusOr<Arity> CheckJoin(const JoinOp& join,
       return Invalid(absl::StrCat(label, "starts from relation ",
                                   path.source_relation, ", expected ", p));
     }
-    LIR_ASSIGN_OR_RETURN(Arity arity,
-                         CheckJoinPath(path, join.delta, inputs, label));
+    LIR_RETURN_IF_ERROR(CheckJoinPath(path, join.delta, known, label));
+    const MaybeArity arity =
+        JoinPathArity(path, join.delta, inputs).ToOptional();
     if (arity.has_value() && output.has_value() && *arity != *output) {
       return Invalid(absl::StrCat(label, "produces arity ", *arity,
                                   ", but an earlier path produces arity ",
@@ -348,13 +350,12 @@ absl::StatusOr<Arity> CheckJoin(const JoinOp& join,
     }
     if (!output.has_value()) output = arity;
   }
-  return output;
+  return absl::OkStatus();
 }
 
-Arity ReadArity(const std::optional<std::vector<ScalarExpr>>& input_key,
-                Arity input) {
-  if (!input_key.has_value() || !input.has_value()) return input;
-  return LayoutArity(*input_key, *input);
+MaybeArity ReadMaybeArity(
+    const std::optional<std::vector<ScalarExpr>>& input_key, MaybeArity input) {
+  return ReadArity(input_key, Arity::FromOptional(input)).ToOptional();
 }
 
 std::string ReadLabel(const std::optional<std::vector<ScalarExpr>>& input_key) {
@@ -367,27 +368,27 @@ std::string ReadLabel(const std::optional<std::vector<ScalarExpr>>& input_key) {
   return absl::StrCat("over the layout of [", key, "]: ");
 }
 
-absl::StatusOr<Arity> CheckReduce(const ReduceOp& reduce, Arity row) {
+absl::Status CheckReduce(const ReduceOp& reduce, Arity input_arity) {
+  const MaybeArity row = input_arity.ToOptional();
   if (reduce.input_key.has_value()) {
     LIR_RETURN_IF_ERROR(CheckColumnList(*reduce.input_key, row, "input key"));
   }
   // With an input key, key_plan, val_plan and the aggregates read the input
-  // arrangement's layout row (SEMANTICS 8.3).
-  const Arity input = ReadArity(reduce.input_key, row);
+  // arrangement's layout row (../shared/reference/SEMANTICS.md 8.3).
+  const MaybeArity input = ReadMaybeArity(reduce.input_key, row);
   const std::string over = ReadLabel(reduce.input_key);
   LIR_RETURN_IF_ERROR(CheckSafe(reduce.key_plan, "key_plan: "));
   LIR_RETURN_IF_ERROR(CheckSafe(reduce.val_plan, "val_plan: "));
   LIR_RETURN_IF_ERROR(CheckSafe(reduce.mfp_after, "mfp_after: "));
-  LIR_ASSIGN_OR_RETURN(Arity key_arity,
-                       CheckMfp(reduce.key_plan, input, over + "key_plan: "));
-  LIR_ASSIGN_OR_RETURN(Arity val_arity,
-                       CheckMfp(reduce.val_plan, input, over + "val_plan: "));
-  size_t aggregates = 0;
+  LIR_RETURN_IF_ERROR(CheckMfp(reduce.key_plan, input, over + "key_plan: "));
+  LIR_RETURN_IF_ERROR(CheckMfp(reduce.val_plan, input, over + "val_plan: "));
+  const MaybeArity val_arity =
+      MfpOutputArity(reduce.val_plan, Arity::FromOptional(input)).ToOptional();
+  const size_t aggregates = AggregateCount(reduce);
   switch (reduce.kind) {
     case ReduceKind::kDistinct:
       break;
     case ReduceKind::kAccumulable:
-      aggregates = reduce.simple_aggrs.size() + reduce.distinct_aggrs.size();
       LIR_RETURN_IF_ERROR(CheckAggregatePositions(reduce));
       for (size_t i = 0; i < reduce.simple_aggrs.size(); ++i) {
         LIR_RETURN_IF_ERROR(CheckAggregate(reduce.simple_aggrs[i].second, input,
@@ -401,12 +402,10 @@ absl::StatusOr<Arity> CheckReduce(const ReduceOp& reduce, Arity row) {
       break;
     case ReduceKind::kHierarchicalMonotonic:
     case ReduceKind::kHierarchicalBucketed:
-      aggregates = reduce.aggr_funcs.size();
       if (aggregates == 0) return Invalid("aggr_funcs is empty");
       break;
     case ReduceKind::kBasicSingle:
     case ReduceKind::kBasicMultiple:
-      aggregates = reduce.aggrs.size();
       if (reduce.kind == ReduceKind::kBasicSingle && aggregates != 1) {
         return Invalid(absl::StrCat("a single basic reduction has exactly one "
                                     "aggregate, not ",
@@ -423,11 +422,8 @@ absl::StatusOr<Arity> CheckReduce(const ReduceOp& reduce, Arity row) {
     return Invalid(absl::StrCat("val_plan produces ", *val_arity,
                                 " columns for ", aggregates, " aggregates"));
   }
-  Arity reduced;
-  if (key_arity.has_value()) {
-    reduced = *key_arity + static_cast<int>(aggregates);
-  }
-  return CheckMfp(reduce.mfp_after, reduced, "mfp_after: ");
+  return CheckMfp(reduce.mfp_after,
+                  ReducedArity(reduce, input_arity).ToOptional(), "mfp_after: ");
 }
 
 }  // namespace lir::validate_internal
