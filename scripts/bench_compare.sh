@@ -11,6 +11,9 @@
 #   `bench-compare` markers in docs/BENCHMARKS.md (scripts/bench.sh keeps
 #   that block when it regenerates the rest).
 # Needs ~12 GB of memory for the 10^6-node text parse.
+# Environment: LIR_COMPARE_DIR (work directory; keep it under the ccache
+# base_dir to reuse objects), LIR_COMPARE_BUILD_TYPE (default Release),
+# LIR_COMPARE_BUILD_ONLY=1 (build both sides and stop).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root="$(pwd)"
@@ -40,13 +43,20 @@ build_side() {
     git worktree remove --force "${src}" 2>/dev/null || rm -rf "${src}"
     git worktree add --detach "${src}" "${ref}" >/dev/null
   fi
-  cmake -S "${src}" -B "${work}/${name}" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  # The build sits inside the source tree, as ./build does, so ccache can
+  # reuse objects compiled by other checkouts (same relative paths).
+  ln -sfn "${src}/build-compare" "${work}/${name}"
+  cmake -S "${src}" -B "${src}/build-compare" -G Ninja \
+    -DCMAKE_BUILD_TYPE="${LIR_COMPARE_BUILD_TYPE:-Release}" \
     -DLIR_BUILD_TESTS=OFF -DLIR_BUILD_TOOLS=OFF "${launcher[@]}" >/dev/null
-  cmake --build "${work}/${name}" -j "${jobs}" --target analysis_bench explain_bench
+  cmake --build "${src}/build-compare" -j "${jobs}" --target analysis_bench explain_bench
 }
 
 build_side before "${before_ref}"
 build_side after "${after_ref}"
+if [[ "${LIR_COMPARE_BUILD_ONLY:-0}" == 1 ]]; then
+  exit 0
+fi
 
 # bench|filter: one process each. Names are those of the benchmarks'
 # registration (see each bench's header comment).
@@ -79,4 +89,5 @@ label_before="$(git rev-parse --short "${before_ref}")"
 label_after="working tree"
 [[ -n "${after_ref}" ]] && label_after="$(git rev-parse --short "${after_ref}")"
 python3 scripts/bench_compare.py --before-label "${label_before}" \
-  --after-label "${label_after}" --markdown docs/BENCHMARKS.md "${outputs[@]}"
+  --after-label "${label_after}" --build-type "${LIR_COMPARE_BUILD_TYPE:-Release}" \
+  --markdown docs/BENCHMARKS.md "${outputs[@]}"
