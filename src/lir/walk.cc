@@ -42,8 +42,9 @@ absl::Status CheckNodeInputs(const Node& node) {
   const int required = RequiredInputs(node);
   const size_t count = node.inputs.size();
   if (required >= 0 && count != static_cast<size_t>(required)) {
-    return NodeError(node, absl::StatusCode::kInvalidArgument,
-                     absl::StrCat("has ", count, " inputs, expected ", required));
+    return NodeError(
+        node, absl::StatusCode::kInvalidArgument,
+        absl::StrCat("has ", count, " inputs, expected ", required));
   }
   if (required < 0 && count == 0) {
     return NodeError(node, absl::StatusCode::kInvalidArgument, "has no inputs");
@@ -65,7 +66,8 @@ absl::Status DefaultScopeError(const Node& node, ScopeViolation violation,
       message = absl::StrCat("l", id, " is not bound here");
       break;
     case ScopeViolation::kShadowing:
-      message = absl::StrCat("l", id, " is already bound by an enclosing binding");
+      message =
+          absl::StrCat("l", id, " is already bound by an enclosing binding");
       break;
     case ScopeViolation::kDuplicateLetRecId:
       message = "binds the same id twice";
