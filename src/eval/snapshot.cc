@@ -61,8 +61,8 @@ class SnapshotVisitor : public ScopedVisitorBase<Multiset> {
 
   /// A Let binds its value; a LetRec binding starts empty.
   absl::Status Bind(const Node& binder, uint64_t id, Multiset* value) {
-    bindings_.insert_or_assign(id,
-                               value == nullptr ? Multiset() : std::move(*value));
+    bindings_.insert_or_assign(
+        id, value == nullptr ? Multiset() : std::move(*value));
     return absl::OkStatus();
   }
 
@@ -106,7 +106,9 @@ class SnapshotVisitor : public ScopedVisitorBase<Multiset> {
   /// The node's whole output; Let and LetRec pass on their body's.
   absl::StatusOr<Multiset> Leave(const Node& node, const WalkContext& ctx,
                                  std::span<Multiset> inputs) {
-    if (node.Is<LetOp>() || node.Is<LetRecOp>()) return std::move(inputs.back());
+    if (node.Is<LetOp>() || node.Is<LetRecOp>()) {
+      return std::move(inputs.back());
+    }
     absl::StatusOr<Multiset> result;
     if (node.Is<GetOp>()) {
       const GetOp& op = node.As<GetOp>();

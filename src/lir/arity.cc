@@ -83,11 +83,11 @@ Arity ReadArity(const std::optional<std::vector<ScalarExpr>>& input_key,
 std::optional<int> TableFunctionArity(std::string_view func) {
   std::string_view name = func.substr(0, func.find_first_of("([ "));
   static constexpr std::pair<std::string_view, int> kKnown[] = {
-      {"generate_series", 1},          {"unnest_array", 1},
-      {"unnest_list", 1},              {"unnest_map", 2},
-      {"jsonb_array_elements", 1},     {"jsonb_array_elements_text", 1},
-      {"jsonb_object_keys", 1},        {"jsonb_each", 2},
-      {"jsonb_each_text", 2},          {"regexp_split_to_table", 1},
+      {"generate_series", 1},      {"unnest_array", 1},
+      {"unnest_list", 1},          {"unnest_map", 2},
+      {"jsonb_array_elements", 1}, {"jsonb_array_elements_text", 1},
+      {"jsonb_object_keys", 1},    {"jsonb_each", 2},
+      {"jsonb_each_text", 2},      {"regexp_split_to_table", 1},
   };
   for (const auto& [known, arity] : kKnown) {
     if (name == known) return arity;
@@ -138,9 +138,9 @@ Arity LookupStreamArity(const JoinStage& stage, Arity lookup) {
     }
     if (!seen) ++key_columns;
   }
-  return Arity::Known(static_cast<int>(stage.stream_key.size() +
-                                       stage.stream_thinning.size()) +
-                      lookup.value - key_columns);
+  return Arity::Known(
+      static_cast<int>(stage.stream_key.size() + stage.stream_thinning.size()) +
+      lookup.value - key_columns);
 }
 
 // The stream starts as the source relation; after each lookup it is
@@ -162,10 +162,7 @@ Arity JoinPathArity(const JoinPath& path, bool delta,
     if (stage.lookup_relation < 0 || stage.lookup_relation >= n) {
       return Arity::Conflict();
     }
-    const Arity lookup = inputs[stage.lookup_relation];
-    stream = lookup.state == Arity::State::kConflict
-                 ? lookup
-                 : LookupStreamArity(stage, lookup);
+    stream = LookupStreamArity(stage, inputs[stage.lookup_relation]);
     if (stage.closure.has_value()) {
       stream = MfpOutputArity(stage.closure->mfp, stream);
     }
@@ -204,8 +201,8 @@ Arity NodeOutputArity(const Node& node, std::span<const Arity> inputs) {
     case NodeKind::kConstant: {
       Arity arity = Arity::Unknown();
       for (const ConstantOp::Entry& entry : node.As<ConstantOp>().rows) {
-        arity = JoinArity(arity,
-                          Arity::Known(static_cast<int>(entry.row.size())));
+        arity =
+            JoinArity(arity, Arity::Known(static_cast<int>(entry.row.size())));
       }
       return arity;
     }
@@ -239,8 +236,8 @@ Arity NodeOutputArity(const Node& node, std::span<const Arity> inputs) {
     case NodeKind::kNegate:
       return inputs[0];
     case NodeKind::kThreshold:
-      return JoinArity(inputs[0],
-                       DescribedArity(node.As<ThresholdOp>().ensure_arrangement));
+      return JoinArity(
+          inputs[0], DescribedArity(node.As<ThresholdOp>().ensure_arrangement));
     case NodeKind::kUnion: {
       Arity arity = Arity::Unknown();
       for (const Arity& input : inputs) arity = JoinArity(arity, input);

@@ -14,7 +14,8 @@ namespace lir {
 namespace {
 
 absl::Cord Payload(const Node& node) {
-  return absl::Cord(absl::StrCat(node.id, " ", std::string(KindName(node.kind()))));
+  return absl::Cord(
+      absl::StrCat(node.id, " ", std::string(KindName(node.kind()))));
 }
 
 /// Copies every payload of `from` onto `to` (which has none of them yet).
@@ -66,7 +67,8 @@ std::optional<NodeErrorInfo> NodeErrorOf(const absl::Status& status) {
   return std::nullopt;
 }
 
-absl::Status PrefixStatus(absl::string_view prefix, const absl::Status& status) {
+absl::Status PrefixStatus(absl::string_view prefix,
+                          const absl::Status& status) {
   if (status.ok()) return status;
   absl::Status prefixed(status.code(), absl::StrCat(prefix, status.message()));
   CopyPayloads(status, prefixed);
