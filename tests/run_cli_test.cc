@@ -181,8 +181,12 @@ TEST_F(RunCliTest, BadDataNamesTheCollectionAndTheUpdate) {
       {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1], 0, 1], [[[1]], 0, 1]]}}})",
        "collections[\"materialize.public.a\"].updates[1] value 0: expected null, "
        "a boolean, an integer, a number, a string, {\"list\": [...]}, "
-       "{\"array\": [...]}, {\"timestamp\": ...} or {\"interval\": ...}, got "
-       "array"},
+       "{\"array\": [...]}, {\"timestamp\": ...}, {\"interval\": ...} or "
+       "{\"bytea\": ...}, got array"},
+      {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[{"bytea": "\\x6"}], 0, 1]]}}})",
+       "collections[\"materialize.public.a\"].updates[0] value 0: invalid "
+       "input syntax for type bytea: invalid hexadecimal data: odd number of "
+       "digits: \"\\x6\""},
       {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1], 0, 0]]}}})",
        "updates[0]: the diff must be a non-zero 64-bit integer, got 0"},
       {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1], 0, 1.5]]}}})",
