@@ -29,8 +29,8 @@
 #include <utility>
 #include <vector>
 
-#include "benchmark/benchmark.h"
 #include "bench/floors.h"
+#include "benchmark/benchmark.h"
 #include "src/explain/text.h"
 #include "src/interp/annotations.h"
 #include "src/interp/arity.h"
@@ -39,7 +39,7 @@
 #include "src/interp/monotonicity.h"
 #include "src/lir/document.h"
 #include "src/lir/node.h"
-#include "src/lir/plan_generator.h"
+#include "tests/support/plan_generator.h"
 
 namespace {
 

@@ -14,8 +14,8 @@
 #include "src/explain/text.h"
 #include "src/lir/document.h"
 #include "src/lir/node.h"
-#include "src/lir/plan_generator.h"
 #include "src/lir/validate.h"
+#include "tests/support/plan_generator.h"
 
 namespace lir {
 namespace {

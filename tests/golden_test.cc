@@ -40,7 +40,7 @@
 #include "src/recognizer/features.h"
 #include "src/recognizer/pass.h"
 #include "tests/golden_run.h"
-#include "tests/line_diff.h"
+#include "tests/support/line_diff.h"
 
 namespace lir {
 namespace {

@@ -19,7 +19,7 @@
 #include "src/interp/inputs.h"
 #include "src/interp/monotonicity.h"
 #include "src/lir/document.h"
-#include "src/lir/plan_generator.h"
+#include "tests/support/plan_generator.h"
 
 namespace lir::interp {
 namespace {

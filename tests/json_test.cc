@@ -15,13 +15,13 @@
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
-#include "tests/corpus_util.h"
 #include "src/explain/json.h"
 #include "src/explain/text.h"
 #include "src/explain/text_primitives.h"
 #include "src/lir/document.h"
 #include "src/lir/node.h"
 #include "tests/json_test_util.h"
+#include "tests/support/corpus_util.h"
 
 namespace lir::explain {
 namespace {

@@ -1,5 +1,5 @@
 // Random expressions, MFPs, leaves and node payloads for the plan generator.
-#include "src/lir/plan_generator_parts.h"
+#include "tests/support/plan_generator_parts.h"
 
 #include <algorithm>
 #include <iterator>

@@ -1,13 +1,13 @@
 // Plan generation. The mixed shape is built top-down from an explicit work
 // stack of "holes" (an input slot still to fill, with the arity it must have
 // and a node budget), so construction never recurses with plan depth.
-#include "src/lir/plan_generator.h"
+#include "tests/support/plan_generator.h"
 
 #include <algorithm>
 #include <iterator>
 #include <utility>
 
-#include "src/lir/plan_generator_parts.h"
+#include "tests/support/plan_generator_parts.h"
 
 namespace lir {
 namespace {
