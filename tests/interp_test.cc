@@ -513,24 +513,6 @@ TEST(Monotonicity, TemporalPredicatesAndTableFunctions) {
   EXPECT_FALSE(TableFunctionPreservesMonotonicity("some_new_function(#0)"));
 }
 
-TEST(Inputs, ParseIdAndArityLists) {
-  std::set<std::string> ids;
-  ParseIdList("a, b,,c", &ids);
-  EXPECT_EQ(ids, (std::set<std::string>{"a", "b", "c"}));
-  std::map<std::string, int> arities;
-  ASSERT_TRUE(ParseArityList("materialize.public.t=2, u=0", &arities).ok());
-  EXPECT_EQ(arities, (std::map<std::string, int>{{"materialize.public.t", 2},
-                                                 {"u", 0}}));
-  EXPECT_TRUE(ParseArityList("u=0", &arities).ok());  // same again is fine
-  EXPECT_EQ(ParseArityList("u=1", &arities).message(),
-            "u is given arities 0 and 1");
-  EXPECT_EQ(ParseArityList("t", &arities).message(),
-            "expected name=ARITY, got 't'");
-  EXPECT_EQ(ParseArityList("t=-1", &arities).message(),
-            "expected a non-negative arity in 't=-1'");
-  EXPECT_FALSE(ParseArityList("=3", &arities).ok());
-}
-
 TEST(Inputs, ParseAnnotationFields) {
   absl::StatusOr<AnnotationFields> fields =
       ParseAnnotationFields("arrangements,node_id");
