@@ -19,6 +19,7 @@
 #include "src/interp/inputs.h"
 #include "src/interp/monotonicity.h"
 #include "src/lir/document.h"
+#include "src/lir/plan_builder.h"
 #include "tests/support/plan_generator.h"
 
 namespace lir::interp {
@@ -372,12 +373,9 @@ TEST(Driver, TransformVisitsBottomUpWithInputValues) {
 
 TEST(Driver, AnalysesWalkVeryDeepPlansWithoutRecursion) {
   // 100,000 nested Negates, then the same inside a LetRec value.
-  NodePtr plan = MakeNode(ConstantOp{{{Row{Literal::Int(1)}, 1}}});
-  for (int i = 0; i < 100000; ++i) {
-    std::vector<NodePtr> in;
-    in.push_back(std::move(plan));
-    plan = MakeNode(NegateOp{}, std::move(in));
-  }
+  PlanBuilder chain = PlanBuilder::Constant({Row{Literal::Int(1)}});
+  for (int i = 0; i < 100000; ++i) chain = std::move(chain).Negate();
+  NodePtr plan = std::move(chain).Release();
   AssignPostOrderIds(*plan);
   absl::StatusOr<Analysis<Arity>> arity = AnalyzeArity(*plan);
   ASSERT_TRUE(arity.ok());
@@ -391,16 +389,13 @@ TEST(Driver, AnalysesWalkVeryDeepPlansWithoutRecursion) {
   ASSERT_TRUE(forms.ok());
   EXPECT_EQ(FormatForms(forms->root), "raw");
 
-  LetRecOp op;
-  op.ids = {0};
-  op.limits = {std::nullopt};
-  std::vector<NodePtr> parts;
-  parts.push_back(std::move(plan));
-  GetOp get;
-  get.id = CollectionId::Local(0);
-  get.keys.raw = true;
-  parts.push_back(MakeNode(get));
-  NodePtr let_rec = MakeNode(op, std::move(parts));
+  std::vector<LetRecBinding> bindings;
+  bindings.push_back({0, PlanBuilder(std::move(plan)), std::nullopt});
+  NodePtr let_rec =
+      PlanBuilder::LetRec(
+          std::move(bindings),
+          PlanBuilder::Get(CollectionId::Local(0), PlanBuilder::Raw()))
+          .Release();
   AssignPostOrderIds(*let_rec);
   size_t visited = 0;
   absl::StatusOr<Analysis<Steps>> steps = Transform(
