@@ -29,8 +29,8 @@
 #include <utility>
 #include <vector>
 
-#include "benchmark/benchmark.h"
 #include "bench/floors.h"
+#include "benchmark/benchmark.h"
 #include "src/explain/text.h"
 #include "src/interp/annotations.h"
 #include "src/interp/arity.h"
@@ -39,7 +39,8 @@
 #include "src/interp/monotonicity.h"
 #include "src/lir/document.h"
 #include "src/lir/node.h"
-#include "src/lir/plan_generator.h"
+#include "src/lir/plan_builder.h"
+#include "tests/support/plan_generator.h"
 
 namespace {
 
@@ -50,36 +51,29 @@ constexpr int kChainPerBinding = 50;
 /// A LetRec of `bindings` ids: l<i> = Mfp(Negate(... Get l<i+1>)) with
 /// kChainPerBinding nodes, the last binding a constant; body reads l0.
 lir::NodePtr SlowLetRec(int bindings) {
-  lir::LetRecOp op;
-  std::vector<lir::NodePtr> parts;
+  using lir::PlanBuilder;
+  std::vector<lir::LetRecBinding> values;
   for (int i = 0; i < bindings; ++i) {
-    op.ids.push_back(static_cast<uint64_t>(i));
-    op.limits.push_back(std::nullopt);
-    lir::NodePtr value;
+    PlanBuilder value;
     if (i + 1 == bindings) {
-      lir::ConstantOp constant;
-      constant.rows.push_back({lir::Row{lir::Literal::Int(1)}, 1});
-      value = lir::MakeNode(std::move(constant));
+      value = PlanBuilder::Constant({lir::Row{lir::Literal::Int(1)}});
     } else {
-      lir::GetOp get;
-      get.id = lir::CollectionId::Local(static_cast<uint64_t>(i + 1));
-      get.keys.raw = true;
-      value = lir::MakeNode(std::move(get));
+      value = PlanBuilder::Get(
+          lir::CollectionId::Local(static_cast<uint64_t>(i + 1)),
+          PlanBuilder::Raw());
       for (int d = 1; d < kChainPerBinding; ++d) {
-        std::vector<lir::NodePtr> in;
-        in.push_back(std::move(value));
-        value = lir::MakeNode(lir::NegateOp{}, std::move(in));
+        value = std::move(value).Negate();
       }
     }
-    parts.push_back(std::move(value));
+    values.push_back({static_cast<uint64_t>(i), std::move(value), std::nullopt});
   }
-  lir::GetOp body;
-  body.id = lir::CollectionId::Local(0);
-  body.keys.raw = true;
-  parts.push_back(lir::MakeNode(std::move(body)));
-  lir::NodePtr root = lir::MakeNode(std::move(op), std::move(parts));
-  lir::AssignPostOrderIds(*root);
-  return root;
+  PlanBuilder root = PlanBuilder::LetRec(
+      std::move(values),
+      PlanBuilder::Get(lir::CollectionId::Local(0), PlanBuilder::Raw()));
+  // Build() validates too; the benchmarks time the analyses alone.
+  lir::NodePtr plan = std::move(root).Release();
+  lir::AssignPostOrderIds(*plan);
+  return plan;
 }
 
 /// One workload, built once per (kind, size) and kept while its benchmarks

@@ -33,15 +33,15 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "benchmark/benchmark.h"
 #include "bench/floors.h"
+#include "benchmark/benchmark.h"
 #include "nlohmann/json.hpp"
 #include "src/explain/json.h"
 #include "src/explain/text.h"
 #include "src/lir/document.h"
 #include "src/lir/node.h"
-#include "src/lir/plan_generator.h"
 #include "src/lir/validate.h"
+#include "tests/support/plan_generator.h"
 
 namespace {
 

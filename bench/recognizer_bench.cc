@@ -25,14 +25,14 @@
 #include <memory>
 #include <string>
 
-#include "benchmark/benchmark.h"
 #include "bench/floors.h"
+#include "benchmark/benchmark.h"
 #include "src/explain/text.h"
 #include "src/lir/document.h"
 #include "src/lir/node.h"
-#include "src/lir/plan_generator.h"
 #include "src/recognizer/fused_set_difference.h"
 #include "src/recognizer/pass.h"
+#include "tests/support/plan_generator.h"
 
 namespace {
 

@@ -15,7 +15,6 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "tests/corpus_util.h"
 #include "src/explain/text.h"
 #include "src/interp/annotations.h"
 #include "src/interp/arity.h"
@@ -26,6 +25,7 @@
 #include "src/lir/validate.h"
 #include "src/recognizer/pass.h"
 #include "src/recognizer/relax_must_consolidate.h"
+#include "tests/support/corpus_util.h"
 
 namespace lir::interp {
 namespace {

@@ -13,10 +13,10 @@
 #include "src/interp/arity.h"
 #include "src/interp/driver.h"
 #include "src/lir/document.h"
-#include "src/lir/plan_generator.h"
 #include "src/lir/validate.h"
 #include "src/recognizer/pass.h"
 #include "src/recognizer/relax_must_consolidate.h"
+#include "tests/support/plan_generator.h"
 
 namespace lir::interp {
 namespace {

@@ -12,7 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "tests/cli_test_util.h"
+#include "tests/support/cli_test_util.h"
 
 namespace {
 

@@ -14,8 +14,9 @@
 #include "src/explain/text.h"
 #include "src/lir/document.h"
 #include "src/lir/node.h"
-#include "src/lir/plan_generator.h"
+#include "src/lir/plan_builder.h"
 #include "src/lir/validate.h"
+#include "tests/support/plan_generator.h"
 
 namespace lir {
 namespace {
@@ -39,15 +40,11 @@ ValidateOptions GlobalT(int arity) {
 /// `Get::PassArrangements materialize.public.t` under `depth - 1` Negates,
 /// built bottom-up without recursion.
 NodePtr NegateChain(size_t depth) {
-  GetOp get;
-  get.id = CollectionId::Global("materialize.public.t");
-  get.keys.raw = true;
-  NodePtr node = MakeNode(std::move(get));
-  for (size_t i = 1; i < depth; ++i) {
-    std::vector<NodePtr> inputs;
-    inputs.push_back(std::move(node));
-    node = MakeNode(NegateOp{}, std::move(inputs));
-  }
+  PlanBuilder plan = PlanBuilder::Get(
+      CollectionId::Global("materialize.public.t"), PlanBuilder::Raw());
+  for (size_t i = 1; i < depth; ++i) plan = std::move(plan).Negate();
+  // Not Build(): the tests validate (or not) themselves.
+  NodePtr node = std::move(plan).Release();
   AssignPostOrderIds(*node);
   return node;
 }

@@ -35,16 +35,16 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "gtest/gtest.h"
-#include "tests/corpus_util.h"
 #include "re2/re2.h"
-#include "src/explain/text.h"
-#include "src/interp/arity.h"
 #include "src/eval/run.h"
 #include "src/eval/time_values.h"
+#include "src/explain/text.h"
+#include "src/interp/arity.h"
 #include "src/lir/layout.h"
 #include "src/lir/status_macros.h"
 #include "src/lir/validate.h"
 #include "src/recognizer/pass.h"
+#include "tests/support/corpus_util.h"
 
 namespace lir {
 namespace {

@@ -1,5 +1,5 @@
 // Differential test of the evaluator's two engines on generated general
-// plans (tests/eval_plan_fuzz_gen.h): every node kind the evaluator runs,
+// plans (tests/support/eval_plan_fuzz_gen.h): every node kind the evaluator runs,
 // composed a few levels deep over 2-4 typed input collections, on
 // multi-round data with insertions and retractions. The incremental engine
 // (eager and no compaction) must compute exactly what the snapshot engine
@@ -18,10 +18,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
-#include "src/explain/text.h"
 #include "src/eval/run.h"
+#include "src/explain/text.h"
 #include "src/lir/validate.h"
-#include "tests/eval_plan_fuzz_gen.h"
+#include "tests/support/eval_plan_fuzz_gen.h"
 
 namespace lir {
 namespace {

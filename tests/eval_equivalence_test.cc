@@ -1,7 +1,7 @@
 // The evaluator's equivalence harness: the proof that the fused
 // set-difference rewrite preserves results.
 //
-// Thousands of generated EXCEPT-shaped plans (tests/eval_case_gen.h) run on
+// Thousands of generated EXCEPT-shaped plans (tests/support/eval_case_gen.h) run on
 // generated multi-round data with retractions, and every configuration must
 // compute the same contents at every round as the oracle (rewrite off,
 // snapshot engine):
@@ -15,11 +15,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "src/explain/text.h"
 #include "src/eval/run.h"
+#include "src/explain/text.h"
 #include "src/lir/validate.h"
 #include "src/recognizer/pass.h"
-#include "tests/eval_case_gen.h"
+#include "tests/support/eval_case_gen.h"
 
 namespace lir {
 namespace {

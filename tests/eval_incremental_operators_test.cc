@@ -15,7 +15,8 @@
 
 #include "gtest/gtest.h"
 #include "src/eval/trace.h"
-#include "tests/eval_incremental_test_util.h"
+#include "src/lir/plan_builder.h"
+#include "tests/support/eval_incremental_test_util.h"
 
 namespace lir::eval {
 namespace {
@@ -286,22 +287,14 @@ TEST(IncrementalLetRec, AdapterRecomputesAndDiffs) {
 // ---- Depth -------------------------------------------------------------------
 
 TEST(IncrementalDepth, HundredThousandDeepChain) {
-  NodePtr node = MakeNode(GetOp{CollectionId::Global(kT), {}, GetKind::kCollection});
-  node->As<GetOp>().keys.raw = true;
+  PlanBuilder chain = PlanBuilder::GetCollection(CollectionId::Global(kT),
+                                                 PlanBuilder::Raw());
   constexpr int kDepth = 100000;
   for (int i = 0; i < kDepth; ++i) {
-    if (i % 2 == 0) {
-      std::vector<NodePtr> inputs;
-      inputs.push_back(std::move(node));
-      node = MakeNode(NegateOp{}, std::move(inputs));
-    } else {
-      MfpOp mfp;
-      mfp.mfp.project = std::vector<int>{1, 0};
-      std::vector<NodePtr> inputs;
-      inputs.push_back(std::move(node));
-      node = MakeNode(std::move(mfp), std::move(inputs));
-    }
+    chain = i % 2 == 0 ? std::move(chain).Negate()
+                       : std::move(chain).Mfp(PlanBuilder::Project({1, 0}));
   }
+  NodePtr node = std::move(chain).Release();
   AssignPostOrderIds(*node);
   absl::StatusOr<std::unique_ptr<Dataflow>> df =
       MakeIncrementalDataflow(*node, Options({{kT, 2}}));

@@ -16,7 +16,7 @@
 #include "gtest/gtest.h"
 #include "src/eval/snapshot.h"
 #include "src/eval/trace.h"
-#include "tests/eval_incremental_test_util.h"
+#include "tests/support/eval_incremental_test_util.h"
 
 namespace lir::eval {
 namespace {

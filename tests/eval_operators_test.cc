@@ -18,15 +18,15 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
-#include "tests/corpus_util.h"
-#include "src/explain/text.h"
-#include "src/explain/text_primitives.h"
 #include "src/eval/datum.h"
 #include "src/eval/operators.h"
 #include "src/eval/scalar_eval.h"
+#include "src/explain/text.h"
+#include "src/explain/text_primitives.h"
 #include "src/lir/document.h"
 #include "src/lir/node.h"
-#include "tests/eval_scalar_test_util.h"
+#include "tests/support/corpus_util.h"
+#include "tests/support/eval_scalar_test_util.h"
 
 namespace lir::eval {
 namespace {

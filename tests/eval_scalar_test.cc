@@ -14,11 +14,11 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
-#include "src/explain/text_primitives.h"
 #include "src/eval/datum.h"
 #include "src/eval/scalar_eval.h"
+#include "src/explain/text_primitives.h"
 #include "src/lir/node.h"
-#include "tests/eval_scalar_test_util.h"
+#include "tests/support/eval_scalar_test_util.h"
 
 namespace lir::eval {
 namespace {

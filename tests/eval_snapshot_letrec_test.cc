@@ -13,7 +13,8 @@
 #include "src/eval/datum.h"
 #include "src/eval/snapshot.h"
 #include "src/lir/document.h"
-#include "tests/eval_snapshot_test_util.h"
+#include "src/lir/plan_builder.h"
+#include "tests/support/eval_snapshot_test_util.h"
 
 namespace lir::eval {
 namespace {
@@ -270,12 +271,9 @@ constexpr int kDepth = 100000;
 TEST(SnapshotTest, DeepNegateChain) {
   ConstantOp constant;
   constant.rows.push_back({Row{Literal::Int(1)}, 3});
-  NodePtr plan = MakeNode(std::move(constant));
-  for (int i = 0; i < kDepth - 1; ++i) {
-    std::vector<NodePtr> inputs;
-    inputs.push_back(std::move(plan));
-    plan = MakeNode(NegateOp{}, std::move(inputs));
-  }
+  PlanBuilder chain = PlanBuilder::Constant(std::move(constant));
+  for (int i = 0; i < kDepth - 1; ++i) chain = std::move(chain).Negate();
+  NodePtr plan = std::move(chain).Release();
   AssignPostOrderIds(*plan);
   // 99,999 negations: an odd number.
   absl::StatusOr<Multiset> result = EvaluateSnapshot(*plan, {});
@@ -284,20 +282,17 @@ TEST(SnapshotTest, DeepNegateChain) {
 }
 
 TEST(SnapshotTest, DeepMfpChainThroughTheDataflow) {
-  GetOp get;
-  get.id = CollectionId::Global("materialize.public.t");
-  get.kind = GetKind::kCollection;
-  NodePtr plan = MakeNode(std::move(get));
+  PlanBuilder chain = PlanBuilder::GetCollection(
+      CollectionId::Global("materialize.public.t"), {});
   for (int i = 0; i < kDepth - 1; ++i) {
-    MfpOp op;
-    op.mfp.map.push_back(ScalarExpr::Call(
+    MapFilterProject mfp;
+    mfp.map.push_back(ScalarExpr::Call(
         CallStyle::kInfix, "+",
         {ScalarExpr::Column(0), ScalarExpr::Lit(Literal::Int(1))}));
-    op.mfp.project = std::vector<int>{1};
-    std::vector<NodePtr> inputs;
-    inputs.push_back(std::move(plan));
-    plan = MakeNode(std::move(op), std::move(inputs));
+    mfp.project = std::vector<int>{1};
+    chain = std::move(chain).Mfp(std::move(mfp));
   }
+  NodePtr plan = std::move(chain).Release();
   AssignPostOrderIds(*plan);
   DataflowOptions options;
   options.globals["materialize.public.t"] = 1;
@@ -317,25 +312,20 @@ TEST(SnapshotTest, DeepMfpChainThroughTheDataflow) {
 TEST(SnapshotTest, DeepLetNesting) {
   // With l0 = const in With l1 = Get l0 in ... Return Get l<n-1>, built as
   // a right-leaning chain of Lets 100,000 deep.
-  GetOp last;
-  last.id = CollectionId::Local(kDepth - 1);
-  NodePtr plan = MakeNode(std::move(last));
+  PlanBuilder nest = PlanBuilder::Get(CollectionId::Local(kDepth - 1), {});
   for (int i = kDepth - 1; i >= 0; --i) {
-    NodePtr value;
+    PlanBuilder value;
     if (i == 0) {
       ConstantOp constant;
       constant.rows.push_back({Row{Literal::Int(7)}, 2});
-      value = MakeNode(std::move(constant));
+      value = PlanBuilder::Constant(std::move(constant));
     } else {
-      GetOp get;
-      get.id = CollectionId::Local(i - 1);
-      value = MakeNode(std::move(get));
+      value = PlanBuilder::Get(CollectionId::Local(i - 1), {});
     }
-    std::vector<NodePtr> inputs;
-    inputs.push_back(std::move(value));
-    inputs.push_back(std::move(plan));
-    plan = MakeNode(LetOp{static_cast<uint64_t>(i)}, std::move(inputs));
+    nest = PlanBuilder::Let(static_cast<uint64_t>(i), std::move(value),
+                            std::move(nest));
   }
+  NodePtr plan = std::move(nest).Release();
   AssignPostOrderIds(*plan);
   ASSERT_TRUE(CheckSnapshotPlan(*plan, {}).ok());
   absl::StatusOr<Multiset> result = EvaluateSnapshot(*plan, {});

@@ -15,7 +15,7 @@
 #include "src/eval/datum.h"
 #include "src/eval/snapshot.h"
 #include "src/lir/document.h"
-#include "tests/eval_snapshot_test_util.h"
+#include "tests/support/eval_snapshot_test_util.h"
 
 namespace lir::eval {
 namespace {

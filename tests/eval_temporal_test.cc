@@ -10,15 +10,15 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
-#include "src/explain/text.h"
-#include "src/explain/text_primitives.h"
 #include "src/eval/data.h"
 #include "src/eval/datum.h"
 #include "src/eval/run.h"
 #include "src/eval/scalar_eval.h"
 #include "src/eval/temporal.h"
 #include "src/eval/time_values.h"
-#include "tests/eval_scalar_test_util.h"
+#include "src/explain/text.h"
+#include "src/explain/text_primitives.h"
+#include "tests/support/eval_scalar_test_util.h"
 
 namespace lir::eval {
 namespace {

@@ -40,7 +40,8 @@
 #include "src/recognizer/features.h"
 #include "src/recognizer/pass.h"
 #include "tests/golden_run.h"
-#include "tests/line_diff.h"
+#include "tests/support/line_diff.h"
+#include "tools/lir-opt/list_parse.h"
 
 namespace lir {
 namespace {
@@ -408,9 +409,9 @@ std::string RunAnalyze(TestCase& test) {
   if (!doc.ok()) return ErrorOutput(doc.status());
   interp::AnalysisInputs inputs;
   inputs.single_time = test.args.Get("single_time", "false") == "true";
-  interp::ParseIdList(test.args.Get("monotonic_ids"), &inputs.monotonic_ids);
+  cli::ParseIdList(test.args.Get("monotonic_ids"), &inputs.monotonic_ids);
   absl::Status arity =
-      interp::ParseArityList(test.args.Get("arity"), &inputs.global_arity);
+      cli::ParseArityList(test.args.Get("arity"), &inputs.global_arity);
   if (!arity.ok()) return ErrorOutput(arity);
   absl::StatusOr<interp::AnnotationFields> fields = interp::ParseAnnotationFields(
       test.args.Get("annotate", "node_id,arity,monotonic,arrangements"));

@@ -19,7 +19,8 @@
 #include "src/interp/inputs.h"
 #include "src/interp/monotonicity.h"
 #include "src/lir/document.h"
-#include "src/lir/plan_generator.h"
+#include "src/lir/plan_builder.h"
+#include "tests/support/plan_generator.h"
 
 namespace lir::interp {
 namespace {
@@ -372,12 +373,9 @@ TEST(Driver, TransformVisitsBottomUpWithInputValues) {
 
 TEST(Driver, AnalysesWalkVeryDeepPlansWithoutRecursion) {
   // 100,000 nested Negates, then the same inside a LetRec value.
-  NodePtr plan = MakeNode(ConstantOp{{{Row{Literal::Int(1)}, 1}}});
-  for (int i = 0; i < 100000; ++i) {
-    std::vector<NodePtr> in;
-    in.push_back(std::move(plan));
-    plan = MakeNode(NegateOp{}, std::move(in));
-  }
+  PlanBuilder chain = PlanBuilder::Constant({Row{Literal::Int(1)}});
+  for (int i = 0; i < 100000; ++i) chain = std::move(chain).Negate();
+  NodePtr plan = std::move(chain).Release();
   AssignPostOrderIds(*plan);
   absl::StatusOr<Analysis<Arity>> arity = AnalyzeArity(*plan);
   ASSERT_TRUE(arity.ok());
@@ -391,16 +389,13 @@ TEST(Driver, AnalysesWalkVeryDeepPlansWithoutRecursion) {
   ASSERT_TRUE(forms.ok());
   EXPECT_EQ(FormatForms(forms->root), "raw");
 
-  LetRecOp op;
-  op.ids = {0};
-  op.limits = {std::nullopt};
-  std::vector<NodePtr> parts;
-  parts.push_back(std::move(plan));
-  GetOp get;
-  get.id = CollectionId::Local(0);
-  get.keys.raw = true;
-  parts.push_back(MakeNode(get));
-  NodePtr let_rec = MakeNode(op, std::move(parts));
+  std::vector<LetRecBinding> bindings;
+  bindings.push_back({0, PlanBuilder(std::move(plan)), std::nullopt});
+  NodePtr let_rec =
+      PlanBuilder::LetRec(
+          std::move(bindings),
+          PlanBuilder::Get(CollectionId::Local(0), PlanBuilder::Raw()))
+          .Release();
   AssignPostOrderIds(*let_rec);
   size_t visited = 0;
   absl::StatusOr<Analysis<Steps>> steps = Transform(
@@ -511,24 +506,6 @@ TEST(Monotonicity, TemporalPredicatesAndTableFunctions) {
   EXPECT_FALSE(TableFunctionPreservesMonotonicity("repeat_row(#0)"));
   EXPECT_FALSE(TableFunctionPreservesMonotonicity("wrapper(#0)"));
   EXPECT_FALSE(TableFunctionPreservesMonotonicity("some_new_function(#0)"));
-}
-
-TEST(Inputs, ParseIdAndArityLists) {
-  std::set<std::string> ids;
-  ParseIdList("a, b,,c", &ids);
-  EXPECT_EQ(ids, (std::set<std::string>{"a", "b", "c"}));
-  std::map<std::string, int> arities;
-  ASSERT_TRUE(ParseArityList("materialize.public.t=2, u=0", &arities).ok());
-  EXPECT_EQ(arities, (std::map<std::string, int>{{"materialize.public.t", 2},
-                                                 {"u", 0}}));
-  EXPECT_TRUE(ParseArityList("u=0", &arities).ok());  // same again is fine
-  EXPECT_EQ(ParseArityList("u=1", &arities).message(),
-            "u is given arities 0 and 1");
-  EXPECT_EQ(ParseArityList("t", &arities).message(),
-            "expected name=ARITY, got 't'");
-  EXPECT_EQ(ParseArityList("t=-1", &arities).message(),
-            "expected a non-negative arity in 't=-1'");
-  EXPECT_FALSE(ParseArityList("=3", &arities).ok());
 }
 
 TEST(Inputs, ParseAnnotationFields) {

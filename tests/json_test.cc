@@ -15,13 +15,14 @@
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
-#include "tests/corpus_util.h"
 #include "src/explain/json.h"
 #include "src/explain/text.h"
 #include "src/explain/text_primitives.h"
 #include "src/lir/document.h"
 #include "src/lir/node.h"
+#include "src/lir/plan_builder.h"
 #include "tests/json_test_util.h"
+#include "tests/support/corpus_util.h"
 
 namespace lir::explain {
 namespace {
@@ -471,16 +472,12 @@ TEST(JsonErrors, SingleMutationsNeverCrash) {
 
 TEST(JsonDeep, HundredThousandNegatesRoundTrip) {
   constexpr int kDepth = 100000;
-  ConstantOp leaf;
-  leaf.rows = {{Row{Literal::Int(1)}, 1}};
-  NodePtr node = MakeNode(std::move(leaf));
-  for (int i = 0; i < kDepth; ++i) {
-    node = MakeNode(NegateOp{}, Inputs(std::move(node)));
-  }
+  PlanBuilder chain = PlanBuilder::Constant({Row{Literal::Int(1)}});
+  for (int i = 0; i < kDepth; ++i) chain = std::move(chain).Negate();
   Document doc;
   Object& object = doc.objects.emplace_back();
   object.name = "Explained Query";
-  object.plan = std::move(node);
+  object.plan = std::move(chain).Release();
   AssignPostOrderIds(*object.plan);
 
   std::string text = WriteJson(doc);

@@ -2,7 +2,7 @@
 // requested size, deterministically, that survive text and JSON; the mixed
 // shape covers every kind it promises and places exactly the requested
 // EXCEPT shapes.
-#include "src/lir/plan_generator.h"
+#include "tests/support/plan_generator.h"
 
 #include <algorithm>
 #include <map>

@@ -11,13 +11,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "tests/corpus_util.h"
 #include "src/explain/text.h"
 #include "src/lir/validate.h"
-#include "src/recognizer/corpus_report.h"
 #include "src/recognizer/pass.h"
-#include "tests/line_diff.h"
-#include "tests/recognizer_test_util.h"
+#include "tests/support/corpus_util.h"
+#include "tests/support/line_diff.h"
+#include "tests/support/recognizer_test_util.h"
+#include "tools/corpus-report/corpus_report.h"
 
 namespace lir {
 namespace {

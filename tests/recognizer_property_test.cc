@@ -25,10 +25,10 @@
 #include "gtest/gtest.h"
 #include "src/explain/text.h"
 #include "src/lir/layout.h"
-#include "src/lir/plan_generator.h"
-#include "src/lir/plan_generator_parts.h"
 #include "src/recognizer/pass.h"
-#include "tests/recognizer_test_util.h"
+#include "tests/support/plan_generator.h"
+#include "tests/support/plan_generator_parts.h"
+#include "tests/support/recognizer_test_util.h"
 
 namespace lir {
 namespace {

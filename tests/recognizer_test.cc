@@ -12,7 +12,7 @@
 #include "src/explain/text.h"
 #include "src/recognizer/fused_set_difference.h"
 #include "src/recognizer/pass.h"
-#include "tests/recognizer_plan_text.h"
+#include "tests/support/recognizer_plan_text.h"
 
 namespace lir {
 namespace {

@@ -6,7 +6,7 @@
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "tests/cli_test_util.h"
+#include "tests/support/cli_test_util.h"
 
 namespace {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "tests/corpus_util.h"
 #include "src/explain/text.h"
+#include "tests/support/corpus_util.h"
 
 namespace lir::explain {
 namespace {

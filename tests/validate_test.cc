@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "tests/corpus_util.h"
 #include "src/explain/text.h"
 #include "src/lir/arrangement.h"
 #include "src/lir/document.h"
 #include "src/lir/node.h"
+#include "tests/support/corpus_util.h"
 
 namespace lir {
 namespace {

@@ -40,10 +40,6 @@ struct PrintOptions {
 /// Iterative: plan depth is bounded only by memory.
 std::string PrintText(const Document& doc, const PrintOptions& options = {});
 
-/// Prints a single plan tree with its root at `level` (two spaces a level).
-std::string PrintPlan(const Node& root, int level = 0,
-                      const PrintOptions& options = {});
-
 }  // namespace lir::explain
 
 #endif  // LIR_EXPLAIN_TEXT_H_

@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "src/explain/text.h"
 #include "src/explain/text_primitives.h"
+#include "src/explain/text_printer_internal.h"
 #include "src/lir/node.h"
 #include "src/lir/status_macros.h"
 
@@ -296,7 +297,7 @@ void AppendFastPath(std::string& out, const FastPath& fast_path, int level) {
         line(level, absl::StrCat("Error ", QuoteMessage(*constant.error)));
       } else {
         // `Constant`, `Constant <empty>` and `Error █` print as in LIR.
-        out += PrintPlan(*MakeNode(constant), level);
+        out += PrintPlanAt(*MakeNode(constant), level);
       }
       return;
     }

@@ -12,6 +12,7 @@
 #include "src/explain/text.h"
 #include "src/explain/text_fast_path.h"
 #include "src/explain/text_primitives.h"
+#include "src/explain/text_printer_internal.h"
 
 namespace lir::explain {
 namespace {
@@ -524,7 +525,8 @@ void PrintFinish(Printer& p, const Finish& f) {
 
 }  // namespace
 
-std::string PrintPlan(const Node& root, int level, const PrintOptions& options) {
+std::string PrintPlanAt(const Node& root, int level) {
+  const PrintOptions options;
   std::string out;
   Printer printer(out, options.node_identifiers, options.annotate);
   printer.PrintTree(root, level);

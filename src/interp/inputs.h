@@ -7,9 +7,6 @@
 #include <set>
 #include <string>
 
-#include "absl/status/status.h"
-#include "absl/strings/string_view.h"
-
 namespace lir::interp {
 
 /// Facts about the dataflow around a plan.
@@ -23,15 +20,6 @@ struct AnalysisInputs {
   /// Arities of global collections by printed name.
   std::map<std::string, int> global_arity;
 };
-
-/// Adds the ids of `a,b,...` to `*ids` (empty items are skipped).
-void ParseIdList(absl::string_view list, std::set<std::string>* ids);
-
-/// Adds `name=N,name=N,...` to `*arities`. Each N is a non-negative integer;
-/// a name may be given twice only with the same arity. Errors name the
-/// offending item.
-absl::Status ParseArityList(absl::string_view list,
-                            std::map<std::string, int>* arities);
 
 }  // namespace lir::interp
 

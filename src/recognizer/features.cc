@@ -67,16 +67,6 @@ absl::Status SetFeature(OptimizerFeatures& features, absl::string_view name,
       "unknown feature '", name, "'; known features: ", KnownFeatures()));
 }
 
-absl::StatusOr<std::string> GetFeature(const OptimizerFeatures& features,
-                                       absl::string_view name) {
-#define LIR_FEATURE_GET_(feature, type, default_value, description) \
-  if (name == #feature) return std::string(features.feature ? "true" : "false");
-  LIR_OPTIMIZER_FEATURES(LIR_FEATURE_GET_)
-#undef LIR_FEATURE_GET_
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unknown feature '", name, "'; known features: ", KnownFeatures()));
-}
-
 absl::Status ApplyFeatureList(OptimizerFeatures& features,
                               absl::string_view list) {
   for (absl::string_view item : absl::StrSplit(list, ',', absl::SkipWhitespace())) {

@@ -57,10 +57,6 @@ absl::StatusOr<bool> ParseFeatureBool(absl::string_view text);
 absl::Status SetFeature(OptimizerFeatures& features, absl::string_view name,
                         absl::string_view value);
 
-/// The textual value of feature `name` ("true"/"false"), or an error.
-absl::StatusOr<std::string> GetFeature(const OptimizerFeatures& features,
-                                       absl::string_view name);
-
 /// Applies `name=value,name=value,...` (the `--features` syntax).
 absl::Status ApplyFeatureList(OptimizerFeatures& features,
                               absl::string_view list);

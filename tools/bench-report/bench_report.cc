@@ -428,7 +428,7 @@ absl::Status Main(const std::string& out_path, const std::string& charts_dir,
   bool library_intro = false;
   for (const Family& f : families) {
     if (!IsEvalAB(f) && !library_intro) {
-      md << "\nLibrary operations on generated plans (src/lir/"
+      md << "\nLibrary operations on generated plans (tests/support/"
             "plan_generator.h) of 10^3 to 10^6 nodes. Each table has two "
             "floors measured on the same plan in the same run: a bare "
             "traversal (Traversal, traverse) and nlohmann::json::parse of "

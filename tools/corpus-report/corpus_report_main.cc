@@ -4,7 +4,7 @@
 #include <iostream>
 #include <string>
 
-#include "src/recognizer/corpus_report.h"
+#include "tools/corpus-report/corpus_report.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {

@@ -6,6 +6,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "tools/lir-opt/commands.h"
+#include "tools/lir-opt/list_parse.h"
 
 ABSL_FLAG(lir::cli::AnnotationList, annotate, lir::cli::AnnotationList{},
           "Append analysis results to every node header, in Materialize's "
@@ -73,10 +74,10 @@ int ResolveAnalysisInputsOrReport(interp::AnalysisInputs* inputs) {
   *inputs = interp::AnalysisInputs();
   inputs->single_time = absl::GetFlag(FLAGS_single_time);
   for (const std::string& id : absl::GetFlag(FLAGS_monotonic_ids)) {
-    interp::ParseIdList(id, &inputs->monotonic_ids);
+    ParseIdList(id, &inputs->monotonic_ids);
   }
   for (const std::string& item : absl::GetFlag(FLAGS_arity)) {
-    absl::Status status = interp::ParseArityList(item, &inputs->global_arity);
+    absl::Status status = ParseArityList(item, &inputs->global_arity);
     if (!status.ok()) {
       return UsageError(absl::StrCat("--arity: ", status.message()));
     }

@@ -1,5 +1,5 @@
 // Parsing of analysis inputs given as text (CLI flags, golden arguments).
-#include "src/interp/inputs.h"
+#include "tools/lir-opt/list_parse.h"
 
 #include <vector>
 
@@ -8,7 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 
-namespace lir::interp {
+namespace lir::cli {
 
 void ParseIdList(absl::string_view list, std::set<std::string>* ids) {
   for (absl::string_view item : absl::StrSplit(list, ',', absl::SkipEmpty())) {
@@ -41,4 +41,4 @@ absl::Status ParseArityList(absl::string_view list,
   return absl::OkStatus();
 }
 
-}  // namespace lir::interp
+}  // namespace lir::cli

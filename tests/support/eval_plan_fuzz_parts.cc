@@ -1,5 +1,5 @@
 // Typed expressions, MFPs and text helpers for the general-plan generator.
-#include "tests/eval_plan_fuzz_parts.h"
+#include "tests/support/eval_plan_fuzz_parts.h"
 
 #include <map>
 #include <utility>

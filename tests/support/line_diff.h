@@ -1,6 +1,6 @@
 // A small line-based unified diff for test failure messages (absl has none).
-#ifndef LIR_TESTS_LINE_DIFF_H_
-#define LIR_TESTS_LINE_DIFF_H_
+#ifndef LIR_TESTS_SUPPORT_LINE_DIFF_H_
+#define LIR_TESTS_SUPPORT_LINE_DIFF_H_
 
 #include <algorithm>
 #include <string>
@@ -138,4 +138,4 @@ inline std::string UnifiedDiff(const std::string& expected,
 
 }  // namespace lir::testing_util
 
-#endif  // LIR_TESTS_LINE_DIFF_H_
+#endif  // LIR_TESTS_SUPPORT_LINE_DIFF_H_

@@ -2,8 +2,8 @@
 // Threshold(ArrangeBy(Union(base, Negate(subtract)))) with a knob for every
 // shape check, common arms, and helpers that run the pipeline on text and
 // check one candidate's outcome.
-#ifndef LIR_TESTS_RECOGNIZER_PLAN_TEXT_H_
-#define LIR_TESTS_RECOGNIZER_PLAN_TEXT_H_
+#ifndef LIR_TESTS_SUPPORT_RECOGNIZER_PLAN_TEXT_H_
+#define LIR_TESTS_SUPPORT_RECOGNIZER_PLAN_TEXT_H_
 
 #include <string>
 #include <utility>
@@ -15,7 +15,7 @@
 #include "gtest/gtest.h"
 #include "src/explain/text.h"
 #include "src/recognizer/pass.h"
-#include "tests/recognizer_test_util.h"
+#include "tests/support/recognizer_test_util.h"
 
 namespace lir::recognizer_testing {
 
@@ -164,4 +164,4 @@ inline const std::string kB = Indexed("b");
 
 }  // namespace lir::recognizer_testing
 
-#endif  // LIR_TESTS_RECOGNIZER_PLAN_TEXT_H_
+#endif  // LIR_TESTS_SUPPORT_RECOGNIZER_PLAN_TEXT_H_

@@ -1,8 +1,8 @@
 // Helpers shared by the recognizer tests: running the pipeline with the
 // fused set-difference feature on or off, and checking that a rewritten
 // document is still a well-formed, printable, serializable plan.
-#ifndef LIR_TESTS_RECOGNIZER_TEST_UTIL_H_
-#define LIR_TESTS_RECOGNIZER_TEST_UTIL_H_
+#ifndef LIR_TESTS_SUPPORT_RECOGNIZER_TEST_UTIL_H_
+#define LIR_TESTS_SUPPORT_RECOGNIZER_TEST_UTIL_H_
 
 #include <string>
 #include <utility>
@@ -89,4 +89,4 @@ inline std::string WellFormedProblems(const Document& doc,
 
 }  // namespace lir::recognizer_testing
 
-#endif  // LIR_TESTS_RECOGNIZER_TEST_UTIL_H_
+#endif  // LIR_TESTS_SUPPORT_RECOGNIZER_TEST_UTIL_H_

@@ -1,7 +1,7 @@
 // Deterministic generation of valid LIR plans of a requested size and shape,
 // for benchmarks and property tests.
-#ifndef LIR_LIR_PLAN_GENERATOR_H_
-#define LIR_LIR_PLAN_GENERATOR_H_
+#ifndef LIR_TESTS_SUPPORT_PLAN_GENERATOR_H_
+#define LIR_TESTS_SUPPORT_PLAN_GENERATOR_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -102,4 +102,4 @@ Document WrapInDocument(NodePtr plan,
 
 }  // namespace lir
 
-#endif  // LIR_LIR_PLAN_GENERATOR_H_
+#endif  // LIR_TESTS_SUPPORT_PLAN_GENERATOR_H_

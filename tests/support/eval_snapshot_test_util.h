@@ -2,8 +2,8 @@
 // eval_snapshot_join_test.cc, eval_snapshot_letrec_test.cc): datum and
 // multiset shorthands, plan parsing, and a Runner that steps one plan
 // through a snapshot Dataflow round by round.
-#ifndef LIR_TESTS_EVAL_SNAPSHOT_TEST_UTIL_H_
-#define LIR_TESTS_EVAL_SNAPSHOT_TEST_UTIL_H_
+#ifndef LIR_TESTS_SUPPORT_EVAL_SNAPSHOT_TEST_UTIL_H_
+#define LIR_TESTS_SUPPORT_EVAL_SNAPSHOT_TEST_UTIL_H_
 
 #include <cstdint>
 #include <memory>
@@ -14,9 +14,9 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
-#include "src/explain/text.h"
 #include "src/eval/datum.h"
 #include "src/eval/snapshot.h"
+#include "src/explain/text.h"
 #include "src/lir/document.h"
 
 namespace lir::eval::snapshot_testing {
@@ -99,4 +99,4 @@ class Runner {
   EXPECT_EQ(::lir::eval::snapshot_testing::Show(actual), \
             ::lir::eval::snapshot_testing::Show(expected))
 
-#endif  // LIR_TESTS_EVAL_SNAPSHOT_TEST_UTIL_H_
+#endif  // LIR_TESTS_SUPPORT_EVAL_SNAPSHOT_TEST_UTIL_H_

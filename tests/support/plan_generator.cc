@@ -1,13 +1,14 @@
 // Plan generation. The mixed shape is built top-down from an explicit work
 // stack of "holes" (an input slot still to fill, with the arity it must have
 // and a node budget), so construction never recurses with plan depth.
-#include "src/lir/plan_generator.h"
+#include "tests/support/plan_generator.h"
 
 #include <algorithm>
 #include <iterator>
 #include <utility>
 
-#include "src/lir/plan_generator_parts.h"
+#include "src/lir/plan_builder.h"
+#include "tests/support/plan_generator_parts.h"
 
 namespace lir {
 namespace {
@@ -47,17 +48,19 @@ struct Task {
   bool force_except = false;
 };
 
-/// A node of `op` with `n` empty input slots.
+/// A node of `op` with `n` empty input slots, filled later from the work
+/// stack. PlanBuilder builds only complete trees, so holes are made here.
 NodePtr WithSlots(NodeOp op, size_t n) {
   NodePtr node = MakeNode(std::move(op));
   node->inputs.resize(n);
   return node;
 }
 
+/// `op` over the complete (or holed) tree `input`.
 NodePtr Wrap(NodeOp op, NodePtr input) {
-  std::vector<NodePtr> inputs;
-  inputs.push_back(std::move(input));
-  return MakeNode(std::move(op), std::move(inputs));
+  std::vector<PlanBuilder> inputs;
+  inputs.push_back(PlanBuilder(std::move(input)));
+  return PlanBuilder::FromOp(std::move(op), std::move(inputs)).Release();
 }
 
 /// The forms in which a generated node's output exists (SEMANTICS.md 2),
@@ -92,9 +95,19 @@ AvailableCollections OutputForms(const Node& start, int arity) {
       forms.arranged.push_back(node->As<ThresholdOp>().ensure_arrangement);
       return forms;
     }
-    default:
-      return RawOnly();
+    case NodeKind::kConstant:
+    case NodeKind::kLet:
+    case NodeKind::kLetRec:
+    case NodeKind::kMfp:
+    case NodeKind::kFlatMap:
+    case NodeKind::kJoin:
+    case NodeKind::kTopK:
+    case NodeKind::kNegate:
+    case NodeKind::kUnion:
+    case NodeKind::kSetDifference:
+      break;
   }
+  return RawOnly();
 }
 
 class Generator {
@@ -143,85 +156,76 @@ class Generator {
   NodePtr DeepChain(size_t n) {
     constexpr int kArity = 3;
     ArrangementForm all = MakeColumnArrangement(Iota(kArity), kArity);
-    NodePtr node = MakeGet(catalog_.Table(kArity), GetKind::kPassArrangements);
+    PlanBuilder plan(
+        MakeGet(catalog_.Table(kArity), GetKind::kPassArrangements));
     for (size_t i = 1; i < n; ++i) {
       switch (i % 4) {
-        case 1: {  // arranged by the full row, as Threshold needs
-          ArrangeByOp arrange;
-          arrange.forms.arranged.push_back(all);
-          node = Wrap(std::move(arrange), std::move(node));
+        case 1:  // arranged by the full row, as Threshold needs
+          plan = std::move(plan).ArrangeBy(PlanBuilder::Arranged({all}));
           break;
-        }
         case 2:
-          node = Wrap(ThresholdOp{all}, std::move(node));
+          plan = std::move(plan).Threshold(all);
           break;
-        case 3: {
-          MfpOp mfp;
-          mfp.mfp.project = std::vector<int>{1, 2, 0};
-          node = Wrap(std::move(mfp), std::move(node));
+        case 3:
+          plan = std::move(plan).Mfp(PlanBuilder::Project({1, 2, 0}));
           break;
-        }
         default:
-          node = Wrap(NegateOp{}, std::move(node));
+          plan = std::move(plan).Negate();
           break;
       }
     }
-    return node;
+    return std::move(plan).Release();
   }
 
   NodePtr WideUnion(size_t n) {
     if (n == 1) return MakeGet(catalog_.Table(2), GetKind::kPassArrangements);
-    std::vector<NodePtr> inputs;
+    std::vector<PlanBuilder> inputs;
     inputs.reserve(n - 1);
     for (size_t i = 0; i + 1 < n; ++i) {
       switch (i % 3) {
         case 0:
-          inputs.push_back(
+          inputs.emplace_back(
               MakeGet(catalog_.Table(2), GetKind::kPassArrangements));
           break;
-        case 1:
-          inputs.push_back(MakeGet(catalog_.Table(3), GetKind::kCollection));
-          inputs.back()->As<GetOp>().mfp = PrefixProjection(3, 2);
+        case 1: {
+          const Global& g = catalog_.Table(3);
+          inputs.push_back(PlanBuilder::GetCollection(
+              CollectionId::Global(g.name), g.keys, PrefixProjection(3, 2)));
           break;
+        }
         default:
-          inputs.push_back(
+          inputs.emplace_back(
               MakeGet(catalog_.Indexed(2), GetKind::kPassArrangements));
           break;
       }
     }
-    return MakeNode(UnionOp{}, std::move(inputs));
+    return PlanBuilder::Union(std::move(inputs)).Release();
   }
 
   NodePtr LetChain(size_t n) {
     const size_t lets = (n - 1) / 2;
     if (lets == 0)
       return MakeGet(catalog_.Table(2), GetKind::kPassArrangements);
-    auto local_get = [](uint64_t id, GetKind kind) {
-      GetOp get;
-      get.id = CollectionId::Local(id);
-      get.keys = RawOnly();
-      get.kind = kind;
-      return get;
-    };
     // Built from the innermost body outwards.
-    NodePtr node = MakeNode(local_get(lets - 1, GetKind::kPassArrangements));
+    PlanBuilder plan =
+        PlanBuilder::Get(CollectionId::Local(lets - 1), PlanBuilder::Raw());
     for (size_t i = lets; i-- > 0;) {
-      NodePtr value;
+      PlanBuilder value;
       if (i == 0) {
-        value = MakeGet(catalog_.Table(2), GetKind::kPassArrangements);
+        value = PlanBuilder(
+            MakeGet(catalog_.Table(2), GetKind::kPassArrangements));
       } else if (i % 2 == 1) {
-        GetOp get = local_get(i - 1, GetKind::kCollection);
-        get.mfp.filter.push_back(IsNotNull(ScalarExpr::Column(0, "a")));
-        value = MakeNode(std::move(get));
+        MapFilterProject not_null;
+        not_null.filter.push_back(IsNotNull(ScalarExpr::Column(0, "a")));
+        value = PlanBuilder::GetCollection(CollectionId::Local(i - 1),
+                                           PlanBuilder::Raw(),
+                                           std::move(not_null));
       } else {
-        value = MakeNode(local_get(i - 1, GetKind::kPassArrangements));
+        value = PlanBuilder::Get(CollectionId::Local(i - 1), PlanBuilder::Raw());
       }
-      std::vector<NodePtr> inputs;
-      inputs.push_back(std::move(value));
-      inputs.push_back(std::move(node));
-      node = MakeNode(LetOp{i}, std::move(inputs));
+      plan = PlanBuilder::Let(i, std::move(value), std::move(plan));
     }
-    return node;
+    return std::move(plan).Release();
   }
 
   // ---- The mixed shape: work stack ----------------------------------------
@@ -633,7 +637,11 @@ class Generator {
       }
     }
     rng_.Shuffle(arms);
-    arrange_node->inputs[0] = MakeNode(std::move(union_op), std::move(arms));
+    std::vector<PlanBuilder> union_inputs;
+    for (NodePtr& arm : arms) union_inputs.emplace_back(std::move(arm));
+    arrange_node->inputs[0] =
+        PlanBuilder::Union(std::move(union_inputs), std::move(union_op))
+            .Release();
     threshold->inputs[0] = std::move(arrange_node);
     Place(t, std::move(threshold));
   }
@@ -656,6 +664,7 @@ class Generator {
 }  // namespace
 
 std::string ExpectedDeclineCode(ExceptVariant variant) {
+  // TODO(issue 12, point 5): take these from the pass's decline-code name table.
   switch (variant) {
     case ExceptVariant::kFires:
       return "";

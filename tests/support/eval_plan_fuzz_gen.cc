@@ -3,7 +3,7 @@
 // failing case prints as a plan anyone can rerun with `lir-opt run`.
 // Joins are in eval_plan_fuzz_join.cc; Reduce, TopK and LetRec in
 // eval_plan_fuzz_stateful.cc.
-#include "tests/eval_plan_fuzz_gen.h"
+#include "tests/support/eval_plan_fuzz_gen.h"
 
 #include <algorithm>
 #include <map>
@@ -11,7 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "tests/eval_plan_fuzz_builder.h"
+#include "tests/support/eval_plan_fuzz_internal.h"
 
 namespace lir::testing {
 namespace fuzz {
@@ -45,7 +45,7 @@ std::vector<int> RandomKey(Dice& dice, const Schema& schema) {
 
 }  // namespace
 
-FuzzCase PlanBuilder::Build() {
+FuzzCase FuzzGenerator::Build() {
   const int collections = 2 + dice_.Below(3);
   for (int i = 0; i < collections; ++i) {
     Global g;
@@ -68,7 +68,7 @@ FuzzCase PlanBuilder::Build() {
   return out;
 }
 
-Sub PlanBuilder::Gen(int depth) {
+Sub FuzzGenerator::Gen(int depth) {
   if (depth <= 0 || budget_ <= 0) return Leaf();
   --budget_;
   // Weights: every kind is common enough to be covered hundreds of times
@@ -108,13 +108,13 @@ Sub PlanBuilder::Gen(int depth) {
   }
 }
 
-Sub PlanBuilder::Leaf() {
+Sub FuzzGenerator::Leaf() {
   if (!scope_.empty() && dice_.Chance(45)) return GetLocal(dice_.Pick(scope_));
   if (dice_.Chance(15)) return Constant();
   return GetGlobal();
 }
 
-Sub PlanBuilder::Constant() {
+Sub FuzzGenerator::Constant() {
   Count("Constant");
   Sub out;
   const int arity = 1 + dice_.Below(3);
@@ -139,7 +139,7 @@ Sub PlanBuilder::Constant() {
   return out;
 }
 
-Sub PlanBuilder::GetGlobal() {
+Sub FuzzGenerator::GetGlobal() {
   const Global& g = dice_.Pick(globals_);
   const int arity = static_cast<int>(g.schema.size());
   Sub out;
@@ -191,7 +191,7 @@ Sub PlanBuilder::GetGlobal() {
   return out;
 }
 
-Sub PlanBuilder::GetLocal(const Local& local) {
+Sub FuzzGenerator::GetLocal(const Local& local) {
   ++uses_[local.id];
   const int arity = static_cast<int>(local.schema.size());
   Sub out;
@@ -237,7 +237,7 @@ Sub PlanBuilder::GetLocal(const Local& local) {
   return out;
 }
 
-Sub PlanBuilder::WrapMfp(Sub input, const MfpSpec& spec) {
+Sub FuzzGenerator::WrapMfp(Sub input, const MfpSpec& spec) {
   Count("Mfp");
   Sub out;
   out.lines = {"Mfp"};
@@ -248,7 +248,7 @@ Sub PlanBuilder::WrapMfp(Sub input, const MfpSpec& spec) {
   return out;
 }
 
-Sub PlanBuilder::MfpNode(int depth) {
+Sub FuzzGenerator::MfpNode(int depth) {
   Sub input = Gen(depth - 1);
   MfpSpec spec = RandomMfp(dice_, exprs_, input.schema, {2, 2, 60});
   if (spec.IsIdentity())
@@ -275,7 +275,7 @@ Sub PlanBuilder::MfpNode(int depth) {
   return out;
 }
 
-Sub PlanBuilder::FlatMap(int depth) {
+Sub FuzzGenerator::FlatMap(int depth) {
   Count("FlatMap");
   Sub input = RequireType(Gen(depth - 1), Type::kInt);
   const int a = dice_.Pick(ColumnsOf(input.schema, Type::kInt));
@@ -313,7 +313,7 @@ Sub PlanBuilder::FlatMap(int depth) {
   return out;
 }
 
-Sub PlanBuilder::UnionNode(int depth) {
+Sub FuzzGenerator::UnionNode(int depth) {
   Count("Union");
   const bool consolidate = dice_.Chance(50);
   if (consolidate) Count("Union consolidate_output=true");
@@ -333,7 +333,7 @@ Sub PlanBuilder::UnionNode(int depth) {
   return out;
 }
 
-Sub PlanBuilder::NegateNode(Sub input) {
+Sub FuzzGenerator::NegateNode(Sub input) {
   Count("Negate");
   Sub out;
   out.lines = {"Negate"};
@@ -343,7 +343,7 @@ Sub PlanBuilder::NegateNode(Sub input) {
   return out;
 }
 
-Sub PlanBuilder::Difference(int depth) {
+Sub FuzzGenerator::Difference(int depth) {
   // A bare Negate would only feed Thresholds that keep nothing; subtracting
   // a filtered copy of a collection keeps the rows the filter rejects.
   Count("Let");
@@ -381,7 +381,7 @@ Sub PlanBuilder::Difference(int depth) {
   return out;
 }
 
-Sub PlanBuilder::ThresholdNode(int depth) {
+Sub FuzzGenerator::ThresholdNode(int depth) {
   Sub input = Gen(depth - 1);
   if (dice_.Chance(50)) {
     // EXCEPT ALL: Union(base, Negate(subtract)), as Materialize lowers it.
@@ -399,7 +399,7 @@ Sub PlanBuilder::ThresholdNode(int depth) {
   return WrapThreshold(std::move(input), dice_.Chance(80));
 }
 
-Sub PlanBuilder::WrapThreshold(Sub input, bool arrange) {
+Sub FuzzGenerator::WrapThreshold(Sub input, bool arrange) {
   Count("Threshold::Basic");
   const int arity = static_cast<int>(input.schema.size());
   const std::vector<int> all = AllColumns(arity);
@@ -413,7 +413,7 @@ Sub PlanBuilder::WrapThreshold(Sub input, bool arrange) {
   return out;
 }
 
-Sub PlanBuilder::WrapArrange(Sub input,
+Sub FuzzGenerator::WrapArrange(Sub input,
                              const std::vector<std::vector<int>>& keys) {
   Count("ArrangeBy");
   const int arity = static_cast<int>(input.schema.size());
@@ -431,7 +431,7 @@ Sub PlanBuilder::WrapArrange(Sub input,
   return out;
 }
 
-Sub PlanBuilder::ArrangeByNode(int depth) {
+Sub FuzzGenerator::ArrangeByNode(int depth) {
   Sub input = Gen(depth - 1);
   if (!dice_.Chance(25)) {
     std::vector<std::vector<int>> keys = {RandomKey(dice_, input.schema)};
@@ -461,7 +461,7 @@ Sub PlanBuilder::ArrangeByNode(int depth) {
   return out;
 }
 
-Sub PlanBuilder::Conform(Sub input, const Schema& target) {
+Sub FuzzGenerator::Conform(Sub input, const Schema& target) {
   if (input.schema == target && dice_.Chance(60)) return input;
   MfpSpec spec;
   std::vector<int> project;
@@ -483,7 +483,7 @@ Sub PlanBuilder::Conform(Sub input, const Schema& target) {
   return WrapMfp(std::move(input), spec);
 }
 
-Sub PlanBuilder::RequireType(Sub input, Type type) {
+Sub FuzzGenerator::RequireType(Sub input, Type type) {
   if (!ColumnsOf(input.schema, type).empty()) return input;
   MfpSpec spec;
   spec.map.push_back(exprs_.Of(type, input.schema, 1));
@@ -493,7 +493,7 @@ Sub PlanBuilder::RequireType(Sub input, Type type) {
   return WrapMfp(std::move(input), spec);
 }
 
-Sub PlanBuilder::NonNegative(Sub input) {
+Sub FuzzGenerator::NonNegative(Sub input) {
   // Reduce and TopK fail on negative counts; mostly guard them with a
   // Threshold, sometimes let the round fail (both engines must agree on
   // the failing round too).
@@ -501,7 +501,7 @@ Sub PlanBuilder::NonNegative(Sub input) {
   return WrapThreshold(std::move(input), dice_.Chance(80));
 }
 
-Sub PlanBuilder::UseLocal(Sub body, const Local& local) {
+Sub FuzzGenerator::UseLocal(Sub body, const Local& local) {
   if (uses_[local.id] > 0) return body;
   Count("Union");
   Sub read = Conform(GetLocal(local), body.schema);
@@ -514,7 +514,7 @@ Sub PlanBuilder::UseLocal(Sub body, const Local& local) {
   return out;
 }
 
-Sub PlanBuilder::Let(int depth) {
+Sub FuzzGenerator::Let(int depth) {
   Count("Let");
   Sub value = Gen(depth - 1);
   Local local{next_local_++, value.schema, value.offered};
@@ -532,7 +532,7 @@ Sub PlanBuilder::Let(int depth) {
   return out;
 }
 
-eval::InputData PlanBuilder::Data() {
+eval::InputData FuzzGenerator::Data() {
   eval::InputData data;
   const int rounds = 3 + dice_.Below(3);
   for (const Global& g : globals_) {
@@ -573,7 +573,7 @@ eval::InputData PlanBuilder::Data() {
 }  // namespace fuzz
 
 FuzzCase GenerateFuzzCase(uint64_t seed) {
-  return fuzz::PlanBuilder(seed).Build();
+  return fuzz::FuzzGenerator(seed).Build();
 }
 
 }  // namespace lir::testing

@@ -6,8 +6,8 @@
 // LetRec), composed recursively a few levels deep over 2-4 typed input
 // collections, as Materialize's verbose EXPLAIN text, with multi-round input
 // data including retractions.
-#ifndef LIR_TESTS_EVAL_PLAN_FUZZ_GEN_H_
-#define LIR_TESTS_EVAL_PLAN_FUZZ_GEN_H_
+#ifndef LIR_TESTS_SUPPORT_EVAL_PLAN_FUZZ_GEN_H_
+#define LIR_TESTS_SUPPORT_EVAL_PLAN_FUZZ_GEN_H_
 
 #include <cstdint>
 #include <map>
@@ -31,4 +31,4 @@ FuzzCase GenerateFuzzCase(uint64_t seed);
 
 }  // namespace lir::testing
 
-#endif  // LIR_TESTS_EVAL_PLAN_FUZZ_GEN_H_
+#endif  // LIR_TESTS_SUPPORT_EVAL_PLAN_FUZZ_GEN_H_

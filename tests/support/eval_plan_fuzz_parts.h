@@ -1,45 +1,24 @@
-// Building blocks of the general-plan generator (tests/eval_plan_fuzz_gen.h):
+// Building blocks of the general-plan generator (tests/support/eval_plan_fuzz_gen.h):
 // seeded dice, typed scalar expressions rendered as EXPLAIN text, MFPs,
 // key and arrangement text, and literal values. Internal to the generator.
-#ifndef LIR_TESTS_EVAL_PLAN_FUZZ_PARTS_H_
-#define LIR_TESTS_EVAL_PLAN_FUZZ_PARTS_H_
+#ifndef LIR_TESTS_SUPPORT_EVAL_PLAN_FUZZ_PARTS_H_
+#define LIR_TESTS_SUPPORT_EVAL_PLAN_FUZZ_PARTS_H_
 
 #include <cstdint>
 #include <optional>
-#include <random>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "src/eval/datum.h"
+#include "tests/support/random.h"
 
 namespace lir::testing::fuzz {
 
 using Lines = std::vector<std::string>;
 
-/// Draws from a seeded engine without depending on the platform's
-/// distributions, so a seed means the same case everywhere.
-class Dice {
- public:
-  explicit Dice(uint64_t seed) : engine_(seed) {}
-  int Below(int n) {
-    return n <= 1 ? 0 : static_cast<int>(engine_() % static_cast<uint64_t>(n));
-  }
-  bool Chance(int percent) { return Below(100) < percent; }
-  template <typename T>
-  const T& Pick(const std::vector<T>& items) {
-    return items[Below(static_cast<int>(items.size()))];
-  }
-  template <typename T>
-  void Shuffle(std::vector<T>& items) {
-    for (int i = static_cast<int>(items.size()) - 1; i > 0; --i) {
-      std::swap(items[i], items[Below(i + 1)]);
-    }
-  }
-
- private:
-  std::mt19937_64 engine_;
-};
+/// The generator's random source (tests/support/random.h).
+using ::lir::testing::Dice;
 
 /// Column types. Every column has one, so generated expressions never
 /// compare or add values of different kinds (a type error is a round
@@ -183,4 +162,4 @@ void Append(Lines& out, const Lines& more);
 
 }  // namespace lir::testing::fuzz
 
-#endif  // LIR_TESTS_EVAL_PLAN_FUZZ_PARTS_H_
+#endif  // LIR_TESTS_SUPPORT_EVAL_PLAN_FUZZ_PARTS_H_

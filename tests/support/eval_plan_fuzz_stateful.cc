@@ -9,7 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "tests/eval_plan_fuzz_builder.h"
+#include "tests/support/eval_plan_fuzz_internal.h"
 
 namespace lir::testing::fuzz {
 
@@ -33,7 +33,7 @@ struct Aggregate {
 
 }  // namespace
 
-Sub PlanBuilder::Reduce(int depth) {
+Sub FuzzGenerator::Reduce(int depth) {
   Sub input = NonNegative(Gen(depth - 1));
   // With input_key the plans read the input arrangement's layout row
   // (SEMANTICS 8.3), whose column types LayoutSchema gives.
@@ -201,7 +201,7 @@ Sub PlanBuilder::Reduce(int depth) {
   return out;
 }
 
-Sub PlanBuilder::TopK(int depth) {
+Sub FuzzGenerator::TopK(int depth) {
   Sub input = NonNegative(Gen(depth - 1));
   const size_t arity = input.schema.size();
   std::vector<int> group = SomeColumns(dice_, arity, 2);
@@ -247,7 +247,7 @@ Sub PlanBuilder::TopK(int depth) {
   return out;
 }
 
-Sub PlanBuilder::LetRecBody(const Local& local) {
+Sub FuzzGenerator::LetRecBody(const Local& local) {
   Sub read = GetLocal(local);
   if (!dice_.Chance(30)) return read;
   MfpSpec spec = RandomMfp(dice_, exprs_, read.schema, {1, 1, 60});
@@ -255,7 +255,7 @@ Sub PlanBuilder::LetRecBody(const Local& local) {
   return WrapMfp(std::move(read), spec);
 }
 
-Sub PlanBuilder::LetRec(int depth) {
+Sub FuzzGenerator::LetRec(int depth) {
   Count("LetRec");
   // The adapter runs the whole LetRec subtree with the snapshot engine, so
   // its inputs stay small: the differential value is in the plumbing (free

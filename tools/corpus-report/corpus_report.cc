@@ -1,5 +1,5 @@
 // The corpus report of the fused set-difference recognizer.
-#include "src/recognizer/corpus_report.h"
+#include "tools/corpus-report/corpus_report.h"
 
 #include <algorithm>
 #include <filesystem>

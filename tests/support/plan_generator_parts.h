@@ -1,12 +1,11 @@
 // Building blocks of the plan generator (internal): the random source, the
 // catalog of global collections, and makers of expressions, MFPs, leaves and
 // node payloads that need no knowledge of the plan being assembled.
-#ifndef LIR_LIR_PLAN_GENERATOR_PARTS_H_
-#define LIR_LIR_PLAN_GENERATOR_PARTS_H_
+#ifndef LIR_TESTS_SUPPORT_PLAN_GENERATOR_PARTS_H_
+#define LIR_TESTS_SUPPORT_PLAN_GENERATOR_PARTS_H_
 
 #include <cstdint>
 #include <optional>
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,37 +14,15 @@
 #include "src/lir/mfp.h"
 #include "src/lir/node.h"
 #include "src/lir/scalar.h"
+#include "tests/support/random.h"
 
 namespace lir::plan_generator_internal {
 
 /// Widest collection the generator makes.
 inline constexpr int kMaxArity = 6;
 
-/// Draws from std::mt19937_64 through fixed integer arithmetic, so that the
-/// sequence does not depend on the standard library's distributions.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : engine_(seed) {}
-  uint64_t Next() { return engine_(); }
-  /// Uniform in [lo, hi]; requires lo <= hi.
-  int64_t Range(int64_t lo, int64_t hi) {
-    return lo +
-           static_cast<int64_t>(Next() % static_cast<uint64_t>(hi - lo + 1));
-  }
-  int Int(int lo, int hi) { return static_cast<int>(Range(lo, hi)); }
-  /// Uniform in [0, 1).
-  double Unit() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
-  bool Chance(double p) { return Unit() < p; }
-  template <typename T>
-  void Shuffle(std::vector<T>& items) {
-    for (size_t i = items.size(); i > 1; --i) {
-      std::swap(items[i - 1], items[Next() % i]);
-    }
-  }
-
- private:
-  std::mt19937_64 engine_;
-};
+/// The generator's random source (tests/support/random.h).
+using ::lir::testing::Rng;
 
 /// A global collection of the catalog.
 struct Global {
@@ -163,4 +140,4 @@ class Parts {
 
 }  // namespace lir::plan_generator_internal
 
-#endif  // LIR_LIR_PLAN_GENERATOR_PARTS_H_
+#endif  // LIR_TESTS_SUPPORT_PLAN_GENERATOR_PARTS_H_

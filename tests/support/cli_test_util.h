@@ -1,8 +1,8 @@
 // A GoogleTest fixture that runs the built lir-opt binary in a scratch
 // directory and captures its exit code, stdout and stderr. Shared by the
 // end-to-end CLI tests.
-#ifndef LIR_TESTS_CLI_TEST_UTIL_H_
-#define LIR_TESTS_CLI_TEST_UTIL_H_
+#ifndef LIR_TESTS_SUPPORT_CLI_TEST_UTIL_H_
+#define LIR_TESTS_SUPPORT_CLI_TEST_UTIL_H_
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -101,4 +101,4 @@ class LirOptTest : public ::testing::Test {
 
 }  // namespace lir::testing_util
 
-#endif  // LIR_TESTS_CLI_TEST_UTIL_H_
+#endif  // LIR_TESTS_SUPPORT_CLI_TEST_UTIL_H_

@@ -1,8 +1,8 @@
 // The Materialize corpus in ../shared, for the tests that read it: where it
 // is, its plan files, and the visible skip when it is absent (a fresh clone
 // without ../shared still passes, saying what it skipped).
-#ifndef LIR_TESTS_CORPUS_UTIL_H_
-#define LIR_TESTS_CORPUS_UTIL_H_
+#ifndef LIR_TESTS_SUPPORT_CORPUS_UTIL_H_
+#define LIR_TESTS_SUPPORT_CORPUS_UTIL_H_
 
 #include <algorithm>
 #include <filesystem>
@@ -84,4 +84,4 @@ inline const std::vector<ParsedPlan>& ParsedPlans() {
                  << " (../shared is absent; set LIR_SHARED_DIR)";         \
   }
 
-#endif  // LIR_TESTS_CORPUS_UTIL_H_
+#endif  // LIR_TESTS_SUPPORT_CORPUS_UTIL_H_

@@ -3,8 +3,8 @@
 // kept alive for their dataflows, stepping and arrangement lookups, and the
 // reduce and join plans (with their rounds) that the operator tests and the
 // agreement with the snapshot engine both run.
-#ifndef LIR_TESTS_EVAL_INCREMENTAL_TEST_UTIL_H_
-#define LIR_TESTS_EVAL_INCREMENTAL_TEST_UTIL_H_
+#ifndef LIR_TESTS_SUPPORT_EVAL_INCREMENTAL_TEST_UTIL_H_
+#define LIR_TESTS_SUPPORT_EVAL_INCREMENTAL_TEST_UTIL_H_
 
 #include <cstdint>
 #include <initializer_list>
@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "src/explain/text.h"
 #include "src/eval/incremental.h"
 #include "src/eval/trace.h"
+#include "src/explain/text.h"
 
 namespace lir::eval::incremental_testing {
 
@@ -260,4 +260,4 @@ inline constexpr char kDeltaOnePath[] = R"(Explained Query:
 
 }  // namespace lir::eval::incremental_testing
 
-#endif  // LIR_TESTS_EVAL_INCREMENTAL_TEST_UTIL_H_
+#endif  // LIR_TESTS_SUPPORT_EVAL_INCREMENTAL_TEST_UTIL_H_

@@ -2,8 +2,8 @@
 // LEFT JOIN anti-sides; arms that fire and arms that decline; projecting
 // arms; both arm orders; nested in Let, Join and Union) in Materialize's
 // verbose EXPLAIN text, with multi-round input data including retractions.
-#ifndef LIR_TESTS_EVAL_CASE_GEN_H_
-#define LIR_TESTS_EVAL_CASE_GEN_H_
+#ifndef LIR_TESTS_SUPPORT_EVAL_CASE_GEN_H_
+#define LIR_TESTS_SUPPORT_EVAL_CASE_GEN_H_
 
 #include <cstdint>
 #include <string>
@@ -25,4 +25,4 @@ EvalCase GenerateEvalCase(uint64_t seed);
 
 }  // namespace lir::testing
 
-#endif  // LIR_TESTS_EVAL_CASE_GEN_H_
+#endif  // LIR_TESTS_SUPPORT_EVAL_CASE_GEN_H_

@@ -15,7 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "tests/eval_plan_fuzz_builder.h"
+#include "tests/support/eval_plan_fuzz_internal.h"
 
 namespace lir::testing::fuzz {
 
@@ -40,7 +40,7 @@ void StageKeys(const std::vector<int>& lookup_key, int relation,
 
 }  // namespace
 
-Sub PlanBuilder::LinearJoin(int depth) {
+Sub FuzzGenerator::LinearJoin(int depth) {
   Count("Join::Linear");
   ++joins_;
   const int n = dice_.Chance(25) ? 3 : 2;
@@ -152,7 +152,7 @@ Sub PlanBuilder::LinearJoin(int depth) {
   return out;
 }
 
-Sub PlanBuilder::DeltaJoin(int depth) {
+Sub FuzzGenerator::DeltaJoin(int depth) {
   Count("Join::Delta");
   ++joins_;
   const int n = dice_.Chance(30) ? 3 : 2;

@@ -1,8 +1,8 @@
 // Helpers shared by the per-row and per-group tests of the reference
 // evaluator (eval_scalar_test.cc, eval_operators_test.cc): expressions from
 // text, datum shorthands and MFPs.
-#ifndef LIR_TESTS_EVAL_SCALAR_TEST_UTIL_H_
-#define LIR_TESTS_EVAL_SCALAR_TEST_UTIL_H_
+#ifndef LIR_TESTS_SUPPORT_EVAL_SCALAR_TEST_UTIL_H_
+#define LIR_TESTS_SUPPORT_EVAL_SCALAR_TEST_UTIL_H_
 
 #include <cstdint>
 #include <optional>
@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "src/explain/text_primitives.h"
 #include "src/eval/datum.h"
+#include "src/explain/text_primitives.h"
 #include "src/lir/node.h"
 
 namespace lir::eval::scalar_testing {
@@ -44,4 +44,4 @@ inline MapFilterProject Mfp(std::vector<std::string> map,
 
 }  // namespace lir::eval::scalar_testing
 
-#endif  // LIR_TESTS_EVAL_SCALAR_TEST_UTIL_H_
+#endif  // LIR_TESTS_SUPPORT_EVAL_SCALAR_TEST_UTIL_H_

@@ -1,16 +1,17 @@
-// The general-plan generator's builder, shared by its two source files
-// (eval_plan_fuzz_gen.cc: leaves, unary nodes, Reduce, TopK, Let, LetRec and
-// data; eval_plan_fuzz_join.cc: Join::Linear and Join::Delta). Internal.
-#ifndef LIR_TESTS_EVAL_PLAN_FUZZ_BUILDER_H_
-#define LIR_TESTS_EVAL_PLAN_FUZZ_BUILDER_H_
+// The general-plan generator's state, shared by its source files
+// (eval_plan_fuzz_gen.cc: leaves, unary nodes, Let and data;
+// eval_plan_fuzz_stateful.cc: Reduce, TopK and LetRec;
+// eval_plan_fuzz_join.cc: Join::Linear and Join::Delta). Internal.
+#ifndef LIR_TESTS_SUPPORT_EVAL_PLAN_FUZZ_INTERNAL_H_
+#define LIR_TESTS_SUPPORT_EVAL_PLAN_FUZZ_INTERNAL_H_
 
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
-#include "tests/eval_plan_fuzz_gen.h"
-#include "tests/eval_plan_fuzz_parts.h"
+#include "tests/support/eval_plan_fuzz_gen.h"
+#include "tests/support/eval_plan_fuzz_parts.h"
 
 namespace lir::testing::fuzz {
 
@@ -38,9 +39,10 @@ struct Local {
   std::vector<std::vector<int>> offered;
 };
 
-class PlanBuilder {
+/// Draws one FuzzCase from a seed (GenerateFuzzCase); one use per object.
+class FuzzGenerator {
  public:
-  explicit PlanBuilder(uint64_t seed) : dice_(seed), exprs_(dice_) {}
+  explicit FuzzGenerator(uint64_t seed) : dice_(seed), exprs_(dice_) {}
   FuzzCase Build();
 
  private:
@@ -95,4 +97,4 @@ class PlanBuilder {
 
 }  // namespace lir::testing::fuzz
 
-#endif  // LIR_TESTS_EVAL_PLAN_FUZZ_BUILDER_H_
+#endif  // LIR_TESTS_SUPPORT_EVAL_PLAN_FUZZ_INTERNAL_H_

@@ -1,11 +1,12 @@
 // Random expressions, MFPs, leaves and node payloads for the plan generator.
-#include "src/lir/plan_generator_parts.h"
+#include "tests/support/plan_generator_parts.h"
 
 #include <algorithm>
 #include <iterator>
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
+#include "src/lir/plan_builder.h"
 
 namespace lir::plan_generator_internal {
 namespace {
@@ -101,7 +102,7 @@ NodePtr MakeGet(const Global& global, GetKind kind) {
   get.id = CollectionId::Global(global.name);
   get.keys = global.keys;
   get.kind = kind;
-  return MakeNode(std::move(get));
+  return PlanBuilder::Get(std::move(get)).Release();
 }
 
 ReduceOp DistinctOp(int in, std::vector<int> key_columns) {
@@ -253,7 +254,7 @@ NodePtr Parts::LocalGet(uint64_t id, int binding_arity,
     get.kind = GetKind::kCollection;
     get.mfp = RandomMfp(binding_arity, arity, 0.3, true);
   }
-  return MakeNode(std::move(get));
+  return PlanBuilder::Get(std::move(get)).Release();
 }
 
 NodePtr Parts::ConstantLeaf(int arity) {
@@ -265,7 +266,7 @@ NodePtr Parts::ConstantLeaf(int arity) {
     if (rng_.Chance(0.2)) entry.diff = rng_.Chance(0.5) ? 2 : -1;
     constant.rows.push_back(std::move(entry));
   }
-  return MakeNode(std::move(constant));
+  return PlanBuilder::Constant(std::move(constant)).Release();
 }
 
 // ---- Payloads -------------------------------------------------------------

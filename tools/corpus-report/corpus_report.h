@@ -1,7 +1,7 @@
 // The fused set-difference report over a corpus of plans (docs/corpus-report.md):
 // what the recognizer does to every plan with the feature on.
-#ifndef LIR_RECOGNIZER_CORPUS_REPORT_H_
-#define LIR_RECOGNIZER_CORPUS_REPORT_H_
+#ifndef LIR_TOOLS_CORPUS_REPORT_CORPUS_REPORT_H_
+#define LIR_TOOLS_CORPUS_REPORT_CORPUS_REPORT_H_
 
 #include <string>
 #include <utility>
@@ -34,4 +34,4 @@ absl::StatusOr<std::string> CorpusReportMarkdown(
 
 }  // namespace lir
 
-#endif  // LIR_RECOGNIZER_CORPUS_REPORT_H_
+#endif  // LIR_TOOLS_CORPUS_REPORT_CORPUS_REPORT_H_
