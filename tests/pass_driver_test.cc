@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "src/explain/text.h"
@@ -108,6 +109,13 @@ constexpr char kToyPlan[] =
     "      Get::PassArrangements materialize.public.t\n"
     "        raw=true\n";
 
+// `doc` as text with every node's LirId, so that renumbering shows.
+std::string PrintWithIds(const Document& doc) {
+  explain::PrintOptions options;
+  options.node_identifiers = true;
+  return explain::PrintText(doc, options);
+}
+
 // The LirIds of the Negates of `doc`, in pre-order.
 std::vector<LirId> NegateIds(const Document& doc) {
   std::vector<LirId> ids;
@@ -160,12 +168,12 @@ TEST(PassDriver, DecidesInPreOrderWithTheRecursiveContextAndRewrites) {
 
 TEST(PassDriver, DisabledItReportsWithoutRewritingAndWithoutAReportRecordsNothing) {
   Document doc = ParseOrDie(kToyPlan);
-  const std::string before = explain::PrintText(doc);
+  const std::string before = PrintWithIds(doc);
   RewriteReport report;
   PassContext dry{.apply = false, .pass_name = "toy", .report = &report,
                   .work = nullptr, .inputs = {}};
   ASSERT_TRUE(RunPass(RenumberNegates(), doc, dry).ok());
-  EXPECT_EQ(explain::PrintText(doc), before);
+  EXPECT_EQ(PrintWithIds(doc), before);
   ASSERT_EQ(report.candidates.size(), 3u);
   EXPECT_EQ(report.candidates[1].outcome, CandidateOutcome::kDisabled);
   EXPECT_TRUE(report.candidates[1].would_fire);
@@ -175,9 +183,44 @@ TEST(PassDriver, DisabledItReportsWithoutRewritingAndWithoutAReportRecordsNothin
   PassWork work;
   PassContext quiet{.apply = true, .pass_name = "toy", .report = nullptr,
                     .work = &work, .inputs = {}};
+  const std::vector<LirId> ids = NegateIds(doc);
   ASSERT_TRUE(RunPass(RenumberNegates(), doc, quiet).ok());
   EXPECT_EQ(work.rewrites, 2u);
-  EXPECT_NE(explain::PrintText(doc), before);
+  EXPECT_EQ(NegateIds(doc),
+            (std::vector<LirId>{ids[0], ids[1] + 1000, ids[2] + 1000}));
+}
+
+TEST(PassDriver, WalksUnvalidatedPlansButNotBadlyScopedOnes) {
+  // Optimize runs before validation: a local bound nowhere is for the
+  // decisions to judge (relax declines analysis_failed, see analysis_test).
+  Document unbound = ParseOrDie(
+      "Explained Query:\n"
+      "  Negate\n"
+      "    Get::PassArrangements l4\n"
+      "      raw=true\n");
+  RewriteReport report;
+  PassContext ctx{.apply = true, .pass_name = "toy", .report = &report,
+                  .work = nullptr, .inputs = {}};
+  ASSERT_TRUE(RunPass(RenumberNegates(), unbound, ctx).ok());
+  EXPECT_EQ(report.candidates.size(), 1u);
+  // A binding that shadows another is an error of the scoped walker.
+  Document shadowing = ParseOrDie(
+      "Explained Query:\n"
+      "  With\n"
+      "    cte l0 =\n"
+      "      Constant\n"
+      "        - (1)\n"
+      "    cte l0 =\n"
+      "      Constant\n"
+      "        - (2)\n"
+      "  Return\n"
+      "    Get::PassArrangements l0\n"
+      "      raw=true\n");
+  absl::Status status = RunPass(RenumberNegates(), shadowing, ctx);
+  EXPECT_TRUE(absl::StartsWith(status.message(),
+                               "Explained Query: LirId(4) With: l0 is "
+                               "already bound by an enclosing binding"))
+      << status;
 }
 
 // ---- OptimizeOptions{report} ---------------------------------------------

@@ -1,8 +1,12 @@
-// The non-template parts of the pass driver: the walk, the lazily-run
-// analyses and the report records.
+// The non-template parts of the pass driver: the walk (on the scoped
+// walker), the lazily-run analyses and the report records.
 #include "src/recognizer/pass_driver.h"
 
+#include <cstdint>
+#include <span>
+
 #include "src/interp/driver.h"
+#include "src/lir/walk.h"
 
 namespace lir {
 
@@ -39,25 +43,48 @@ void CandidateReporter::Record(const Object& object, LirId lir_id, bool fires,
 }
 
 namespace pass_driver_internal {
+namespace {
 
-void ForEachWithRecursiveContext(Node& root,
-                                 absl::FunctionRef<void(Node&, bool)> fn) {
-  // Each entry: a node still to visit and whether it is inside LetRec values.
-  std::vector<std::pair<Node*, bool>> stack;
-  stack.push_back({&root, false});
-  while (!stack.empty()) {
-    auto [node, inside_let_rec_values] = stack.back();
-    stack.pop_back();
-    fn(*node, inside_let_rec_values);
-    // A LetRec's inputs are its values, then its body (last): only the
-    // values are the recursive scope.
-    const bool is_let_rec = node->Is<LetRecOp>();
-    for (size_t i = node->inputs.size(); i-- > 0;) {
-      const bool value_of_let_rec = is_let_rec && i + 1 < node->inputs.size();
-      stack.push_back(
-          {node->inputs[i].get(), inside_let_rec_values || value_of_let_rec});
-    }
+/// What the walk computes per node: nothing (candidates are collected in
+/// Enter).
+struct NoResult {};
+
+/// Hands every node, pre-order, to the driver with its recursive context.
+class CandidateVisitor : public ScopedVisitorBase<NoResult, Node> {
+ public:
+  explicit CandidateVisitor(absl::FunctionRef<void(Node&, bool)> fn)
+      : fn_(fn) {}
+
+  absl::Status Enter(Node& node, const WalkContext& ctx) {
+    entering_get_ = node.Is<GetOp>();
+    fn_(node, ctx.recursive());
+    return absl::OkStatus();
   }
+
+  // Optimize runs on plans that were not validated (lir-opt validates
+  // after the passes): a local Get of an id bound nowhere is for a decision
+  // to decline on (relax_must_consolidate says analysis_failed), not a
+  // reason to stop the walk. Only a Get's check is relaxed; a binder that
+  // shadows an enclosing binding is still an error. The walker asks right
+  // after Enter, for the node just entered.
+  bool BoundOutside(uint64_t) const { return entering_get_; }
+
+  absl::StatusOr<NoResult> Leave(Node&, const WalkContext&,
+                                 std::span<NoResult>) {
+    return NoResult{};
+  }
+
+ private:
+  absl::FunctionRef<void(Node&, bool)> fn_;
+  bool entering_get_ = false;
+};
+
+}  // namespace
+
+absl::Status ForEachWithRecursiveContext(
+    Node& root, absl::FunctionRef<void(Node&, bool)> fn) {
+  CandidateVisitor visitor(fn);
+  return WalkScoped(root, visitor).status();
 }
 
 }  // namespace pass_driver_internal

@@ -4,8 +4,9 @@
 // says which nodes are its candidates, decides each one (fire, or a decline
 // code with a message: pass decisions never fail) and rewrites a node that
 // fires. The driver does the rest, the same way for every pass:
-//   - walks each object's plan once, pre-order, tracking whether a node is
-//     inside the values of a LetRec (the recursive context);
+//   - walks each object's plan once, pre-order, with the scoped walker
+//     (src/lir/walk.h), which says whether a node is inside the values of a
+//     LetRec (the recursive context);
 //   - decides every candidate on the plan as it was before the pass, then
 //     rewrites the firing ones (when the pass is enabled), so the report
 //     lists candidates in the same order whether or not the pass applies;
@@ -31,6 +32,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "nlohmann/json.hpp"
 #include "src/interp/inputs.h"
@@ -38,6 +40,7 @@
 #include "src/interp/monotonicity.h"
 #include "src/lir/document.h"
 #include "src/lir/node.h"
+#include "src/lir/node_error.h"
 #include "src/recognizer/decision.h"
 #include "src/recognizer/pass.h"
 
@@ -124,9 +127,12 @@ class CandidateReporter {
 namespace pass_driver_internal {
 
 /// Calls `fn(node, inside_let_rec_values)` for every node of `root`,
-/// parents before inputs, inputs in order (as EXPLAIN prints them).
+/// parents before inputs, inputs in order (as EXPLAIN prints them), with
+/// the scoped walker (src/lir/walk.h). Errors for what the walker rejects
+/// in any plan (a wrong input count, a binding that shadows another, a
+/// LetRec binding an id twice); a local Get bound nowhere is not one.
 /// Iterative; the plan's depth is bounded only by memory.
-void ForEachWithRecursiveContext(
+absl::Status ForEachWithRecursiveContext(
     Node& root, absl::FunctionRef<void(Node&, bool)> fn);
 
 }  // namespace pass_driver_internal
@@ -149,13 +155,16 @@ absl::Status RunPass(const P& pass, Document& doc, PassContext& ctx) {
     // candidate's own subtree on the plan as it was, and the report order
     // does not depend on whether the pass applies.
     decided.clear();
-    pass_driver_internal::ForEachWithRecursiveContext(
+    absl::Status walked = pass_driver_internal::ForEachWithRecursiveContext(
         *object.plan, [&](Node& node, bool inside_let_rec_values) {
           if (!pass.IsCandidate(node)) return;
           CandidateContext candidate{inside_let_rec_values, ctx.inputs,
                                      analyses};
           decided.emplace_back(&node, pass.Decide(node, candidate));
         });
+    if (!walked.ok()) {
+      return PrefixStatus(absl::StrCat(object.name, ": "), walked);
+    }
     work.candidates_decided += decided.size();
     for (auto& [node, decision] : decided) {
       if (reporter.enabled()) {
