@@ -12,10 +12,15 @@ namespace lir {
 
 const absl::StatusOr<interp::Analysis<interp::PhysicallyMonotonic>>&
 ObjectAnalyses::Monotonicity() {
-  if (!monotonicity_.has_value()) {
+  if (monotonicity_ == nullptr) {
     if (work_ != nullptr) ++work_->analyses_run;
     const interp::MonotonicityInterpreter interpreter(inputs_.monotonic_ids);
-    monotonicity_ = interp::Analyze(interpreter, plan_);
+    // Built in place from the prvalue: moving the StatusOr and destroying
+    // the moved-from one trips GCC 12's -Wfree-nonheap-object on absl's
+    // empty hash-map sentinel.
+    monotonicity_.reset(
+        new absl::StatusOr<interp::Analysis<interp::PhysicallyMonotonic>>(
+            interp::Analyze(interpreter, plan_)));
   }
   return *monotonicity_;
 }

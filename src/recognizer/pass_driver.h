@@ -24,6 +24,7 @@
 #define LIR_RECOGNIZER_PASS_DRIVER_H_
 
 #include <concepts>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -66,7 +67,9 @@ class ObjectAnalyses {
   const Node& plan_;
   const interp::AnalysisInputs& inputs_;
   PassWork* work_;
-  std::optional<absl::StatusOr<interp::Analysis<interp::PhysicallyMonotonic>>>
+  /// Null until first requested.
+  std::unique_ptr<
+      absl::StatusOr<interp::Analysis<interp::PhysicallyMonotonic>>>
       monotonicity_;
 };
 
