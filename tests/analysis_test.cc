@@ -205,7 +205,7 @@ TEST(RelaxMustConsolidate, ClearsOnlyWhereTheInputIsMonotonic) {
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(explain::PrintText(again->document), printed);
   ASSERT_EQ(again->report.candidates.size(), 2u);
-  EXPECT_EQ(again->report.candidates[0].reason, kDeclineAlreadyRelaxed);
+  EXPECT_EQ(again->report.candidates[0].reason, DeclineName(RelaxMustConsolidateDecline::kAlreadyRelaxed));
 }
 
 TEST(RelaxMustConsolidate, ReportsWithoutFusedKeys) {
@@ -273,7 +273,7 @@ TEST(RelaxMustConsolidate, AnUnanalyzablePlanDeclinesInsteadOfFailing) {
       Optimize(std::move(*doc), features, SingleTime());
   ASSERT_TRUE(result.ok()) << result.status();
   ASSERT_EQ(result->report.candidates.size(), 1u);
-  EXPECT_EQ(result->report.candidates[0].reason, kDeclineAnalysisFailed);
+  EXPECT_EQ(result->report.candidates[0].reason, DeclineName(RelaxMustConsolidateDecline::kAnalysisFailed));
   EXPECT_TRUE(absl::StrContains(result->report.candidates[0].message,
                                 "l4 is not bound here"));
   EXPECT_TRUE(result->document.objects[0].plan->As<TopKOp>().must_consolidate);

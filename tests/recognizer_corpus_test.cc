@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "src/explain/text.h"
 #include "src/lir/validate.h"
+#include "src/recognizer/fused_set_difference.h"
 #include "src/recognizer/pass.h"
 #include "tests/support/corpus_util.h"
 #include "tests/support/line_diff.h"
@@ -103,10 +104,11 @@ TEST(RecognizerCorpus, OuterJoinL100FiresOnceAndDeclinesOnce) {
   const std::vector<Candidate>& c = on->report.candidates;
   ASSERT_EQ(c.size(), 2u);
   EXPECT_EQ(c[0].outcome, CandidateOutcome::kFired);
-  EXPECT_EQ(c[0].base_key, std::vector<int>{0});
-  EXPECT_EQ(c[0].subtract_key, std::vector<int>{0});
+  EXPECT_EQ(FusedKeysOf(c[0]).base_key, std::vector<int>{0});
+  EXPECT_EQ(FusedKeysOf(c[0]).subtract_key, std::vector<int>{0});
   EXPECT_EQ(c[1].outcome, CandidateOutcome::kDeclined);
-  EXPECT_EQ(c[1].reason, "not_co_arranged");
+  EXPECT_EQ(c[1].reason,
+            DeclineName(FusedSetDifferenceDecline::kNotCoArranged));
   EXPECT_EQ(c[1].arm, "subtract");
   EXPECT_EQ(c[1].message,
             "subtract arm: Get::Collection materialize.public.right2 has no "
@@ -163,14 +165,11 @@ TEST(RecognizerCorpus, ReportNamesEveryCodeAndIsDeterministic) {
   absl::StatusOr<std::string> b = CorpusReportMarkdown(*docs);
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_EQ(*a, *b);
-  for (const char* code :
-       {"inside_let_rec", "input_not_arranged", "not_two_arm_union",
-        "not_one_negated_arm", "temporal_bucketing", "non_projection_mfp",
-        "arm_not_get_or_arrange_by", "key_remapped_by_projection",
-        "not_co_arranged"}) {
-    EXPECT_NE(a->find(absl::StrCat("| declined | `", code, "` |")),
+  for (const DeclineEntry<FusedSetDifferenceDecline>& code :
+       kAllFusedSetDifferenceDeclines) {
+    EXPECT_NE(a->find(absl::StrCat("| declined | `", code.name, "` |")),
               std::string::npos)
-        << code;
+        << code.name;
   }
   EXPECT_NE(a->find("| outer_join-L100.plan | Explained Query | "),
             std::string::npos);

@@ -16,6 +16,7 @@ namespace lir {
 namespace {
 
 using namespace recognizer_testing;  // NOLINT: the plan-text vocabulary
+using enum FusedSetDifferenceDecline;
 
 // ---- decline codes (SEMANTICS.md 4.2), each with its message ----------------------
 
@@ -28,7 +29,7 @@ TEST(DeclineCodes, InsideLetRec) {
   ASSERT_EQ(run.report.candidates.size(), 1u);
   const Candidate& c = run.report.candidates[0];
   EXPECT_EQ(c.outcome, CandidateOutcome::kDeclined);
-  EXPECT_EQ(c.reason, "inside_let_rec");
+  EXPECT_EQ(c.reason, DeclineName(kInsideLetRec));
   EXPECT_EQ(c.arm, "");
   EXPECT_EQ(c.message,
             "Threshold is inside the values of a With Mutually Recursive block");
@@ -42,32 +43,32 @@ TEST(DeclineCodes, InputNotArranged) {
       Indent(absl::StrCat("Union consolidate_output=true\n", Indent(kA, 2),
                           "  Negate\n", Indent(kB, 4)),
              2));
-  ExpectDecline(Doc(direct), "input_not_arranged", "",
+  ExpectDecline(Doc(direct), kInputNotArranged, "",
                 "input is Union, not an ArrangeBy");
   ExpectDecline(
       Except{.base = kA, .subtract = kB,
              .arrange_attrs = "raw=true\narrangements[0]=" + WholeRow("#0")}
           .Text(),
-      "input_not_arranged", "",
+      kInputNotArranged, "",
       "input ArrangeBy also keeps the raw form (raw=true)");
   ExpectDecline(
       Except{.base = kA, .subtract = kB,
              .arrange_attrs = "raw=false\narrangements[0]={ key=[#1], "
                               "permutation=id, thinning=() }"}
           .Text(),
-      "input_not_arranged", "",
+      kInputNotArranged, "",
       "input ArrangeBy has no arrangement on the threshold key [#0]");
   ExpectDecline(Except{.base = kA, .subtract = kB,
                        .arrange_attrs = "raw=false"}
                     .Text(),
-                "input_not_arranged", "",
+                kInputNotArranged, "",
                 "input ArrangeBy has no arrangement on the threshold key [#0]");
   ExpectDecline(
       Except{.base = kA, .subtract = kB,
              .arrange_attrs = "filter=((#0) IS NOT NULL)\nraw=false\n"
                               "arrangements[0]=" + WholeRow("#0")}
           .Text(),
-      "input_not_arranged", "",
+      kInputNotArranged, "",
       "input ArrangeBy transforms its input (input_mfp)");
   // A threshold key that leaves a value column is not the whole row.
   std::string partial = "{ key=[#0], permutation=id, thinning=(#1) }";
@@ -76,7 +77,7 @@ TEST(DeclineCodes, InputNotArranged) {
              .threshold_arrangement = partial,
              .arrange_attrs = "raw=false\narrangements[0]=" + partial}
           .Text(),
-      "input_not_arranged", "",
+      kInputNotArranged, "",
       "the threshold key is not the whole row #0..#n-1");
 }
 
@@ -86,14 +87,14 @@ TEST(DeclineCodes, NotTwoArmUnion) {
       Indent(absl::StrCat("ArrangeBy\n  raw=false\n  arrangements[0]=",
                           WholeRow("#0"), "\n", Indent(kA, 2)),
              2));
-  ExpectDecline(Doc(over_get), "not_two_arm_union", "",
+  ExpectDecline(Doc(over_get), kNotTwoArmUnion, "",
                 "ArrangeBy input is Get::PassArrangements materialize.public.a, "
                 "not a Union");
   // Three arms: the extra arm rides along with the base.
   Except three{.base = kA + Indexed("c"), .subtract = kB};
-  ExpectDecline(three.Text(), "not_two_arm_union", "", "Union has 3 arms");
+  ExpectDecline(three.Text(), kNotTwoArmUnion, "", "Union has 3 arms");
   Except one{.base = "", .subtract = kB};
-  ExpectDecline(one.Text(), "not_two_arm_union", "", "Union has 1 arms");
+  ExpectDecline(one.Text(), kNotTwoArmUnion, "", "Union has 1 arms");
 }
 
 TEST(DeclineCodes, NotOneNegatedArm) {
@@ -103,9 +104,9 @@ TEST(DeclineCodes, NotOneNegatedArm) {
                           WholeRow("#0"), "\n  Union consolidate_output=true\n",
                           Indent(kA, 4), Indent(kB, 4)),
              2));
-  ExpectDecline(Doc(none), "not_one_negated_arm", "", "no Union arm is a Negate");
+  ExpectDecline(Doc(none), kNotOneNegatedArm, "", "no Union arm is a Negate");
   Except both{.base = "Negate\n" + Indent(kA, 2), .subtract = kB};
-  ExpectDecline(both.Text(), "not_one_negated_arm", "",
+  ExpectDecline(both.Text(), kNotOneNegatedArm, "",
                 "both Union arms are Negate");
 }
 
@@ -114,13 +115,13 @@ TEST(DeclineCodes, TemporalBucketing) {
       Except{.base = kA, .subtract = kB,
              .union_attrs = "temporal_bucketing_strategies=[Direct, TemporalBucketing]"}
           .Text(),
-      "temporal_bucketing", "", "Union arm 1 uses TemporalBucketing");
+      kTemporalBucketing, "", "Union arm 1 uses TemporalBucketing");
   ExpectDecline(
       Except{.base = kA, .subtract = kB,
              .arrange_attrs = "strategy=TemporalBucketing\nraw=false\n"
                               "arrangements[0]=" + WholeRow("#0")}
           .Text(),
-      "temporal_bucketing", "", "ArrangeBy uses strategy=TemporalBucketing");
+      kTemporalBucketing, "", "ArrangeBy uses strategy=TemporalBucketing");
 }
 
 TEST(DeclineCodes, NonProjectionMfpWrapper) {
@@ -130,17 +131,17 @@ TEST(DeclineCodes, NonProjectionMfpWrapper) {
     std::string wrapped = absl::StrCat("Mfp\n  project=(#0)\n  ", line, "\n",
                                        Indent(kA, 2));
     ExpectDecline(Except{.base = wrapped, .subtract = kB}.Text(),
-                  "non_projection_mfp", "base",
+                  kNonProjectionMfp, "base",
                   "base arm: Mfp applies a map, filter or temporal filter, not "
                   "only a projection");
     ExpectDecline(Except{.base = kB, .subtract = wrapped}.Text(),
-                  "non_projection_mfp", "subtract",
+                  kNonProjectionMfp, "subtract",
                   "subtract arm: Mfp applies a map, filter or temporal filter, "
                   "not only a projection");
   }
   std::string seek = "Mfp\n  input_key=#0\n  input_val=(5)\n" + Indent(kA, 2);
   ExpectDecline(Except{.base = kB, .subtract = seek}.Text(),
-                "non_projection_mfp", "subtract",
+                kNonProjectionMfp, "subtract",
                 "subtract arm: Mfp reads a single value (input_val=) of its "
                 "input arrangement");
 }
@@ -150,21 +151,21 @@ TEST(DeclineCodes, ArmNotGetOrArrangeBy) {
       "Reduce::Distinct\n  key_plan=id\n  val_plan\n    project=()\n" +
       Indent(kA, 2);
   ExpectDecline(Except{.base = kB, .subtract = reduce}.Text(),
-                "arm_not_get_or_arrange_by", "subtract",
+                kArmNotGetOrArrangeBy, "subtract",
                 "subtract arm: Reduce::Distinct is not a Get or an ArrangeBy");
   // A projecting Mfp is stripped first; what is under it must qualify.
   std::string wrapped = "Mfp\n  project=(#0)\n" + Indent(reduce, 2);
   ExpectDecline(Except{.base = wrapped, .subtract = kB}.Text(),
-                "arm_not_get_or_arrange_by", "base",
+                kArmNotGetOrArrangeBy, "base",
                 "base arm: Reduce::Distinct is not a Get or an ArrangeBy");
   // Two Mfps: only one wrapper is stripped.
   std::string twice = "Mfp\n  project=(#0)\n" +
                       Indent("Mfp\n  project=(#0)\n" + Indent(kA, 2), 2);
   ExpectDecline(Except{.base = twice, .subtract = kB}.Text(),
-                "arm_not_get_or_arrange_by", "base",
+                kArmNotGetOrArrangeBy, "base",
                 "base arm: Mfp is not a Get or an ArrangeBy");
   ExpectDecline(Except{.base = kA, .subtract = "Constant\n  - (1)\n"}.Text(),
-                "arm_not_get_or_arrange_by", "subtract",
+                kArmNotGetOrArrangeBy, "subtract",
                 "subtract arm: Constant is not a Get or an ArrangeBy");
 }
 
@@ -176,7 +177,7 @@ TEST(DeclineCodes, NonProjectionMfpInGetPlanOrArrangeBy) {
       "  raw=false\n"
       "  arrangements[0]=" + WholeRow("#0") + "\n";
   ExpectDecline(Except{.base = seek, .subtract = kB}.Text(),
-                "non_projection_mfp", "base",
+                kNonProjectionMfp, "base",
                 "base arm: Get::Arrangement materialize.public.c reads a single "
                 "value (val=) of its arrangement");
   std::string filtered =
@@ -185,7 +186,7 @@ TEST(DeclineCodes, NonProjectionMfpInGetPlanOrArrangeBy) {
       "  raw=true\n"
       "  arrangements[0]=" + WholeRow("#0") + "\n";
   ExpectDecline(Except{.base = kA, .subtract = filtered}.Text(),
-                "non_projection_mfp", "subtract",
+                kNonProjectionMfp, "subtract",
                 "subtract arm: Get::Collection materialize.public.c applies a "
                 "map, filter or temporal filter, not only a projection");
   std::string mapped =
@@ -196,7 +197,7 @@ TEST(DeclineCodes, NonProjectionMfpInGetPlanOrArrangeBy) {
       "  raw=false\n"
       "  arrangements[0]=" + WholeRow("#0") + "\n";
   ExpectDecline(Except{.base = mapped, .subtract = kB}.Text(),
-                "non_projection_mfp", "base",
+                kNonProjectionMfp, "base",
                 "base arm: Get::Arrangement materialize.public.c applies a "
                 "map, filter or temporal filter, not only a projection");
   std::string arrange =
@@ -205,7 +206,7 @@ TEST(DeclineCodes, NonProjectionMfpInGetPlanOrArrangeBy) {
       "  raw=false\n"
       "  arrangements[0]=" + WholeRow("#0") + "\n" + Indent(Table("c"), 2);
   ExpectDecline(Except{.base = kA, .subtract = arrange}.Text(),
-                "non_projection_mfp", "subtract",
+                kNonProjectionMfp, "subtract",
                 "subtract arm: ArrangeBy applies a map, filter or temporal "
                 "filter before arranging, not only a projection");
 }
@@ -218,7 +219,7 @@ TEST(DeclineCodes, KeyRemappedByProjection) {
       "  arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }\n";
   std::string remapped = "Mfp\n  project=(#1)\n" + Indent(c_by_0, 2);
   ExpectDecline(Except{.base = remapped, .subtract = kB}.Text(),
-                "key_remapped_by_projection", "base",
+                kKeyRemappedByProjection, "base",
                 "base arm: Get::PassArrangements materialize.public.c is "
                 "arranged on [#0] but the arm's projection reads the key as "
                 "[#1]");
@@ -229,7 +230,7 @@ TEST(DeclineCodes, KeyRemappedByProjection) {
       "  raw=false\n"
       "  arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }\n";
   ExpectDecline(Except{.base = kA, .subtract = get_projection}.Text(),
-                "key_remapped_by_projection", "subtract",
+                kKeyRemappedByProjection, "subtract",
                 "subtract arm: Get::Arrangement materialize.public.c is "
                 "arranged on [#0] but the arm's projection reads the key as "
                 "[#1]");
@@ -241,7 +242,7 @@ TEST(DeclineCodes, KeyRemappedByProjection) {
       "    arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }\n" +
       Indent(Table("c"), 4);
   ExpectDecline(Except{.base = kA, .subtract = arrange}.Text(),
-                "key_remapped_by_projection", "subtract",
+                kKeyRemappedByProjection, "subtract",
                 "subtract arm: ArrangeBy is arranged on [#0] but the arm's "
                 "projection reads the key as [#1]");
   // Two columns swapped by the projection: [#0, #1] is advertised, the arm
@@ -251,7 +252,7 @@ TEST(DeclineCodes, KeyRemappedByProjection) {
   ExpectDecline(Except{.base = swapped, .subtract = Indexed("b", "#0, #1"),
                        .key = "#0, #1"}
                     .Text(),
-                "key_remapped_by_projection", "base",
+                kKeyRemappedByProjection, "base",
                 "base arm: Get::PassArrangements materialize.public.c is "
                 "arranged on [#0, #1] but the arm's projection reads the key "
                 "as [#1, #0]");
@@ -263,17 +264,17 @@ TEST(DeclineCodes, NotCoArranged) {
       "Get::Collection materialize.public.right2\n"
       "  project=(#0)\n"
       "  raw=true\n";
-  ExpectDecline(Except{.base = kA, .subtract = raw}.Text(), "not_co_arranged",
+  ExpectDecline(Except{.base = kA, .subtract = raw}.Text(), kNotCoArranged,
                 "subtract",
                 "subtract arm: Get::Collection materialize.public.right2 has "
                 "no arrangement on [#0]");
   ExpectDecline(Except{.base = Indexed("c", "#1"), .subtract = kB}.Text(),
-                "not_co_arranged", "base",
+                kNotCoArranged, "base",
                 "base arm: Get::PassArrangements materialize.public.c has no "
                 "arrangement on [#0]");
   std::string arrange = "ArrangeBy\n  raw=true\n" + Indent(Table("c"), 2);
   ExpectDecline(Except{.base = arrange, .subtract = kB}.Text(),
-                "not_co_arranged", "base",
+                kNotCoArranged, "base",
                 "base arm: ArrangeBy has no arrangement on [#0]");
   // input_key on another column than the one the arm's key reads: the MFP
   // un-permutes the layout (c1, c0) back to the row (c0, c1), as Materialize
@@ -284,14 +285,14 @@ TEST(DeclineCodes, NotCoArranged) {
       "ArrangeBy\n  input_key=[#1]\n  project=(#1, #0)\n  raw=true\n" +
       Indent(Table("c"), 2);
   ExpectDecline(Except{.base = kA, .subtract = other_input_key}.Text(),
-                "not_co_arranged", "subtract",
+                kNotCoArranged, "subtract",
                 "subtract arm: ArrangeBy has no arrangement on [#0] (its "
                 "input_key [#1] is not the arm's key [#0] in its input columns)");
   // A key prefix is not the whole-row key.
   ExpectDecline(Except{.base = Indexed("a", "#0"),
                        .subtract = Indexed("b", "#0, #1"), .key = "#0, #1"}
                     .Text(),
-                "not_co_arranged", "base",
+                kNotCoArranged, "base",
                 "base arm: Get::PassArrangements materialize.public.a has no "
                 "arrangement on [#0, #1]");
 }
@@ -311,7 +312,7 @@ TEST(DeclineCodes, KeyRemappedByArrangeByInputMfp) {
       "    raw=false\n"
       "    arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }\n";
   Candidate c = OnlyCandidate(Except{.base = kA, .subtract = arrange}.Text());
-  EXPECT_EQ(c.reason, "key_remapped_by_projection") << c.message;
+  EXPECT_EQ(c.reason, DeclineName(kKeyRemappedByProjection)) << c.message;
   EXPECT_EQ(c.arm, "subtract");
 }
 
@@ -326,34 +327,34 @@ TEST(DeclineOrder, InsideLetRecComesFirst) {
                                   "Return\n  Get::PassArrangements l0\n    raw=true\n");
   Optimized run = OptimizeText(Doc(plan));
   ASSERT_EQ(run.report.candidates.size(), 1u);
-  EXPECT_EQ(run.report.candidates[0].reason, "inside_let_rec");
+  EXPECT_EQ(run.report.candidates[0].reason, DeclineName(kInsideLetRec));
   FusionDecision direct =
       CanFuseSetDifference(*Parse(bad.Text()).objects[0].plan, true);
-  EXPECT_EQ(direct.code, "inside_let_rec");
-  EXPECT_FALSE(direct.fires);
+  EXPECT_EQ(direct.code, kInsideLetRec);
+  EXPECT_FALSE(direct.fires());
 }
 
 TEST(DeclineOrder, ShapeChecksInOrder) {
   // input_not_arranged before not_two_arm_union.
   Except raw_three{.base = kA + kA, .subtract = kB,
                    .arrange_attrs = "raw=true\narrangements[0]=" + WholeRow("#0")};
-  EXPECT_EQ(OnlyCandidate(raw_three.Text()).reason, "input_not_arranged");
+  EXPECT_EQ(OnlyCandidate(raw_three.Text()).reason, DeclineName(kInputNotArranged));
   // not_two_arm_union before not_one_negated_arm: three arms, two negated.
   Except three_two_negated{.base = "Negate\n" + Indent(kA, 2) + kA,
                            .subtract = kB};
-  EXPECT_EQ(OnlyCandidate(three_two_negated.Text()).reason, "not_two_arm_union");
+  EXPECT_EQ(OnlyCandidate(three_two_negated.Text()).reason, DeclineName(kNotTwoArmUnion));
   // not_one_negated_arm before temporal_bucketing.
   Except both_bucketed{
       .base = "Negate\n" + Indent(kA, 2), .subtract = kB,
       .arrange_attrs = "strategy=TemporalBucketing\nraw=false\narrangements[0]=" +
                        WholeRow("#0")};
-  EXPECT_EQ(OnlyCandidate(both_bucketed.Text()).reason, "not_one_negated_arm");
+  EXPECT_EQ(OnlyCandidate(both_bucketed.Text()).reason, DeclineName(kNotOneNegatedArm));
   // temporal_bucketing before every arm check.
   Except bucketed_bad_arms{
       .base = "Constant\n  - (1)\n", .subtract = Table("b"),
       .union_attrs = "temporal_bucketing_strategies=[TemporalBucketing, Direct]"};
   Candidate c = OnlyCandidate(bucketed_bad_arms.Text());
-  EXPECT_EQ(c.reason, "temporal_bucketing");
+  EXPECT_EQ(c.reason, DeclineName(kTemporalBucketing));
   EXPECT_EQ(c.message, "Union arm 0 uses TemporalBucketing");
   EXPECT_EQ(c.arm, "");
 }
@@ -369,14 +370,14 @@ TEST(DeclineOrder, BaseArmIsCheckedCompletelyBeforeSubtract) {
                                        .subtract = filtered_subtract,
                                        .negate_first = negate_first}
                                     .Text());
-    EXPECT_EQ(c.reason, "not_co_arranged");
+    EXPECT_EQ(c.reason, DeclineName(kNotCoArranged));
     EXPECT_EQ(c.arm, "base");
     // With a good base the subtract arm's failure shows.
     Candidate s = OnlyCandidate(Except{.base = kA,
                                        .subtract = filtered_subtract,
                                        .negate_first = negate_first}
                                     .Text());
-    EXPECT_EQ(s.reason, "non_projection_mfp");
+    EXPECT_EQ(s.reason, DeclineName(kNonProjectionMfp));
     EXPECT_EQ(s.arm, "subtract");
   }
 }
@@ -387,19 +388,19 @@ TEST(DeclineOrder, WithinAnArm) {
       "Mfp\n  filter=((#0) IS NOT NULL)\n  Constant\n    - (1)\n";
   Candidate a = OnlyCandidate(
       Except{.base = filtered_over_constant, .subtract = kB}.Text());
-  EXPECT_EQ(a.reason, "non_projection_mfp");
+  EXPECT_EQ(a.reason, DeclineName(kNonProjectionMfp));
   EXPECT_EQ(a.arm, "base");
   // non_projection_mfp (Get plan) before not_co_arranged.
   std::string filtered_raw =
       "Get::Collection materialize.public.c\n  filter=((#0) IS NOT NULL)\n"
       "  raw=true\n";
   Candidate b = OnlyCandidate(Except{.base = kA, .subtract = filtered_raw}.Text());
-  EXPECT_EQ(b.reason, "non_projection_mfp");
+  EXPECT_EQ(b.reason, DeclineName(kNonProjectionMfp));
   // non_projection_mfp (ArrangeBy input_mfp) before not_co_arranged.
   std::string arrange_mapped =
       "ArrangeBy\n  map=(1)\n  raw=true\n" + Indent(Table("c"), 2);
   Candidate d = OnlyCandidate(Except{.base = arrange_mapped, .subtract = kB}.Text());
-  EXPECT_EQ(d.reason, "non_projection_mfp");
+  EXPECT_EQ(d.reason, DeclineName(kNonProjectionMfp));
   EXPECT_EQ(d.arm, "base");
 }
 
@@ -419,8 +420,8 @@ TEST(DeclineCodes, PermutedWholeRowKeyDeclines) {
                 .arrange_attrs = "raw=false\narrangements[0]=" + permuted};
   FusionDecision d =
       CanFuseSetDifference(*Parse(except.Text()).objects[0].plan, false);
-  EXPECT_FALSE(d.fires);
-  EXPECT_EQ(d.code, "input_not_arranged");
+  EXPECT_FALSE(d.fires());
+  EXPECT_EQ(d.code, kInputNotArranged);
   EXPECT_EQ(d.message, "the threshold key is not the whole row #0..#n-1");
 }
 

@@ -25,6 +25,7 @@
 #include "gtest/gtest.h"
 #include "src/explain/text.h"
 #include "src/lir/layout.h"
+#include "src/recognizer/fused_set_difference.h"
 #include "src/recognizer/pass.h"
 #include "tests/support/plan_generator.h"
 #include "tests/support/plan_generator_parts.h"
@@ -42,6 +43,12 @@ using plan_generator_internal::Parts;
 using plan_generator_internal::Rng;
 using recognizer_testing::OptimizeCopy;
 using recognizer_testing::WellFormedProblems;
+using enum FusedSetDifferenceDecline;
+
+// The oracle's spelling of a decline code: the pass's name table.
+std::string Code(FusedSetDifferenceDecline code) {
+  return std::string(DeclineName(code));
+}
 
 uint64_t EnvOr(const char* name, uint64_t fallback) {
   const char* value = std::getenv(name);
@@ -111,9 +118,9 @@ ArmVerdict GetVerdict(const std::vector<ArrangementForm>& forms,
                       const std::vector<int>& arm_key, int a) {
   if (HasKey(forms, arm_key)) return {"", arm_key};
   if (arm_key != Iota(a) && HasKey(forms, Iota(a))) {
-    return {"key_remapped_by_projection"};
+    return {Code(kKeyRemappedByProjection)};
   }
-  return {"not_co_arranged"};
+  return {Code(kNotCoArranged)};
 }
 
 // 4.3 for an ArrangeBy: forms in its output columns, input_key in its input
@@ -134,7 +141,7 @@ ArmVerdict ArrangeByVerdict(const std::vector<ArrangementForm>& forms,
   const bool pass_remapped =
       out_key != key &&
       (HasKey(forms, key) || input_key == Through(project, key));
-  ArmVerdict v{spec_remapped ? "key_remapped_by_projection" : "not_co_arranged"};
+  ArmVerdict v{spec_remapped ? Code(kKeyRemappedByProjection) : Code(kNotCoArranged)};
   v.remap_ambiguous = spec_remapped != pass_remapped;
   return v;
 }
@@ -385,7 +392,7 @@ class CandidatePlanGenerator {
         get.key = get.keys.arranged[rng_.Int(0, get.keys.arranged.size() - 1)].key;
         if (rng_.Chance(0.1)) {
           get.seek = Row(get.key.size(), Literal::Int(5));
-          *v = {"non_projection_mfp"};
+          *v = {Code(kNonProjectionMfp)};
         }
       }
       if (rng_.Chance(0.1)) {
@@ -396,7 +403,7 @@ class CandidatePlanGenerator {
           mfp.map.push_back(ScalarExpr::Lit(Literal::Int(1)));
           if (!mfp.project.has_value()) mfp.project = Iota(n);
         }
-        *v = {"non_projection_mfp"};
+        *v = {Code(kNonProjectionMfp)};
       }
       // A Get::Arrangement's MFP reads the layout row of its form.
       if (arrangement) mfp.project = OverLayout(mfp.project, get.key, n);
@@ -425,7 +432,7 @@ class CandidatePlanGenerator {
                             arrange.input_mfp.project, wk, a);
       if (rng_.Chance(0.1)) {
         arrange.input_mfp.filter.push_back(IsNotNull(ScalarExpr::Column(0)));
-        *v = {"non_projection_mfp"};
+        *v = {Code(kNonProjectionMfp)};
       }
       // With input_key, input_mfp reads the input form's layout row.
       if (arrange.input_key.has_value()) {
@@ -439,7 +446,7 @@ class CandidatePlanGenerator {
       return Wrap(std::move(arrange), std::move(input));
     }
     // Neither a Get nor an ArrangeBy: a Reduce, a constant, a nested candidate.
-    *v = {"arm_not_get_or_arrange_by"};
+    *v = {Code(kArmNotGetOrArrangeBy)};
     const int other = rng_.Int(0, 2);
     if (other == 0 && m <= 4) return Candidate(m, depth + 1, in_let_rec);
     if (other == 1) {
@@ -473,7 +480,7 @@ class CandidatePlanGenerator {
     }
     ArmVerdict ignored;
     NodePtr core = Core(a, Iota(a), a, depth + 1, in_let_rec, &ignored);
-    *v = {"non_projection_mfp"};
+    *v = {Code(kNonProjectionMfp)};
     switch (w) {
       case 16:
         mfp.mfp.filter.push_back(IsNotNull(ScalarExpr::Column(0)));
@@ -553,15 +560,15 @@ class CandidatePlanGenerator {
     e.in_let_rec = in_let_rec;
     e.key_size = a;
     if (in_let_rec) {
-      e.code = "inside_let_rec";
+      e.code = Code(kInsideLetRec);
     } else if (direct_union || raw || no_key || input_mfp) {
-      e.code = "input_not_arranged";
+      e.code = Code(kInputNotArranged);
     } else if (arm_count != 2) {
-      e.code = "not_two_arm_union";
+      e.code = Code(kNotTwoArmUnion);
     } else if (negated != 1) {
-      e.code = "not_one_negated_arm";
+      e.code = Code(kNotOneNegatedArm);
     } else if (bucketed_union || bucketed_arrange) {
-      e.code = "temporal_bucketing";
+      e.code = Code(kTemporalBucketing);
     } else if (!base_v.code.empty()) {
       e.code = base_v.code;
       e.arm = "base";
@@ -669,18 +676,19 @@ void CheckProperties(const Document& doc, const ValidateOptions& validate,
     ASSERT_NE(it, expected.end()) << "a candidate the generator did not make";
     const Expected& e = it->second;
     if (e.in_let_rec) {
-      EXPECT_EQ(c.reason, "inside_let_rec");
+      EXPECT_EQ(c.reason, Code(kInsideLetRec));
     }
     if (e.code.empty()) {
       EXPECT_EQ(c.outcome, CandidateOutcome::kFired) << c.reason << ": " << c.message;
-      EXPECT_EQ(c.base_key, e.base_key);
-      EXPECT_EQ(c.subtract_key, e.subtract_key);
-      EXPECT_EQ(c.base_key.size(), e.key_size);
-      EXPECT_EQ(c.subtract_key.size(), e.key_size);
+      const FusedKeys keys = FusedKeysOf(c);
+      EXPECT_EQ(keys.base_key, e.base_key);
+      EXPECT_EQ(keys.subtract_key, e.subtract_key);
+      EXPECT_EQ(keys.base_key.size(), e.key_size);
+      EXPECT_EQ(keys.subtract_key.size(), e.key_size);
     } else if (e.remap_ambiguous) {
       ++tally.ambiguous;
-      EXPECT_TRUE(c.reason == "key_remapped_by_projection" ||
-                  c.reason == "not_co_arranged")
+      EXPECT_TRUE(c.reason == Code(kKeyRemappedByProjection) ||
+                  c.reason == Code(kNotCoArranged))
           << c.reason << ": " << c.message;
       EXPECT_EQ(c.arm, e.arm);
     } else {
@@ -732,12 +740,10 @@ TEST(RecognizerProperty, RandomCandidatePlansAgreeWithTheOracle) {
   if (HasFailure() || iterations < 1000) return;
   // The generator must actually exercise the interesting outcomes.
   EXPECT_GT(tally.fired, iterations / 10);
-  for (const char* code :
-       {"inside_let_rec", "input_not_arranged", "not_two_arm_union",
-        "not_one_negated_arm", "temporal_bucketing", "non_projection_mfp",
-        "arm_not_get_or_arrange_by", "key_remapped_by_projection",
-        "not_co_arranged"}) {
-    EXPECT_GT(tally.declined[code], 0u) << code << " never occurred";
+  for (const DeclineEntry<FusedSetDifferenceDecline>& code :
+       kAllFusedSetDifferenceDeclines) {
+    EXPECT_GT(tally.declined[std::string(code.name)], 0u)
+        << code.name << " never occurred";
   }
 }
 

@@ -18,6 +18,7 @@ namespace lir {
 namespace {
 
 using namespace recognizer_testing;  // NOLINT: the plan-text vocabulary
+using enum FusedSetDifferenceDecline;
 
 // ---- firing ---------------------------------------------------------------------
 
@@ -59,8 +60,8 @@ TEST(FusedSetDifference, BothUnionArmOrdersFireWithBaseAndSubtractInPlace) {
     EXPECT_EQ(fused.inputs[1]->As<GetOp>().id.ToString(), "materialize.public.b");
     FusionDecision decision =
         CanFuseSetDifference(*Parse(e.Text()).objects[0].plan, false);
-    EXPECT_TRUE(decision.fires);
-    EXPECT_EQ(decision.negated_arm, negate_first ? 0u : 1u);
+    ASSERT_TRUE(decision.fires());
+    EXPECT_EQ(decision.fire->negated_arm, negate_first ? 0u : 1u);
   }
 }
 
@@ -153,7 +154,7 @@ TEST(FusedSetDifference, KeyThroughGetPlanProjection) {
       "  raw=false\n"
       "  arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, thinning=(#0) }\n";
   ExpectDecline(Except{.base = kA, .subtract = value_column}.Text(),
-                "not_co_arranged", "subtract",
+                kNotCoArranged, "subtract",
                 "subtract arm: Get::Arrangement materialize.public.c has no "
                 "arrangement on [#0]");
   // A projection-only Get::Collection of an indexed collection reads the
@@ -293,7 +294,7 @@ TEST(FusedSetDifference, NestedLetInsideLetRecValueStillDeclines) {
       "Return\n  Get::PassArrangements l0\n    raw=true\n");
   Optimized run = OptimizeText(Doc(plan));
   ASSERT_EQ(run.report.candidates.size(), 1u) << run.printed;
-  EXPECT_EQ(run.report.candidates[0].reason, "inside_let_rec");
+  EXPECT_EQ(run.report.candidates[0].reason, DeclineName(kInsideLetRec));
 }
 
 TEST(FusedSetDifference, CandidatesNameTheirObject) {
@@ -307,7 +308,7 @@ TEST(FusedSetDifference, CandidatesNameTheirObject) {
   EXPECT_EQ(run.report.candidates[0].object, "materialize.public.v_idx");
   EXPECT_EQ(run.report.candidates[0].outcome, CandidateOutcome::kFired);
   EXPECT_EQ(run.report.candidates[1].object, "materialize.public.v");
-  EXPECT_EQ(run.report.candidates[1].reason, "not_co_arranged");
+  EXPECT_EQ(run.report.candidates[1].reason, DeclineName(kNotCoArranged));
 }
 
 // ---- disabled mode, idempotence, the pass called directly --------------------------------
@@ -348,22 +349,22 @@ TEST(DisabledMode, PrintsByteIdenticallyAndReportsWhatWouldHappen) {
     EXPECT_EQ(d.reason, e.reason);
     EXPECT_EQ(d.arm, e.arm);
     EXPECT_EQ(d.message, e.message);
-    EXPECT_EQ(d.base_key, e.base_key);
-    EXPECT_EQ(d.subtract_key, e.subtract_key);
+    EXPECT_EQ(FusedKeysOf(d).base_key, FusedKeysOf(e).base_key);
+    EXPECT_EQ(FusedKeysOf(d).subtract_key, FusedKeysOf(e).subtract_key);
     if (d.would_fire) {
       ++would_fire;
       EXPECT_EQ(d.reason, "");
-      EXPECT_EQ(d.base_key, std::vector<int>{0});
+      EXPECT_EQ(FusedKeysOf(d).base_key, std::vector<int>{0});
     } else {
       EXPECT_NE(d.reason, "");
       EXPECT_NE(d.message, "");
     }
   }
   EXPECT_EQ(would_fire, 2);
-  EXPECT_EQ(off.report.candidates[1].reason, "not_co_arranged");
-  EXPECT_EQ(off.report.candidates[2].reason, "non_projection_mfp");
+  EXPECT_EQ(off.report.candidates[1].reason, DeclineName(kNotCoArranged));
+  EXPECT_EQ(off.report.candidates[2].reason, DeclineName(kNonProjectionMfp));
   EXPECT_EQ(off.report.candidates[2].arm, "subtract");
-  EXPECT_EQ(off.report.candidates[3].reason, "input_not_arranged");
+  EXPECT_EQ(off.report.candidates[3].reason, DeclineName(kInputNotArranged));
 }
 
 TEST(Idempotence, OptimizingTwiceEqualsOnce) {
@@ -405,9 +406,9 @@ TEST(PassFunction, FuseSetDifferenceRebuildsTheNodeInPlace) {
                            .Text());
   Node& root = *doc.objects[0].plan;
   FusionDecision decision = CanFuseSetDifference(root, false);
-  ASSERT_TRUE(decision.fires) << decision.message;
+  ASSERT_TRUE(decision.fires()) << decision.message;
   const LirId id = root.id;
-  FuseSetDifference(root, decision);
+  FuseSetDifference(root, *decision.fire);
   EXPECT_EQ(root.id, id);
   ASSERT_TRUE(root.Is<SetDifferenceOp>());
   EXPECT_EQ(root.As<SetDifferenceOp>().ensure_arrangement,

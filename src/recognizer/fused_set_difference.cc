@@ -7,18 +7,16 @@
 #include "absl/strings/str_cat.h"
 #include "src/explain/text_primitives.h"
 #include "src/lir/layout.h"
+#include "src/recognizer/pass_driver.h"
 
 namespace lir {
 namespace {
 
-FusionDecision Decline(absl::string_view code, std::string message,
+using enum FusedSetDifferenceDecline;
+
+FusionDecision Decline(FusedSetDifferenceDecline code, std::string message,
                        absl::string_view arm = "") {
-  FusionDecision d;
-  d.code = std::string(code);
-  d.arm = std::string(arm);
-  d.message = arm.empty() ? std::move(message)
-                          : absl::StrCat(arm, " arm: ", message);
-  return d;
+  return FusionDecision::Declines(code, std::move(message), arm);
 }
 
 std::string KeyText(const std::vector<int>& key) {
@@ -92,14 +90,14 @@ ArmVerdict CheckGetArm(const GetOp& get, const Node& node,
   std::vector<int> arm_key = wrapper_key;
   if (get.kind != GetKind::kPassArrangements) {
     if (get.seek.has_value()) {
-      return {Decline(kDeclineNonProjectionMfp,
+      return {Decline(kNonProjectionMfp,
                       absl::StrCat(what, " reads a single value (val=) of its "
                                          "arrangement"),
                       arm),
               /*key=*/{}};
     }
     if (!get.mfp.IsProjectionOnly()) {
-      return {Decline(kDeclineNonProjectionMfp,
+      return {Decline(kNonProjectionMfp,
                       absl::StrCat(what, " applies a map, filter or temporal "
                                          "filter, not only a projection"),
                       arm),
@@ -107,7 +105,7 @@ ArmVerdict CheckGetArm(const GetOp& get, const Node& node,
     }
     std::optional<std::vector<int>> through = Through(get.mfp, wrapper_key);
     if (!through.has_value()) {
-      return {Decline(kDeclineNotCoArranged,
+      return {Decline(kNotCoArranged,
                       absl::StrCat(what, " projects away a key column of ",
                                    KeyText(wrapper_key)),
                       arm),
@@ -117,7 +115,7 @@ ArmVerdict CheckGetArm(const GetOp& get, const Node& node,
     if (get.kind == GetKind::kArrangement) {
       through = LayoutToColumns(get.key, get.keys.FindByKey(get.key), *through);
       if (!through.has_value()) {
-        return {Decline(kDeclineNotCoArranged,
+        return {Decline(kNotCoArranged,
                         absl::StrCat(what, " reads a key column of ",
                                      KeyText(wrapper_key),
                                      " from a key expression of its "
@@ -130,14 +128,14 @@ ArmVerdict CheckGetArm(const GetOp& get, const Node& node,
   }
   if (HasKey(get.keys, arm_key)) return {std::nullopt, arm_key};
   if (arm_key != key && HasKey(get.keys, key)) {
-    return {Decline(kDeclineKeyRemapped,
+    return {Decline(kKeyRemappedByProjection,
                     absl::StrCat(what, " is arranged on ", KeyText(key),
                                  " but the arm's projection reads the key as ",
                                  KeyText(arm_key)),
                     arm),
             /*key=*/{}};
   }
-  return {Decline(kDeclineNotCoArranged,
+  return {Decline(kNotCoArranged,
                   absl::StrCat(what, " has no arrangement on ", KeyText(arm_key)),
                   arm),
           /*key=*/{}};
@@ -148,7 +146,7 @@ ArmVerdict CheckArrangeByArm(const Node& node, const ArrangeByOp& arrange,
                              const std::vector<int>& wrapper_key,
                              const std::string& arm) {
   if (!arrange.input_mfp.IsProjectionOnly()) {
-    return {Decline(kDeclineNonProjectionMfp,
+    return {Decline(kNonProjectionMfp,
                     "ArrangeBy applies a map, filter or temporal filter before "
                     "arranging, not only a projection",
                     arm),
@@ -195,7 +193,7 @@ ArmVerdict CheckArrangeByArm(const Node& node, const ArrangeByOp& arrange,
   const bool input_remapped = input_key.has_value() && input_side.has_value() &&
                               *input_side != key && *input_key == key;
   if (forms_remapped || input_remapped) {
-    return {Decline(kDeclineKeyRemapped,
+    return {Decline(kKeyRemappedByProjection,
                     absl::StrCat("ArrangeBy is arranged on ", KeyText(key),
                                  " but the arm's projection reads the key as ",
                                  KeyText(forms_remapped ? wrapper_key
@@ -209,7 +207,7 @@ ArmVerdict CheckArrangeByArm(const Node& node, const ArrangeByOp& arrange,
                               " is not the arm's key ", KeyText(*input_side),
                               " in its input columns)");
   }
-  return {Decline(kDeclineNotCoArranged,
+  return {Decline(kNotCoArranged,
                   absl::StrCat("ArrangeBy has no arrangement on ",
                                KeyText(wrapper_key), input_note),
                   arm),
@@ -224,14 +222,14 @@ ArmVerdict CheckArm(const Node& arm_root, const std::vector<int>& key,
   if (node->Is<MfpOp>()) {
     const MfpOp& mfp = node->As<MfpOp>();
     if (!mfp.mfp.IsProjectionOnly()) {
-      return {Decline(kDeclineNonProjectionMfp,
+      return {Decline(kNonProjectionMfp,
                       "Mfp applies a map, filter or temporal filter, not only "
                       "a projection",
                       arm),
               /*key=*/{}};
     }
     if (mfp.input_val.has_value()) {
-      return {Decline(kDeclineNonProjectionMfp,
+      return {Decline(kNonProjectionMfp,
                       "Mfp reads a single value (input_val=) of its input "
                       "arrangement",
                       arm),
@@ -239,7 +237,7 @@ ArmVerdict CheckArm(const Node& arm_root, const std::vector<int>& key,
     }
     std::optional<std::vector<int>> through = Through(mfp.mfp, key);
     if (!through.has_value()) {
-      return {Decline(kDeclineNotCoArranged,
+      return {Decline(kNotCoArranged,
                       absl::StrCat("Mfp projects away a key column of ",
                                    KeyText(key)),
                       arm),
@@ -252,7 +250,7 @@ ArmVerdict CheckArm(const Node& arm_root, const std::vector<int>& key,
       through = LayoutToColumns(*mfp.input_key,
                                 form.has_value() ? &*form : nullptr, *through);
       if (!through.has_value()) {
-        return {Decline(kDeclineNotCoArranged,
+        return {Decline(kNotCoArranged,
                         absl::StrCat("Mfp reads a key column of ", KeyText(key),
                                      " from a key expression of its input "
                                      "arrangement"),
@@ -270,7 +268,7 @@ ArmVerdict CheckArm(const Node& arm_root, const std::vector<int>& key,
     return CheckArrangeByArm(*node, node->As<ArrangeByOp>(), key, wrapper_key,
                              arm);
   }
-  return {Decline(kDeclineArmNotGetOrArrangeBy,
+  return {Decline(kArmNotGetOrArrangeBy,
                   absl::StrCat(Describe(*node), " is not a Get or an ArrangeBy"),
                   arm),
           /*key=*/{}};
@@ -282,16 +280,16 @@ FusionDecision CanFuseSetDifference(const Node& threshold, bool inside_let_rec) 
   const ArrangementForm& ensure =
       threshold.As<ThresholdOp>().ensure_arrangement;
   if (inside_let_rec) {
-    return Decline(kDeclineInsideLetRec,
+    return Decline(kInsideLetRec,
                    "Threshold is inside the values of a With Mutually Recursive "
                    "block");
   }
   if (threshold.inputs.size() != 1) {
-    return Decline(kDeclineInputNotArranged, "Threshold does not have one input");
+    return Decline(kInputNotArranged, "Threshold does not have one input");
   }
   const Node& input = *threshold.inputs[0];
   if (!input.Is<ArrangeByOp>()) {
-    return Decline(kDeclineInputNotArranged,
+    return Decline(kInputNotArranged,
                    absl::StrCat("input is ", Describe(input), ", not an ArrangeBy"));
   }
   const ArrangeByOp& arrange = input.As<ArrangeByOp>();
@@ -303,49 +301,49 @@ FusionDecision CanFuseSetDifference(const Node& threshold, bool inside_let_rec) 
     whole_row = (*key)[i] == static_cast<int>(i);
   }
   if (!whole_row) {
-    return Decline(kDeclineInputNotArranged,
+    return Decline(kInputNotArranged,
                    "the threshold key is not the whole row #0..#n-1");
   }
   if (arrange.forms.raw) {
-    return Decline(kDeclineInputNotArranged,
+    return Decline(kInputNotArranged,
                    "input ArrangeBy also keeps the raw form (raw=true)");
   }
   if (!HasKey(arrange.forms, *key)) {
-    return Decline(kDeclineInputNotArranged,
+    return Decline(kInputNotArranged,
                    absl::StrCat("input ArrangeBy has no arrangement on the "
                                 "threshold key ",
                                 KeyText(*key)));
   }
   if (!arrange.input_mfp.IsIdentity()) {
-    return Decline(kDeclineInputNotArranged,
+    return Decline(kInputNotArranged,
                    "input ArrangeBy transforms its input (input_mfp)");
   }
   const Node& union_node = *input.inputs[0];
   if (!union_node.Is<UnionOp>()) {
-    return Decline(kDeclineNotTwoArmUnion,
+    return Decline(kNotTwoArmUnion,
                    absl::StrCat("ArrangeBy input is ", Describe(union_node),
                                 ", not a Union"));
   }
   if (union_node.inputs.size() != 2) {
-    return Decline(kDeclineNotTwoArmUnion,
+    return Decline(kNotTwoArmUnion,
                    absl::StrCat("Union has ", union_node.inputs.size(), " arms"));
   }
   const bool negated0 = union_node.inputs[0]->Is<NegateOp>();
   const bool negated1 = union_node.inputs[1]->Is<NegateOp>();
   if (negated0 == negated1) {
-    return Decline(kDeclineNotOneNegatedArm,
+    return Decline(kNotOneNegatedArm,
                    negated0 ? "both Union arms are Negate"
                             : "no Union arm is a Negate");
   }
   const UnionOp& union_op = union_node.As<UnionOp>();
   for (size_t i = 0; i < union_op.strategies.size(); ++i) {
     if (union_op.strategies[i] == UnionStrategy::kTemporalBucketing) {
-      return Decline(kDeclineTemporalBucketing,
+      return Decline(kTemporalBucketing,
                      absl::StrCat("Union arm ", i, " uses TemporalBucketing"));
     }
   }
   if (arrange.temporal_bucketing) {
-    return Decline(kDeclineTemporalBucketing,
+    return Decline(kTemporalBucketing,
                    "ArrangeBy uses strategy=TemporalBucketing");
   }
   const size_t negated = negated0 ? 0 : 1;
@@ -356,77 +354,49 @@ FusionDecision CanFuseSetDifference(const Node& threshold, bool inside_let_rec) 
   ArmVerdict subtract_verdict = CheckArm(subtract, *key, "subtract");
   if (subtract_verdict.decline.has_value()) return *subtract_verdict.decline;
 
-  FusionDecision fire;
-  fire.fires = true;
-  fire.negated_arm = negated;
-  fire.base_key = std::move(base_verdict.key);
-  fire.subtract_key = std::move(subtract_verdict.key);
-  return fire;
+  return FusionDecision::Fires(
+      SetDifferenceFusion{.negated_arm = negated,
+                          .base_key = std::move(base_verdict.key),
+                          .subtract_key = std::move(subtract_verdict.key)});
 }
 
-void FuseSetDifference(Node& threshold, const FusionDecision& decision) {
+void FuseSetDifference(Node& threshold, const SetDifferenceFusion& fusion) {
   NodePtr arrange = std::move(threshold.inputs[0]);
   NodePtr union_node = std::move(arrange->inputs[0]);
-  NodePtr negate = std::move(union_node->inputs[decision.negated_arm]);
-  NodePtr base = std::move(union_node->inputs[1 - decision.negated_arm]);
+  NodePtr negate = std::move(union_node->inputs[fusion.negated_arm]);
+  NodePtr base = std::move(union_node->inputs[1 - fusion.negated_arm]);
   NodePtr subtract = std::move(negate->inputs[0]);
   SetDifferenceOp fused;
   fused.ensure_arrangement = threshold.As<ThresholdOp>().ensure_arrangement;
-  fused.base_key = decision.base_key;
-  fused.subtract_key = decision.subtract_key;
+  fused.base_key = fusion.base_key;
+  fused.subtract_key = fusion.subtract_key;
   threshold.op = std::move(fused);
   threshold.inputs.clear();
   threshold.inputs.push_back(std::move(base));
   threshold.inputs.push_back(std::move(subtract));
 }
 
-absl::Status FusedSetDifferencePass(Document& doc, PassContext& ctx) {
-  for (Object& object : doc.objects) {
-    if (object.plan == nullptr) continue;
-    // Decide every candidate on the original plan first, then rewrite, so
-    // the report lists candidates in the same (pre-)order whether or not the
-    // pass applies. Rewriting one candidate never changes another's verdict:
-    // a verdict reads only the candidate's own subtree, which outer rewrites
-    // leave intact, and an arm that is itself a candidate declines either way.
-    std::vector<std::pair<Node*, FusionDecision>> decided;
-    std::vector<std::pair<Node*, bool>> stack;
-    stack.push_back({object.plan.get(), false});
-    while (!stack.empty()) {
-      auto [node, in_recursive_values] = stack.back();
-      stack.pop_back();
-      if (node->Is<ThresholdOp>()) {
-        decided.push_back({node, CanFuseSetDifference(*node, in_recursive_values)});
-      }
-      const bool is_let_rec = node->Is<LetRecOp>();
-      for (size_t i = node->inputs.size(); i-- > 0;) {
-        const bool value_of_let_rec = is_let_rec && i + 1 < node->inputs.size();
-        stack.push_back({node->inputs[i].get(),
-                         in_recursive_values || value_of_let_rec});
-      }
-    }
-    for (auto& [node, decision] : decided) {
-      Candidate candidate;
-      candidate.pass = ctx.pass_name;
-      candidate.object = object.name;
-      candidate.lir_id = node->id;
-      candidate.reason = decision.code;
-      candidate.arm = decision.arm;
-      candidate.message = decision.message;
-      candidate.base_key = decision.base_key;
-      candidate.subtract_key = decision.subtract_key;
-      if (!ctx.apply) {
-        candidate.outcome = CandidateOutcome::kDisabled;
-        candidate.would_fire = decision.fires;
-      } else if (decision.fires) {
-        candidate.outcome = CandidateOutcome::kFired;
-        FuseSetDifference(*node, decision);
-      } else {
-        candidate.outcome = CandidateOutcome::kDeclined;
-      }
-      ctx.report->candidates.push_back(std::move(candidate));
-    }
+nlohmann::json FusedSetDifference::Details(
+    const SetDifferenceFusion& fusion) const {
+  return {{kBaseKeyField, fusion.base_key},
+          {kSubtractKeyField, fusion.subtract_key}};
+}
+
+FusedKeys FusedKeysOf(const Candidate& candidate) {
+  FusedKeys keys;
+  const nlohmann::json& details = candidate.details;
+  if (!details.is_object()) return keys;
+  if (details.contains(kBaseKeyField)) {
+    keys.base_key = details[kBaseKeyField].get<std::vector<int>>();
   }
-  return absl::OkStatus();
+  if (details.contains(kSubtractKeyField)) {
+    keys.subtract_key = details[kSubtractKeyField].get<std::vector<int>>();
+  }
+  return keys;
+}
+
+absl::Status FusedSetDifferencePass(Document& doc, PassContext& ctx) {
+  return RunPass(FusedSetDifference(), doc, ctx);
 }
 
 }  // namespace lir

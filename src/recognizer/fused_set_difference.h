@@ -1,4 +1,5 @@
-// The fused set-difference recognizer (SEMANTICS.md section 4).
+// The fused set-difference recognizer (../shared/reference/SEMANTICS.md
+// section 4).
 //
 // Rewrites the co-arranged anti-side
 //   Threshold::Basic(ArrangeBy(Union(base, Negate(subtract))))
@@ -8,40 +9,50 @@
 #ifndef LIR_RECOGNIZER_FUSED_SET_DIFFERENCE_H_
 #define LIR_RECOGNIZER_FUSED_SET_DIFFERENCE_H_
 
-#include <string>
+#include <cstddef>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "nlohmann/json.hpp"
 #include "src/lir/document.h"
 #include "src/lir/node.h"
+#include "src/recognizer/decision.h"
 #include "src/recognizer/pass.h"
+#include "src/recognizer/pass_driver.h"
 
 namespace lir {
 
-/// Stable decline codes, in the order the checks run.
-inline constexpr char kDeclineInsideLetRec[] = "inside_let_rec";
-inline constexpr char kDeclineInputNotArranged[] = "input_not_arranged";
-inline constexpr char kDeclineNotTwoArmUnion[] = "not_two_arm_union";
-inline constexpr char kDeclineNotOneNegatedArm[] = "not_one_negated_arm";
-inline constexpr char kDeclineTemporalBucketing[] = "temporal_bucketing";
-inline constexpr char kDeclineNonProjectionMfp[] = "non_projection_mfp";
-inline constexpr char kDeclineArmNotGetOrArrangeBy[] = "arm_not_get_or_arrange_by";
-inline constexpr char kDeclineKeyRemapped[] = "key_remapped_by_projection";
-inline constexpr char kDeclineNotCoArranged[] = "not_co_arranged";
+/// The stable decline codes, in the order the checks run (SEMANTICS.md 4.2;
+/// non_projection_mfp covers checks 6 and 8).
+#define LIR_FUSED_SET_DIFFERENCE_DECLINES(X)                  \
+  X(kInsideLetRec, "inside_let_rec")                          \
+  X(kInputNotArranged, "input_not_arranged")                  \
+  X(kNotTwoArmUnion, "not_two_arm_union")                     \
+  X(kNotOneNegatedArm, "not_one_negated_arm")                 \
+  X(kTemporalBucketing, "temporal_bucketing")                 \
+  X(kNonProjectionMfp, "non_projection_mfp")                  \
+  X(kArmNotGetOrArrangeBy, "arm_not_get_or_arrange_by")       \
+  X(kKeyRemappedByProjection, "key_remapped_by_projection")   \
+  X(kNotCoArranged, "not_co_arranged")
 
-/// The verdict on one candidate.
-struct FusionDecision {
-  bool fires = false;
-  /// Decline code when !fires.
-  std::string code;
-  /// "base" or "subtract" for per-arm codes, else empty.
-  std::string arm;
-  std::string message;
-  /// When firing: the Union arm that is negated, and the fused keys.
+/// `FusedSetDifferenceDecline`, its name table
+/// `kAllFusedSetDifferenceDeclines` and `DeclineName(code)`.
+LIR_DECLARE_DECLINES(FusedSetDifferenceDecline,
+                     LIR_FUSED_SET_DIFFERENCE_DECLINES)
+
+/// What the rewrite of a firing candidate needs.
+struct SetDifferenceFusion {
+  /// The Union arm that is the Negate (0 or 1).
   size_t negated_arm = 0;
+  /// The keys the fused operator reads, in each arm's underlying columns
+  /// (SEMANTICS.md 4.3).
   std::vector<int> base_key;
   std::vector<int> subtract_key;
 };
+
+/// The verdict on one candidate.
+using FusionDecision = Decision<FusedSetDifferenceDecline, SetDifferenceFusion>;
 
 /// Decides whether `threshold` (a Threshold::Basic node) can be fused.
 /// `inside_let_rec` says whether it sits inside the values of a LetRec.
@@ -49,10 +60,45 @@ struct FusionDecision {
 FusionDecision CanFuseSetDifference(const Node& threshold, bool inside_let_rec);
 
 /// Replaces `threshold` in place (keeping its LirId) by the SetDifference
-/// that `decision` (which must fire) describes.
-void FuseSetDifference(Node& threshold, const FusionDecision& decision);
+/// that `fusion` (from a firing decision on it) describes.
+void FuseSetDifference(Node& threshold, const SetDifferenceFusion& fusion);
 
-/// The registered pass: every candidate in every object, at every depth.
+/// The report fields (Candidate::details) of a firing candidate.
+inline constexpr char kBaseKeyField[] = "base_key";
+inline constexpr char kSubtractKeyField[] = "subtract_key";
+
+/// The pass, as the driver runs it (see RewritePass).
+class FusedSetDifference {
+ public:
+  using Code = FusedSetDifferenceDecline;
+  using Fire = SetDifferenceFusion;
+  /// The registered name.
+  static constexpr absl::string_view kName = "fused_set_difference";
+
+  /// Every Threshold is a candidate.
+  bool IsCandidate(const Node& node) const { return node.Is<ThresholdOp>(); }
+  /// CanFuseSetDifference, with the walk's recursive context.
+  FusionDecision Decide(const Node& node, CandidateContext& ctx) const {
+    return CanFuseSetDifference(node, ctx.inside_let_rec_values);
+  }
+  /// FuseSetDifference.
+  void Rewrite(Node& node, const SetDifferenceFusion& fusion) const {
+    FuseSetDifference(node, fusion);
+  }
+  /// `{"base_key": [..], "subtract_key": [..]}`.
+  nlohmann::json Details(const SetDifferenceFusion& fusion) const;
+};
+
+/// The fused keys a candidate's report record carries (empty when it does
+/// not fire): the typed view of FusedSetDifference::Details.
+struct FusedKeys {
+  std::vector<int> base_key;
+  std::vector<int> subtract_key;
+};
+/// Reads the fused keys back from `candidate.details`.
+FusedKeys FusedKeysOf(const Candidate& candidate);
+
+/// The registered pass: RunPass(FusedSetDifference()) over every object.
 absl::Status FusedSetDifferencePass(Document& doc, PassContext& ctx);
 
 }  // namespace lir

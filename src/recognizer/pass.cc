@@ -10,11 +10,12 @@
 namespace lir {
 
 const std::vector<PassEntry>& AllPasses() {
-  // Adding a rewrite: one file with its pass function, plus one row here.
+  // Adding a rewrite: one file with its pass class and decline codes, plus
+  // one row here (see the pass_driver.h header comment).
   static const auto* const kPasses = new std::vector<PassEntry>{
-      {"fused_set_difference", "enable_fused_set_difference",
+      {FusedSetDifference::kName, "enable_fused_set_difference",
        &OptimizerFeatures::enable_fused_set_difference, &FusedSetDifferencePass},
-      {"relax_must_consolidate", "enable_relax_must_consolidate",
+      {RelaxMustConsolidate::kName, "enable_relax_must_consolidate",
        &OptimizerFeatures::enable_relax_must_consolidate,
        &RelaxMustConsolidatePass},
   };
@@ -23,18 +24,26 @@ const std::vector<PassEntry>& AllPasses() {
 
 absl::StatusOr<OptimizeResult> Optimize(Document doc,
                                         const OptimizerFeatures& features,
-                                        const interp::AnalysisInputs& inputs) {
+                                        const interp::AnalysisInputs& inputs,
+                                        const OptimizeOptions& options) {
   OptimizeResult result;
   for (const PassEntry& entry : AllPasses()) {
-    PassContext ctx;
-    ctx.apply = features.*(entry.enabled);
-    ctx.pass_name = std::string(entry.name);
-    ctx.report = &result.report;
-    ctx.inputs = inputs;
+    const bool enabled = features.*(entry.enabled);
     // Every registered pass is listed, so a report always shows what could
     // have run and whether it did.
-    result.report.passes.push_back(
-        {std::string(entry.name), std::string(entry.feature), ctx.apply});
+    PassRun& run = result.report.passes.emplace_back();
+    run.name = std::string(entry.name);
+    run.feature = std::string(entry.feature);
+    run.enabled = enabled;
+    // A disabled pass only ever reports: without a report it has nothing
+    // to do, and skipping it skips its walk and its analyses.
+    if (!enabled && !options.report) continue;
+    PassContext ctx;
+    ctx.apply = enabled;
+    ctx.pass_name = run.name;
+    ctx.report = options.report ? &result.report : nullptr;
+    ctx.inputs = inputs;
+    ctx.work = &run.work;
     LIR_RETURN_IF_ERROR(entry.function(doc, ctx));
   }
   result.document = std::move(doc);
@@ -112,10 +121,9 @@ nlohmann::json ReportToJson(const RewriteReport& report) {
       j["if_enabled"] = c.would_fire ? "fired" : "declined";
     }
     if (fires) {
-      if (c.has_keys) {
-        j["base_key"] = c.base_key;
-        j["subtract_key"] = c.subtract_key;
-      }
+      // The pass's own fields (the fused keys); a JSON object's keys print
+      // sorted, so where they are merged does not change the output.
+      if (c.details.is_object()) j.update(c.details);
     } else {
       j["reason"] = c.reason;
       if (!c.arm.empty()) j["arm"] = c.arm;

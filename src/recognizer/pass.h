@@ -1,9 +1,10 @@
 // Rewrite passes over LIR documents, their registry and their report.
 //
-// A pass is a stateless function with one row in the registry
-// (ClickHouse-style `{name, enabling feature, function}`). The pipeline runs
-// every pass: an enabled pass rewrites; a disabled pass still looks for its
-// candidates, so the report can tell what turning it on would do.
+// A pass has one row in the registry (ClickHouse-style `{name, enabling
+// feature, function}`); its function is the pass driver (pass_driver.h)
+// instantiated for the pass. The pipeline runs every enabled pass; with the
+// report on (the default) a disabled pass still looks for its candidates, so
+// the report can tell what turning it on would do.
 #ifndef LIR_RECOGNIZER_PASS_H_
 #define LIR_RECOGNIZER_PASS_H_
 
@@ -41,21 +42,36 @@ struct Candidate {
   std::string arm;
   /// Human-readable detail of the decline.
   std::string message;
-  /// Keys of the fused node (column indexes) when it fires / would fire.
-  std::vector<int> base_key;
-  std::vector<int> subtract_key;
-  /// Whether base_key/subtract_key describe this candidate (true for the
-  /// fused set-difference pass); reports omit them otherwise.
-  bool has_keys = true;
+  /// Pass-specific fields of a candidate that fires / would fire (for the
+  /// fused set-difference pass `{"base_key": [..], "subtract_key": [..]}`),
+  /// merged into its `--report` record; null when the pass has none. A JSON
+  /// object rather than typed fields, so a new pass adds details without
+  /// touching this struct or the report writer.
+  nlohmann::json details;
 };
 
-/// Whether a pass ran enabled. The report lists every pass that ran
-/// enabled or, disabled, found candidates; a disabled pass with nothing to
-/// say is left out.
+/// What the driver did for one pass: counters a test can check without
+/// timing (e.g. that a skipped pass ran no analysis).
+struct PassWork {
+  /// Objects whose plan was walked looking for candidates.
+  size_t objects_walked = 0;
+  /// Candidates whose decision was computed.
+  size_t candidates_decided = 0;
+  /// Analyses run on demand for those decisions (e.g. monotonicity).
+  size_t analyses_run = 0;
+  /// Candidates rewritten.
+  size_t rewrites = 0;
+};
+
+/// One registered pass in a run: whether it ran enabled, and the work done.
+/// Optimize lists every registered pass, so a report always shows what
+/// could have run and whether it did.
 struct PassRun {
   std::string name;
   std::string feature;
   bool enabled = false;
+  /// Not part of the printed report.
+  PassWork work;
 };
 
 /// Everything the pipeline did, pass by pass and candidate by candidate.
@@ -70,7 +86,11 @@ struct PassContext {
   /// leave the document untouched.
   bool apply = false;
   std::string pass_name;
+  /// Where candidates are recorded; null records none (OptimizeOptions
+  /// with the report off), which also skips building their details.
   RewriteReport* report = nullptr;
+  /// Counters of the work done; may be null.
+  PassWork* work = nullptr;
   /// What the caller knows about the dataflow (single-time, monotonic and
   /// arities of global collections), for passes driven by analyses.
   interp::AnalysisInputs inputs;
@@ -78,6 +98,7 @@ struct PassContext {
 
 /// A pass: rewrites `doc` in place (when ctx.apply) and appends its
 /// candidates to ctx.report. Errors are real failures, never declines.
+/// Every registered pass is `RunPass<P>` (pass_driver.h) for its P.
 using PassFunction = absl::Status (*)(Document& doc, PassContext& ctx);
 
 /// One row of the pass registry.
@@ -92,6 +113,16 @@ struct PassEntry {
 /// The registry, in pipeline order.
 const std::vector<PassEntry>& AllPasses();
 
+/// How Optimize runs, beyond which features are on.
+struct OptimizeOptions {
+  /// Build the rewrite report. On (the default), a disabled pass dry-runs:
+  /// it walks, runs the analyses its decisions need and reports what it
+  /// would do. Off, for a compiler that only wants the rewritten plan,
+  /// disabled passes are skipped entirely and no candidate is recorded
+  /// (the report then lists only the passes, with their enabled flags).
+  bool report = true;
+};
+
 /// The result of Optimize.
 struct OptimizeResult {
   Document document;
@@ -99,11 +130,13 @@ struct OptimizeResult {
 };
 
 /// Runs every registered pass over `doc` in order; passes whose feature is
-/// off only report. `inputs` is what the caller knows about the dataflow.
-/// The returned document is `doc` rewritten.
+/// off only report (or, with options.report off, do not run). `inputs` is
+/// what the caller knows about the dataflow. The returned document is `doc`
+/// rewritten.
 absl::StatusOr<OptimizeResult> Optimize(
     Document doc, const OptimizerFeatures& features,
-    const interp::AnalysisInputs& inputs = interp::AnalysisInputs());
+    const interp::AnalysisInputs& inputs = interp::AnalysisInputs(),
+    const OptimizeOptions& options = OptimizeOptions());
 
 /// The `--explain_declines` section printed after a document.
 std::string PrintCandidates(const RewriteReport& report);

@@ -10,29 +10,60 @@
 #define LIR_RECOGNIZER_RELAX_MUST_CONSOLIDATE_H_
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "nlohmann/json.hpp"
 #include "src/lir/document.h"
 #include "src/lir/node.h"
+#include "src/recognizer/decision.h"
 #include "src/recognizer/pass.h"
+#include "src/recognizer/pass_driver.h"
 
 namespace lir {
 
-/// Stable decline codes, in the order the checks run.
-inline constexpr char kDeclineAlreadyRelaxed[] = "already_relaxed";
-inline constexpr char kDeclineNotSingleTime[] = "not_single_time";
-inline constexpr char kDeclineAnalysisFailed[] = "analysis_failed";
-inline constexpr char kDeclineInputNotMonotonic[] = "input_not_monotonic";
+/// The stable decline codes, in the order the checks run:
+/// `already_relaxed` (must_consolidate is already off), `not_single_time`
+/// (inputs.single_time is false), `analysis_failed` (the plan cannot be
+/// analyzed, e.g. an unbound local id when it was not validated),
+/// `input_not_monotonic` (per the monotonicity analysis with
+/// inputs.monotonic_ids).
+#define LIR_RELAX_MUST_CONSOLIDATE_DECLINES(X) \
+  X(kAlreadyRelaxed, "already_relaxed")        \
+  X(kNotSingleTime, "not_single_time")         \
+  X(kAnalysisFailed, "analysis_failed")        \
+  X(kInputNotMonotonic, "input_not_monotonic")
+
+/// `RelaxMustConsolidateDecline`, its name table
+/// `kAllRelaxMustConsolidateDeclines` and `DeclineName(code)`.
+LIR_DECLARE_DECLINES(RelaxMustConsolidateDecline,
+                     LIR_RELAX_MUST_CONSOLIDATE_DECLINES)
 
 /// Whether `node` is a candidate: a monotonic Reduce::Hierarchical or a
 /// TopK::MonotonicTop1 / MonotonicTopK.
 bool IsRelaxCandidate(const Node& node);
 
-/// The registered pass. Every candidate, in every object, is reported
-/// (top-down) with one outcome: fired, or declined with the first failing
-/// check: `already_relaxed` (must_consolidate is already off),
-/// `not_single_time` (ctx.inputs.single_time is false), `analysis_failed`
-/// (the plan cannot be analyzed, e.g. an unbound local id when it was not
-/// validated), `input_not_monotonic` (per the monotonicity analysis with
-/// ctx.inputs.monotonic_ids).
+/// The pass, as the driver runs it (see RewritePass). Every candidate, in
+/// every object, is reported with one outcome: fired, or declined with the
+/// first failing check. The analysis runs only for an object with a
+/// candidate that passes the cheap checks.
+class RelaxMustConsolidate {
+ public:
+  using Code = RelaxMustConsolidateDecline;
+  /// Clearing the flag needs nothing from the decision.
+  struct Fire {};
+  /// The registered name.
+  static constexpr absl::string_view kName = "relax_must_consolidate";
+
+  /// IsRelaxCandidate.
+  bool IsCandidate(const Node& node) const { return IsRelaxCandidate(node); }
+  /// The checks above, in order.
+  Decision<Code, Fire> Decide(const Node& node, CandidateContext& ctx) const;
+  /// Clears must_consolidate.
+  void Rewrite(Node& node, const Fire& fire) const;
+  /// No pass-specific report fields.
+  nlohmann::json Details(const Fire&) const { return nullptr; }
+};
+
+/// The registered pass: RunPass(RelaxMustConsolidate()) over every object.
 absl::Status RelaxMustConsolidatePass(Document& doc, PassContext& ctx);
 
 }  // namespace lir

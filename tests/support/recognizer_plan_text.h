@@ -14,6 +14,7 @@
 #include "absl/strings/string_view.h"
 #include "gtest/gtest.h"
 #include "src/explain/text.h"
+#include "src/recognizer/fused_set_difference.h"
 #include "src/recognizer/pass.h"
 #include "tests/support/recognizer_test_util.h"
 
@@ -126,14 +127,15 @@ inline Candidate OnlyCandidate(const std::string& text) {
 
 /// Expects `text`'s only candidate to decline with exactly this code, arm
 /// and message, leaving the text unchanged.
-inline void ExpectDecline(const std::string& text, absl::string_view code,
+inline void ExpectDecline(const std::string& text,
+                          FusedSetDifferenceDecline code,
                           absl::string_view arm, absl::string_view message) {
   SCOPED_TRACE(text);
   Optimized run = OptimizeText(text);
   ASSERT_EQ(run.report.candidates.size(), 1u);
   const Candidate& c = run.report.candidates[0];
   EXPECT_EQ(c.outcome, CandidateOutcome::kDeclined);
-  EXPECT_EQ(c.reason, code);
+  EXPECT_EQ(c.reason, DeclineName(code));
   EXPECT_EQ(c.arm, arm);
   EXPECT_EQ(c.message, message);
   // A declined candidate leaves the document as it was.
@@ -150,8 +152,8 @@ inline void ExpectFires(const std::string& text, const std::vector<int>& base_ke
   const Candidate& c = run.report.candidates[0];
   EXPECT_EQ(c.outcome, CandidateOutcome::kFired) << c.reason << ": " << c.message;
   EXPECT_EQ(c.reason, "");
-  EXPECT_EQ(c.base_key, base_key);
-  EXPECT_EQ(c.subtract_key, subtract_key);
+  EXPECT_EQ(FusedKeysOf(c).base_key, base_key);
+  EXPECT_EQ(FusedKeysOf(c).subtract_key, subtract_key);
   ASSERT_TRUE(run.doc.objects[0].plan->Is<SetDifferenceOp>()) << run.printed;
   const SetDifferenceOp& fused = run.doc.objects[0].plan->As<SetDifferenceOp>();
   EXPECT_EQ(fused.base_key, base_key);

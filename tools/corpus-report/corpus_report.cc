@@ -21,18 +21,6 @@
 namespace lir {
 namespace {
 
-// The registered name of the pass this report is about.
-constexpr char kFusedSetDifferencePass[] = "fused_set_difference";
-
-// The decline codes in the order of SEMANTICS.md 4.2, each listed once
-// (non_projection_mfp covers checks 6 and 8).
-constexpr const char* kCodesInOrder[] = {
-    kDeclineInsideLetRec,        kDeclineInputNotArranged,
-    kDeclineNotTwoArmUnion,      kDeclineNotOneNegatedArm,
-    kDeclineTemporalBucketing,   kDeclineNonProjectionMfp,
-    kDeclineArmNotGetOrArrangeBy, kDeclineKeyRemapped,
-    kDeclineNotCoArranged,
-};
 
 // Text safe inside one Markdown table cell.
 std::string Cell(absl::string_view text) {
@@ -46,8 +34,9 @@ std::string Key(const std::vector<int>& key) {
 // What to show about a candidate besides its outcome, code and arm.
 std::string Detail(const Candidate& c) {
   if (c.outcome == CandidateOutcome::kFired) {
-    return absl::StrCat("base_key=", Key(c.base_key),
-                        " subtract_key=", Key(c.subtract_key));
+    const FusedKeys keys = FusedKeysOf(c);
+    return absl::StrCat("base_key=", Key(keys.base_key),
+                        " subtract_key=", Key(keys.subtract_key));
   }
   return c.message;
 }
@@ -112,7 +101,7 @@ absl::StatusOr<std::string> CorpusReportMarkdown(
     // Other passes are off but still report their candidates; keep ours.
     std::vector<Candidate> ours;
     for (Candidate& c : result.report.candidates) {
-      if (c.pass == kFusedSetDifferencePass) ours.push_back(std::move(c));
+      if (c.pass == FusedSetDifference::kName) ours.push_back(std::move(c));
     }
     if (ours.empty()) continue;
     for (const Candidate& c : ours) {
@@ -150,23 +139,28 @@ absl::StatusOr<std::string> CorpusReportMarkdown(
                   "| outcome | code | candidates | base arm | subtract arm |\n"
                   "|---|---|---:|---:|---:|\n");
   absl::StrAppend(&out, "| fired | | ", fired, " | | |\n");
-  for (const char* code : kCodesInOrder) {
+  // The codes in the order of SEMANTICS.md 4.2, each listed once
+  // (non_projection_mfp covers checks 6 and 8).
+  for (const DeclineEntry<FusedSetDifferenceDecline>& entry :
+       kAllFusedSetDifferenceDeclines) {
     auto count = [&](const std::map<std::string, size_t>& counts,
                      const std::string& key) -> size_t {
       auto it = counts.find(key);
       return it == counts.end() ? 0 : it->second;
     };
-    const std::string c = code;
+    const std::string c(entry.name);
     absl::StrAppend(&out, "| declined | `", c, "` | ",
                     count(declined_by_code, c), " | ",
                     count(declined_by_code_and_arm, c + "/base"), " | ",
                     count(declined_by_code_and_arm, c + "/subtract"), " |\n");
   }
-  // Codes the recognizer might add later still show up.
+  // A code missing from the table (it should not be) still shows up.
   for (const auto& [code, n] : declined_by_code) {
-    if (std::find_if(std::begin(kCodesInOrder), std::end(kCodesInOrder),
-                     [&](const char* known) { return code == known; }) ==
-        std::end(kCodesInOrder)) {
+    if (std::none_of(std::begin(kAllFusedSetDifferenceDeclines),
+                     std::end(kAllFusedSetDifferenceDeclines),
+                     [&](const DeclineEntry<FusedSetDifferenceDecline>& known) {
+                       return code == known.name;
+                     })) {
       absl::StrAppend(&out, "| declined | `", Cell(code), "` | ", n,
                       " | | |\n");
     }

@@ -1,0 +1,96 @@
+// The non-template parts of the pass driver: the walk (on the scoped
+// walker), the lazily-run analyses and the report records.
+#include "src/recognizer/pass_driver.h"
+
+#include <cstdint>
+#include <span>
+
+#include "src/interp/driver.h"
+#include "src/lir/walk.h"
+
+namespace lir {
+
+const absl::StatusOr<interp::Analysis<interp::PhysicallyMonotonic>>&
+ObjectAnalyses::Monotonicity() {
+  if (monotonicity_ == nullptr) {
+    if (work_ != nullptr) ++work_->analyses_run;
+    const interp::MonotonicityInterpreter interpreter(inputs_.monotonic_ids);
+    // Built in place from the prvalue: moving the StatusOr and destroying
+    // the moved-from one trips GCC 12's -Wfree-nonheap-object on absl's
+    // empty hash-map sentinel.
+    monotonicity_.reset(
+        new absl::StatusOr<interp::Analysis<interp::PhysicallyMonotonic>>(
+            interp::Analyze(interpreter, plan_)));
+  }
+  return *monotonicity_;
+}
+
+void CandidateReporter::Record(const Object& object, LirId lir_id, bool fires,
+                               absl::string_view code, std::string arm,
+                               std::string message, nlohmann::json details) {
+  if (ctx_.report == nullptr) return;
+  Candidate candidate;
+  candidate.pass = ctx_.pass_name;
+  candidate.object = object.name;
+  candidate.lir_id = lir_id;
+  candidate.reason = std::string(code);
+  candidate.arm = std::move(arm);
+  candidate.message = std::move(message);
+  candidate.details = std::move(details);
+  if (!ctx_.apply) {
+    candidate.outcome = CandidateOutcome::kDisabled;
+    candidate.would_fire = fires;
+  } else {
+    candidate.outcome =
+        fires ? CandidateOutcome::kFired : CandidateOutcome::kDeclined;
+  }
+  ctx_.report->candidates.push_back(std::move(candidate));
+}
+
+namespace pass_driver_internal {
+namespace {
+
+/// What the walk computes per node: nothing (candidates are collected in
+/// Enter).
+struct NoResult {};
+
+/// Hands every node, pre-order, to the driver with its recursive context.
+class CandidateVisitor : public ScopedVisitorBase<NoResult, Node> {
+ public:
+  explicit CandidateVisitor(absl::FunctionRef<void(Node&, bool)> fn)
+      : fn_(fn) {}
+
+  absl::Status Enter(Node& node, const WalkContext& ctx) {
+    entering_get_ = node.Is<GetOp>();
+    fn_(node, ctx.recursive());
+    return absl::OkStatus();
+  }
+
+  // Optimize runs on plans that were not validated (lir-opt validates
+  // after the passes): a local Get of an id bound nowhere is for a decision
+  // to decline on (relax_must_consolidate says analysis_failed), not a
+  // reason to stop the walk. Only a Get's check is relaxed; a binder that
+  // shadows an enclosing binding is still an error. The walker asks right
+  // after Enter, for the node just entered.
+  bool BoundOutside(uint64_t) const { return entering_get_; }
+
+  absl::StatusOr<NoResult> Leave(Node&, const WalkContext&,
+                                 std::span<NoResult>) {
+    return NoResult{};
+  }
+
+ private:
+  absl::FunctionRef<void(Node&, bool)> fn_;
+  bool entering_get_ = false;
+};
+
+}  // namespace
+
+absl::Status ForEachWithRecursiveContext(
+    Node& root, absl::FunctionRef<void(Node&, bool)> fn) {
+  CandidateVisitor visitor(fn);
+  return WalkScoped(root, visitor).status();
+}
+
+}  // namespace pass_driver_internal
+}  // namespace lir

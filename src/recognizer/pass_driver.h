@@ -1,0 +1,191 @@
+// The pass driver: the one walk, report and rewrite loop every pass shares.
+//
+// A pass (in the style of an MLIR rewrite pattern) is a small class that
+// says which nodes are its candidates, decides each one (fire, or a decline
+// code with a message: pass decisions never fail) and rewrites a node that
+// fires. The driver does the rest, the same way for every pass:
+//   - walks each object's plan once, pre-order, with the scoped walker
+//     (src/lir/walk.h), which says whether a node is inside the values of a
+//     LetRec (the recursive context);
+//   - decides every candidate on the plan as it was before the pass, then
+//     rewrites the firing ones (when the pass is enabled), so the report
+//     lists candidates in the same order whether or not the pass applies;
+//   - runs the analyses a decision asks for lazily, at most once per object,
+//     so an object (or a pass) that needs none pays nothing;
+//   - builds the report records (CandidateReporter), with the pass's own
+//     fields as a JSON payload.
+//
+// What a new pass needs: a header declaring its decline codes
+// (LIR_DECLARE_DECLINES) and a class satisfying RewritePass; a .cc with its
+// checks and `XPass(doc, ctx) { return RunPass(X(), doc, ctx); }`; a feature
+// row in LIR_OPTIMIZER_FEATURES; a row in AllPasses(); an analysis it needs,
+// if new, as one method of ObjectAnalyses.
+#ifndef LIR_RECOGNIZER_PASS_DRIVER_H_
+#define LIR_RECOGNIZER_PASS_DRIVER_H_
+
+#include <concepts>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "nlohmann/json.hpp"
+#include "src/interp/inputs.h"
+#include "src/interp/interpreter.h"
+#include "src/interp/monotonicity.h"
+#include "src/lir/document.h"
+#include "src/lir/node.h"
+#include "src/lir/node_error.h"
+#include "src/recognizer/decision.h"
+#include "src/recognizer/pass.h"
+
+namespace lir {
+
+/// The analyses a pass may ask about the object being walked. Each runs on
+/// first request only and is kept for the rest of the object, so passes
+/// whose candidates are all decided by cheap checks (or that are skipped)
+/// never pay for it. Results describe the plan as it was before the pass.
+class ObjectAnalyses {
+ public:
+  /// `plan` must outlive this; `work` (may be null) counts the runs.
+  ObjectAnalyses(const Node& plan, const interp::AnalysisInputs& inputs,
+                 PassWork* work)
+      : plan_(plan), inputs_(inputs), work_(work) {}
+
+  /// Physical monotonicity of every node (with inputs.monotonic_ids), or
+  /// why the plan cannot be analyzed (e.g. an unbound local id).
+  const absl::StatusOr<interp::Analysis<interp::PhysicallyMonotonic>>&
+  Monotonicity();
+
+ private:
+  const Node& plan_;
+  const interp::AnalysisInputs& inputs_;
+  PassWork* work_;
+  /// Null until first requested.
+  std::unique_ptr<
+      absl::StatusOr<interp::Analysis<interp::PhysicallyMonotonic>>>
+      monotonicity_;
+};
+
+/// What a pass's decision may read besides the candidate itself.
+struct CandidateContext {
+  /// The candidate sits inside the values of a LetRec (its body is
+  /// outside): the recursive scope, where many rewrites are unsound.
+  bool inside_let_rec_values = false;
+  /// What the caller knows about the dataflow.
+  const interp::AnalysisInputs& inputs;
+  /// Lazily-run analyses of the candidate's object.
+  ObjectAnalyses& analyses;
+};
+
+/// A rewrite pass the driver can run. `P::Code` is its decline enum,
+/// `P::Fire` what its rewrite needs from a firing decision.
+template <typename P>
+concept RewritePass = requires(const P& pass, const Node& node, Node& target,
+                               CandidateContext& ctx,
+                               const typename P::Fire& fire) {
+  typename P::Code;
+  typename P::Fire;
+  /// The registered name, as reports print it.
+  { P::kName } -> std::convertible_to<absl::string_view>;
+  /// Whether `node` is a candidate (reported whatever its outcome).
+  { pass.IsCandidate(node) } -> std::same_as<bool>;
+  /// The verdict: one early return per bail-out, in the pass's check order.
+  {
+    pass.Decide(node, ctx)
+  } -> std::same_as<Decision<typename P::Code, typename P::Fire>>;
+  /// Rewrites a firing candidate in place (keeping its LirId).
+  pass.Rewrite(target, fire);
+  /// The report's pass-specific fields of a firing candidate, or null.
+  { pass.Details(fire) } -> std::same_as<nlohmann::json>;
+};
+
+/// Builds the report records of one pass run. Without a report
+/// (ctx.report null) it records nothing and never asks for details.
+class CandidateReporter {
+ public:
+  /// Records go to ctx.report under ctx.pass_name; ctx.apply decides
+  /// between fired/declined and disabled.
+  explicit CandidateReporter(const PassContext& ctx) : ctx_(ctx) {}
+
+  /// Whether records are kept (so callers can skip building details).
+  bool enabled() const { return ctx_.report != nullptr; }
+
+  /// Records one candidate of `object`. `code` is empty when it fires;
+  /// `details` are the pass's fields of a firing candidate.
+  void Record(const Object& object, LirId lir_id, bool fires,
+              absl::string_view code, std::string arm, std::string message,
+              nlohmann::json details);
+
+ private:
+  const PassContext& ctx_;
+};
+
+namespace pass_driver_internal {
+
+/// Calls `fn(node, inside_let_rec_values)` for every node of `root`,
+/// parents before inputs, inputs in order (as EXPLAIN prints them), with
+/// the scoped walker (src/lir/walk.h). Errors for what the walker rejects
+/// in any plan (a wrong input count, a binding that shadows another, a
+/// LetRec binding an id twice); a local Get bound nowhere is not one.
+/// Iterative; the plan's depth is bounded only by memory.
+absl::Status ForEachWithRecursiveContext(
+    Node& root, absl::FunctionRef<void(Node&, bool)> fn);
+
+}  // namespace pass_driver_internal
+
+/// Runs `pass` over every object of `doc` as described at the top of this
+/// file: decides every candidate, records it, and rewrites the firing ones
+/// when ctx.apply. Errors are real failures, never declines.
+template <RewritePass P>
+absl::Status RunPass(const P& pass, Document& doc, PassContext& ctx) {
+  using PassDecision = Decision<typename P::Code, typename P::Fire>;
+  CandidateReporter reporter(ctx);
+  PassWork ignored;
+  PassWork& work = ctx.work != nullptr ? *ctx.work : ignored;
+  std::vector<std::pair<Node*, PassDecision>> decided;
+  for (Object& object : doc.objects) {
+    if (object.plan == nullptr) continue;
+    ++work.objects_walked;
+    ObjectAnalyses analyses(*object.plan, ctx.inputs, &work);
+    // Decide everything before rewriting anything: a verdict reads only its
+    // candidate's own subtree on the plan as it was, and the report order
+    // does not depend on whether the pass applies.
+    decided.clear();
+    absl::Status walked = pass_driver_internal::ForEachWithRecursiveContext(
+        *object.plan, [&](Node& node, bool inside_let_rec_values) {
+          if (!pass.IsCandidate(node)) return;
+          CandidateContext candidate{inside_let_rec_values, ctx.inputs,
+                                     analyses};
+          decided.emplace_back(&node, pass.Decide(node, candidate));
+        });
+    if (!walked.ok()) {
+      return PrefixStatus(absl::StrCat(object.name, ": "), walked);
+    }
+    work.candidates_decided += decided.size();
+    for (auto& [node, decision] : decided) {
+      if (reporter.enabled()) {
+        const bool fires = decision.fires();
+        reporter.Record(object, node->id, fires,
+                        fires ? absl::string_view() : DeclineName(decision.code),
+                        std::move(decision.arm), std::move(decision.message),
+                        fires ? pass.Details(*decision.fire) : nlohmann::json());
+      }
+      if (ctx.apply && decision.fires()) {
+        pass.Rewrite(*node, *decision.fire);
+        ++work.rewrites;
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace lir
+
+#endif  // LIR_RECOGNIZER_PASS_DRIVER_H_
