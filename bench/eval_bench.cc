@@ -26,7 +26,7 @@
 //                  sums over Dataflow::Arrangements() after the timed rounds;
 //                  the label lists every arrangement as
 //                  `role: <records>r/<batches>b/<bytes>B`, roles named as in
-//                  SEMANTICS.md section 6 (ArrangementRole below)
+//                  ../shared/reference/SEMANTICS.md section 6 (ArrangementRole below)
 //   output_rows    size of the accumulated output; a run whose output is not
 //                  the right answer (N/2, then N/2 + N/20) is an error
 // CPU time is the benchmark's own column (the engine is single-threaded).
@@ -126,7 +126,7 @@ std::map<lir::LirId, std::string> ReduceSides(const lir::Node& plan) {
   return sides;
 }
 
-// An arrangement's row name in SEMANTICS.md section 6's table of
+// An arrangement's row name in ../shared/reference/SEMANTICS.md section 6's table of
 // Materialize's measurement, so bench-report can put the two side by side.
 std::string ArrangementRole(const ArrangementStats& s,
                             const std::map<lir::LirId, std::string>& sides) {

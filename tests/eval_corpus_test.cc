@@ -237,7 +237,7 @@ const SourceBlock* SourceOf(const Document& doc, const std::string& global) {
 // The fewest columns of its collection's row that `get` names: the columns
 // of the forms it advertises (keys, thinnings, permutations), and those its
 // MFP reads. An arranged read's MFP is written over the layout row of the
-// form it reads (SEMANTICS 8.2, 8.3): layout position p holds the row's
+// form it reads (../shared/reference/SEMANTICS.md 8.2, 8.3): layout position p holds the row's
 // column ColumnAtLayoutPosition(key, form, p), so reading position p needs
 // that column, not column p.
 int GetReadArity(const GetOp& get) {

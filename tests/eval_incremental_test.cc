@@ -377,7 +377,7 @@ TEST(IncrementalExcept, ArmReadsMonotonicTop1Output) {
                 "Index materialize.public.a[[Column(0)]]", "SetDifference"}));
 }
 
-// ---- SEMANTICS.md 6 at small scale -----------------------------------------
+// ---- ../shared/reference/SEMANTICS.md 6 at small scale -----------------------------------------
 
 // SELECT k FROM a EXCEPT SELECT k FROM b, neither side indexed: both arms
 // are ArrangeBy input_key=[#0] over a Reduce::Distinct.

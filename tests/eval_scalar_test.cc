@@ -414,7 +414,7 @@ TEST(EvalMfp, MapReadsEarlierMappedColumns) {
   absl::StatusOr<std::optional<DataRow>> out = EvalMfp(mfp, {I(2)});
   ASSERT_TRUE(out.ok()) << out.status();
   ASSERT_TRUE(out->has_value());
-  // Without a projection the map columns are not output (SEMANTICS 8.1).
+  // Without a projection the map columns are not output (../shared/reference/SEMANTICS.md 8.1).
   EXPECT_EQ(**out, (DataRow{I(2)}));
   mfp.project = std::vector<int>{0, 1, 2, 3};
   out = EvalMfp(mfp, {I(2)});

@@ -453,7 +453,7 @@ TEST(ArityLattice, JoinsToTheLeastUpperBound) {
 TEST(ArityLattice, MfpAndArrangementLayouts) {
   MapFilterProject mfp;
   mfp.map = {ScalarExpr::Lit(Literal::Int(1))};
-  // SEMANTICS 8.1: the map column is output only through a projection.
+  // ../shared/reference/SEMANTICS.md 8.1: the map column is output only through a projection.
   EXPECT_EQ(MfpOutputArity(mfp, Arity::Known(2)), Arity::Known(2));
   EXPECT_EQ(MfpOutputArity(mfp, Arity::Unknown()), Arity::Unknown());
   mfp.project = std::vector<int>{0};

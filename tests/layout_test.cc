@@ -1,4 +1,4 @@
-// SEMANTICS.md section 8: layout rows of arrangement forms, and which form
+// ../shared/reference/SEMANTICS.md section 8: layout rows of arrangement forms, and which form
 // an arranged read finds (src/lir/layout.h).
 #include "src/lir/layout.h"
 

@@ -86,7 +86,7 @@ TEST(MfpTest, ArityAndShape) {
   mapped.map = {ScalarExpr::Lit(Literal::Int(1)), Col(0)};
   EXPECT_FALSE(mapped.IsIdentity());
   EXPECT_FALSE(mapped.IsProjectionOnly());
-  // SEMANTICS 8.1: without a projection the map columns are not output.
+  // ../shared/reference/SEMANTICS.md 8.1: without a projection the map columns are not output.
   EXPECT_EQ(mapped.OutputArity(3), 3);
   mapped.project = std::vector<int>{0, 3, 4};
   EXPECT_EQ(mapped.OutputArity(3), 3);

@@ -1,5 +1,5 @@
 // Unit tests of the fused set-difference recognizer's declines
-// (SEMANTICS.md 4.2): every decline code with its exact reason, arm and
+// (../shared/reference/SEMANTICS.md 4.2): every decline code with its exact reason, arm and
 // message, and the order in which the checks run.
 #include <string>
 #include <vector>
@@ -18,7 +18,7 @@ namespace {
 using namespace recognizer_testing;  // NOLINT: the plan-text vocabulary
 using enum FusedSetDifferenceDecline;
 
-// ---- decline codes (SEMANTICS.md 4.2), each with its message ----------------------
+// ---- decline codes (../shared/reference/SEMANTICS.md 4.2), each with its message ----------------------
 
 TEST(DeclineCodes, InsideLetRec) {
   std::string plan = absl::StrCat(
@@ -297,7 +297,7 @@ TEST(DeclineCodes, NotCoArranged) {
                 "arrangement on [#0, #1]");
 }
 
-// SEMANTICS.md 4.3: the ArrangeBy's input_key [#0] names the threshold key
+// ../shared/reference/SEMANTICS.md 4.3: the ArrangeBy's input_key [#0] names the threshold key
 // textually, but through input_mfp the arm's key is input column 1, so a
 // naive match would fire wrongly: key_remapped_by_projection. The pass
 // reports not_co_arranged (it only tries the remapped code when the wrapper

@@ -6,7 +6,7 @@
 // filtering Mfp wrappers, Reduces, nested candidates; random arm order;
 // random shape defects) placed in Let values and bodies, LetRec values and
 // bodies, Join inputs and nested Unions. Every candidate carries the outcome
-// SEMANTICS.md 4.2/4.3 assigns to it, computed while it is built, so the pass
+// ../shared/reference/SEMANTICS.md 4.2/4.3 assigns to it, computed while it is built, so the pass
 // is checked against an independent oracle as well as for the properties:
 // fired results validate and round-trip, Optimize is idempotent, the
 // disabled pass is the identity, every candidate has exactly one outcome,
@@ -59,7 +59,7 @@ uint64_t EnvOr(const char* name, uint64_t fallback) {
 
 // ---- the oracle's view of one arm -------------------------------------------------
 
-// The verdict SEMANTICS.md 4.2 checks 6-10 give an arm.
+// The verdict ../shared/reference/SEMANTICS.md 4.2 checks 6-10 give an arm.
 struct ArmVerdict {
   std::string code;       // empty: co-arranged
   std::vector<int> key;   // when co-arranged: the key the operator reads
@@ -99,7 +99,7 @@ std::vector<int> Through(const std::optional<std::vector<int>>& project,
 
 // A projection chosen over an `n`-column row, as a read of that row's
 // arrangement by `key` prints it: each row column replaced by its position
-// in the layout row (SEMANTICS 8.2); mapped columns (>= n) stay. nullopt
+// in the layout row (../shared/reference/SEMANTICS.md 8.2); mapped columns (>= n) stay. nullopt
 // when the result is the identity. The oracle keeps reasoning over rows.
 std::optional<std::vector<int>> OverLayout(
     const std::optional<std::vector<int>>& project,

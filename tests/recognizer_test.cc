@@ -1,4 +1,4 @@
-// Unit tests of the fused set-difference recognizer (SEMANTICS.md 4) on
+// Unit tests of the fused set-difference recognizer (../shared/reference/SEMANTICS.md 4) on
 // hand-written plans: firing in both arm orders, ids, keys read through
 // projections, candidates at every depth and place, the disabled mode,
 // idempotence, the pass called directly and its report. Decline codes and
@@ -120,7 +120,7 @@ TEST(FusedSetDifference, MultiColumnThresholdKey) {
   ExpectFires(two.Text(), {0, 1}, {0, 1});
 }
 
-// ---- keys through projections (SEMANTICS.md 4.3) ------------------------------
+// ---- keys through projections (../shared/reference/SEMANTICS.md 4.3) ------------------------------
 
 TEST(FusedSetDifference, KeyThroughMfpWrapperProjection) {
   // The arm's column 0 is column 2 of c, which is arranged by [#2].
@@ -136,7 +136,7 @@ TEST(FusedSetDifference, KeyThroughMfpWrapperProjection) {
 
 TEST(FusedSetDifference, KeyThroughGetPlanProjection) {
   // The corpus passthrough: Get::Arrangement l0 project=(#0) key=#0. The
-  // projection selects positions of the layout row (SEMANTICS 4.3, 8.2):
+  // projection selects positions of the layout row (../shared/reference/SEMANTICS.md 4.3, 8.2):
   // c arranged by [#1] reads as (c1, c0), so project=(#0) is c's column 1.
   std::string subtract =
       "Get::Arrangement materialize.public.c\n"
@@ -211,7 +211,7 @@ TEST(FusedSetDifference, KeyThroughArrangeByInputMfpProjection) {
 
 TEST(FusedSetDifference, KeyThroughArrangeByLayoutRow) {
   // ArrangeBy input_key=[#1] without MFP lines outputs the input form's
-  // layout row (c1, c0) (SEMANTICS 8.3): the arm's column 0 is c's column 1,
+  // layout row (c1, c0) (../shared/reference/SEMANTICS.md 8.3): the arm's column 0 is c's column 1,
   // which is the input_key.
   std::string layout_row =
       "ArrangeBy\n  input_key=[#1]\n  raw=true\n" + Indent(Table("c"), 2);

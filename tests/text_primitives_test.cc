@@ -1,5 +1,5 @@
 // Tests for the EXPLAIN text primitives (src/explain/text_primitives.h):
-// targeted rules of TEXT-FORMAT.md sections 4, 5 and 7, error messages and
+// targeted rules of ../shared/reference/TEXT-FORMAT.md sections 4, 5 and 7, error messages and
 // offsets. The corpus round trip is in text_primitives_corpus_test.cc.
 #include "src/explain/text_primitives.h"
 
@@ -357,7 +357,7 @@ TEST(LiteralTest, PrintEscapesStrings) {
 }
 
 TEST(LiteralTest, TrailingBackslashIsLossy) {
-  // TEXT-FORMAT.md 7.8: backslashes are not escaped, so a string ending in
+  // ../shared/reference/TEXT-FORMAT.md 7.8: backslashes are not escaped, so a string ending in
   // `\` prints with `\"` at its end, which reads as an escaped quote.
   std::string out;
   AppendLiteral(out, Literal::String("a\\"));

@@ -192,7 +192,7 @@ TEST(ValidateTest, MfpMapsMayReadEarlierMappedColumns) {
   mfp.project = std::vector<int>{3, 0};
   NodePtr plan = Mfp(Constant(2), mfp);
   EXPECT_EQ(RootArity(plan), 2);
-  // Without a projection the map column only feeds filters (SEMANTICS 8.1).
+  // Without a projection the map column only feeds filters (../shared/reference/SEMANTICS.md 8.1).
   NodePtr no_project = Mfp(Constant(2), MapFilterProject{std::nullopt, {},
                                                          {Col(0)}, {}});
   EXPECT_EQ(RootArity(no_project), 2);

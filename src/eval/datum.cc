@@ -46,7 +46,7 @@ std::string FloatText(double d) {
 Literal ToLiteral(const Datum& datum);
 
 // `[a, b]` for lists (and records), `{a, b}` for arrays: how Materialize's
-// EXPLAIN prints such datums (TEXT-FORMAT.md 5.5).
+// EXPLAIN prints such datums (../shared/reference/TEXT-FORMAT.md 5.5).
 std::string NestedText(const Datum& datum) {
   const bool is_array = datum.is_array();
   std::string out(1, is_array ? '{' : '[');

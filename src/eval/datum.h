@@ -188,8 +188,8 @@ absl::StatusOr<Multiset> DiffMultisets(const Multiset& after,
 absl::StatusOr<Datum> FromLiteral(const Literal& literal);
 
 /// The datum as EXPLAIN prints a literal: `null`, `true`, `42`, `1.5`,
-/// `"text"` (quoted and escaped as in TEXT-FORMAT.md), lists (and records)
-/// `[1, "x"]`, arrays `{1, 2}` (TEXT-FORMAT.md 5.5); a bytea prints
+/// `"text"` (quoted and escaped as in ../shared/reference/TEXT-FORMAT.md), lists (and records)
+/// `[1, "x"]`, arrays `{1, 2}` (../shared/reference/TEXT-FORMAT.md 5.5); a bytea prints
 /// unquoted in PostgreSQL's hex form, `\x0a1b`.
 std::string FormatDatum(const Datum& datum);
 

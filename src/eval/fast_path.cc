@@ -3,7 +3,7 @@
 // - `create_fast_path_plan` (adapter/src/coord/peek.rs) permutes an index
 //   peek's MFP around the index key (`permute_oneshot_mfp_around_index`),
 //   so Project/Filter/Map over ReadIndex read the arrangement's layout row
-//   `key ++ other columns` (SEMANTICS.md 8.2), not the collection's row;
+//   `key ++ other columns` (../shared/reference/SEMANTICS.md 8.2), not the collection's row;
 //   a PeekPersist MFP is not permuted and reads the collection's row.
 // - `PeekResultIterator` (compute/src/compute_state/peek_result_iterator.rs)
 //   hands the MFP the key and value datums and, for a lookup, the looked-up

@@ -1,4 +1,4 @@
-// The incremental engine (SEMANTICS.md section 6): operators consume each
+// The incremental engine (../shared/reference/SEMANTICS.md section 6): operators consume each
 // round's changes and keep arrangements (trace.h), as Materialize renders
 // them. The fused SetDifference is a two-input reduce over the arrangements
 // its arms already maintain or import (co_reduce2): it builds no trace T and

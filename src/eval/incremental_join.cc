@@ -33,7 +33,7 @@ struct Arranged {
 };
 
 // A path's first stream: a delta path starts from its source's layout row
-// (SEMANTICS 8.4), then `initial_closure`.
+// (../shared/reference/SEMANTICS.md 8.4), then `initial_closure`.
 absl::StatusOr<Multiset> ApplyInitial(const Node& join, const JoinPath& path,
                                       const Multiset& changes) {
   LayoutReader reader;

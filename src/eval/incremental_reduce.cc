@@ -95,7 +95,7 @@ class ThresholdOperator : public Operator {
 
 // SetDifference as co_reduce2: per dirty key (a key with updates in either
 // arm arrangement this round), output max(0, count_base - count_subtract)
-// copies of the key row. The key is the whole row (SEMANTICS.md 3), so the
+// copies of the key row. The key is the whole row (../shared/reference/SEMANTICS.md 3), so the
 // arms' value columns are ignored and only their diffs are summed.
 class SetDifferenceOperator : public Operator {
  public:
@@ -228,7 +228,7 @@ class SetDifferenceOperator : public Operator {
 // The arrangement a SetDifference arm reads: through a projection-only Mfp
 // wrapper to a Get (the bound collection's arrangement on `arm_key`) or an
 // ArrangeBy (one of its forms, or the input arrangement it reads), as the
-// recognizer allows (SEMANTICS.md 4.3).
+// recognizer allows (../shared/reference/SEMANTICS.md 4.3).
 absl::StatusOr<Trace*> ResolveArm(const Node& arm, const std::vector<int>& arm_key,
                                   Graph& graph, absl::string_view which) {
   const Node* node = &arm;
@@ -302,7 +302,7 @@ class ReduceOperator : public Operator {
   absl::StatusOr<Multiset> Run(Round& r) override {
     const ReduceOp& op = node().As<ReduceOp>();
     // With `input_key`, key_plan and val_plan read the input arrangement's
-    // layout rows (SEMANTICS 8.3).
+    // layout rows (../shared/reference/SEMANTICS.md 8.3).
     LIR_ASSIGN_OR_RETURN(Multiset in,
                          ReadAsLayout(node(), r.TakeDelta(inputs[0])));
     Trace::BatchInserter batch(*input_, r.round, in.size());
@@ -481,7 +481,7 @@ absl::StatusOr<size_t> BuildReduce(const Node& node, Graph& graph) {
   // key_plan's output arity over the input's.
   std::optional<int> key_arity;
   if (std::optional<int> input_arity = graph.ArityOf(*node.inputs[0])) {
-    // With an input key, key_plan reads the layout row (SEMANTICS 8.3).
+    // With an input key, key_plan reads the layout row (../shared/reference/SEMANTICS.md 8.3).
     const int read = reduce.input_key.has_value()
                          ? LayoutArity(*reduce.input_key, *input_arity)
                          : *input_arity;
@@ -527,7 +527,7 @@ absl::StatusOr<size_t> BuildTopK(const Node& node, Graph& graph) {
   out.operator_name = top1 ? "MonotonicTop1" : "Reduced TopK input";
   out.lir_id = node.id;
   op->output_ = graph.NewTrace(std::move(out));
-  // MonotonicTop1's output is arranged by the group key (SEMANTICS.md 2):
+  // MonotonicTop1's output is arranged by the group key (../shared/reference/SEMANTICS.md 2):
   // its output trace holds exactly that.
   if (top1) op->offered.push_back({ColumnKey(topk.group_by), op->output_});
   return graph.Add(std::move(op));

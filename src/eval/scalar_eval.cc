@@ -744,7 +744,7 @@ absl::StatusOr<std::optional<DataRow>> EvalMfp(const MapFilterProject& mfp,
     if (!(keep.is_bool() && keep.as_bool())) return std::nullopt;
   }
   if (!mfp.project.has_value()) {
-    // SEMANTICS 8.1: map columns only fed the filters; they are not output.
+    // ../shared/reference/SEMANTICS.md 8.1: map columns only fed the filters; they are not output.
     row.resize(input_arity);
     return row;
   }

@@ -73,7 +73,7 @@ absl::StatusOr<Multiset> RunPath(const Node& join, const JoinPath& path,
                                  std::span<const Multiset> relations) {
   std::vector<RowDiff> stream;
   const Multiset& source = relations[path.source_relation];
-  // A delta path starts from its source's layout row (SEMANTICS 8.4).
+  // A delta path starts from its source's layout row (../shared/reference/SEMANTICS.md 8.4).
   LayoutReader reader;
   if (!source.empty()) {
     LIR_ASSIGN_OR_RETURN(

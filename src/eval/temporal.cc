@@ -194,7 +194,7 @@ absl::StatusOr<std::optional<TemporalRow>> EvalTemporal(const TemporalMfp& plan,
       out.row.push_back((*wide)[c]);
     }
   } else {
-    // SEMANTICS 8.1: without a projection only the input columns are output.
+    // ../shared/reference/SEMANTICS.md 8.1: without a projection only the input columns are output.
     wide->resize(input_arity);
     out.row = *std::move(wide);
   }

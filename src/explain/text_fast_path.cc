@@ -1,4 +1,4 @@
-// Fast-path object bodies (TEXT-FORMAT.md 1.2), as Materialize's
+// Fast-path object bodies (../shared/reference/TEXT-FORMAT.md 1.2), as Materialize's
 // `FastPathPlan` printer writes them (adapter/src/coord/peek.rs): a
 // constant, or `Project`/`Filter`/`Map` lines, each one level deeper than
 // the previous, over `ReadIndex ...` or `PeekPersist ...`.
@@ -23,7 +23,7 @@ namespace {
 constexpr absl::string_view kFullScan = "*** full scan ***";
 
 // The fast-path error message is printed with Rust's `quoted()`, which
-// escapes `"`, newline, CR and tab (TEXT-FORMAT 1.2), unlike the LIR
+// escapes `"`, newline, CR and tab (../shared/reference/TEXT-FORMAT.md 1.2), unlike the LIR
 // `Error` node which escapes only `"`.
 std::string QuoteMessage(absl::string_view message) {
   std::string out = "\"";

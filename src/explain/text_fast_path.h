@@ -1,4 +1,4 @@
-// Parsing and printing of fast-path object bodies (TEXT-FORMAT.md 1.2;
+// Parsing and printing of fast-path object bodies (../shared/reference/TEXT-FORMAT.md 1.2;
 // internal to the text parser and printer).
 #ifndef LIR_EXPLAIN_TEXT_FAST_PATH_H_
 #define LIR_EXPLAIN_TEXT_FAST_PATH_H_

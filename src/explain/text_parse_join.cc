@@ -1,5 +1,5 @@
 // Parses the attribute lines of Join::Linear and Join::Delta nodes:
-// closures, lookup stages and sources (TEXT-FORMAT.md section 3).
+// closures, lookup stages and sources (../shared/reference/TEXT-FORMAT.md section 3).
 #include <algorithm>
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-// Parses one node's header line and attribute lines (TEXT-FORMAT.md section
+// Parses one node's header line and attribute lines (../shared/reference/TEXT-FORMAT.md section
 // 3). The structure of the tree (children, With blocks) is handled by
 // text_parser.cc; attribute blocks are shallow, so this code may recurse.
 #include <algorithm>

@@ -1,5 +1,5 @@
 // Printing and parsing of the list-shaped primitives of the EXPLAIN text
-// (TEXT-FORMAT.md section 4 and 5.4): rows, constant-row payloads, Indices,
+// (../shared/reference/TEXT-FORMAT.md section 4 and 5.4): rows, constant-row payloads, Indices,
 // CompactScalars, order keys, arrangement triples, aggregates, predicate
 // and expression lists. Expressions and literals live in text_scalar.cc.
 #include "src/explain/text_primitives.h"

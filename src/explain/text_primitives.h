@@ -1,5 +1,5 @@
 // Printing and parsing of the shared pieces of Materialize's verbose EXPLAIN
-// text (TEXT-FORMAT.md sections 4 and 5): scalar expressions, literals,
+// text (../shared/reference/TEXT-FORMAT.md sections 4 and 5): scalar expressions, literals,
 // rows, column lists, order keys, arrangement triples, aggregates.
 //
 // Parsers consume exactly the text given (no leading/trailing spaces are

@@ -1,5 +1,5 @@
 // Prints LIR documents in Materialize's verbose EXPLAIN text form
-// (TEXT-FORMAT.md). The traversal keeps its own stack so that plan depth is
+// (../shared/reference/TEXT-FORMAT.md). The traversal keeps its own stack so that plan depth is
 // bounded only by memory.
 #include <cstdlib>
 #include <functional>
@@ -54,7 +54,7 @@ class Printer {
     out_.push_back('\n');
   }
 
-  // The MFP-lines group (TEXT-FORMAT.md 4.6).
+  // The MFP-lines group (../shared/reference/TEXT-FORMAT.md 4.6).
   void MfpLines(int level, const MapFilterProject& mfp) {
     if (mfp.project.has_value()) {
       Line(level, absl::StrCat("project=(", PrintIndices(*mfp.project), ")"));

@@ -1,4 +1,4 @@
-// Printing and parsing of scalar expressions and literals (TEXT-FORMAT.md
+// Printing and parsing of scalar expressions and literals (../shared/reference/TEXT-FORMAT.md
 // section 5).
 //
 // Representation choices (the printer and parser agree on them, so both

@@ -1,6 +1,6 @@
 // The forms in which every node's output is available: raw (unarranged)
 // and/or arranged by which keys, per the "Output forms" column of
-// SEMANTICS.md section 2.
+// ../shared/reference/SEMANTICS.md section 2.
 #ifndef LIR_INTERP_ARRANGEMENTS_H_
 #define LIR_INTERP_ARRANGEMENTS_H_
 

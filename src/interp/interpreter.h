@@ -3,7 +3,7 @@
 // hands to transfer functions, and the per-node results it returns.
 //
 // The driver (src/interp/driver.h) owns Let and LetRec: it binds, unbinds and
-// iterates recursive bindings to a fixpoint (SEMANTICS.md section 5), so an
+// iterates recursive bindings to a fixpoint (../shared/reference/SEMANTICS.md section 5), so an
 // interpreter only says what every other node kind computes from its inputs.
 #ifndef LIR_INTERP_INTERPRETER_H_
 #define LIR_INTERP_INTERPRETER_H_

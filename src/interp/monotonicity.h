@@ -1,4 +1,4 @@
-// Physical monotonicity in single-time dataflows (SEMANTICS.md section 5,
+// Physical monotonicity in single-time dataflows (../shared/reference/SEMANTICS.md section 5,
 // Materialize's `SingleTimeMonotonic`): does a node's output consist of
 // insertions only?
 #ifndef LIR_INTERP_MONOTONICITY_H_

@@ -11,7 +11,7 @@
 namespace lir {
 
 /// One arrangement of a collection: its key expressions and the layout of
-/// stored rows (SEMANTICS.md section 1).
+/// stored rows (../shared/reference/SEMANTICS.md section 1).
 struct ArrangementForm {
   std::vector<ScalarExpr> key;
   /// The non-identity entries `(column, position in key ++ value)` of the

@@ -24,7 +24,7 @@ struct Finish {
   friend bool operator==(const Finish&, const Finish&) = default;
 };
 
-/// What a fast-path peek (`Explained Query (fast path):`, TEXT-FORMAT 1.2)
+/// What a fast-path peek (`Explained Query (fast path):`, ../shared/reference/TEXT-FORMAT.md 1.2)
 /// does instead of running a dataflow. It is not LIR: a constant, or a read
 /// of an existing index or of a persist shard under an optional
 /// map/filter/project.

@@ -1,4 +1,4 @@
-// Column layouts of arranged reads (SEMANTICS.md section 8): which row an
+// Column layouts of arranged reads (../shared/reference/SEMANTICS.md section 8): which row an
 // expression that reads an arrangement is written over, and which form of
 // its input an arranged read finds.
 #ifndef LIR_LIR_LAYOUT_H_
@@ -14,7 +14,7 @@
 namespace lir {
 
 /// The layout row `key ++ thinned value` of one arrangement form, resolved
-/// against the collection's row (SEMANTICS 8.2).
+/// against the collection's row (../shared/reference/SEMANTICS.md 8.2).
 struct Layout {
   /// Columns of the collection's own row: distinct plain column references
   /// of the key plus the thinning.
@@ -47,7 +47,7 @@ int LayoutArity(const std::vector<ScalarExpr>& key, int row_arity);
 int ColumnAtLayoutPosition(const std::vector<ScalarExpr>& key,
                            const ArrangementForm* form, int position);
 
-/// The form `node`'s output offers with key `key` (SEMANTICS 8.5): the
+/// The form `node`'s output offers with key `key` (../shared/reference/SEMANTICS.md 8.5): the
 /// printed form of a Get::PassArrangements binding, an ArrangeBy (or the
 /// input it passes through), a Threshold/SetDifference `ensure_arrangement`;
 /// the derived form of a Reduce (`#0..#k-1`) or TopK::MonotonicTop1

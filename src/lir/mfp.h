@@ -21,7 +21,7 @@ struct TemporalFilter {
 /// columns), then select `project` columns (absent = keep all).
 struct MapFilterProject {
   /// Output columns as positions in input ++ map; nullopt keeps exactly the
-  /// input's columns (map columns then only feed the filters; SEMANTICS 8.1).
+  /// input's columns (map columns then only feed the filters; ../shared/reference/SEMANTICS.md 8.1).
   std::optional<std::vector<int>> project;
   std::vector<ScalarExpr> filter;
   std::vector<ScalarExpr> map;

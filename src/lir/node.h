@@ -234,7 +234,7 @@ struct ArrangeByOp {
   AvailableCollections forms;
 };
 
-/// SetDifference (this project's fused node, SEMANTICS.md section 3):
+/// SetDifference (this project's fused node, ../shared/reference/SEMANTICS.md section 3):
 /// inputs = {base, subtract}; output multiplicity
 /// max(0, count_base(r) - count_subtract(r)).
 struct SetDifferenceOp {

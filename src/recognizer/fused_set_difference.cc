@@ -46,7 +46,7 @@ std::optional<std::vector<int>> Through(const MapFilterProject& mfp,
 }
 
 // `positions` of an arrangement's layout row mapped back to the columns of
-// the collection (SEMANTICS 4.3 and 8.2); nullopt when one holds only a key
+// the collection (../shared/reference/SEMANTICS.md 4.3 and 8.2); nullopt when one holds only a key
 // expression's value.
 std::optional<std::vector<int>> LayoutToColumns(
     const std::vector<ScalarExpr>& arranged_key, const ArrangementForm* form,
@@ -214,7 +214,7 @@ ArmVerdict CheckArrangeByArm(const Node& node, const ArrangeByOp& arrange,
           /*key=*/{}};
 }
 
-// Checks 6-10 of SEMANTICS.md 4.2 for one arm.
+// Checks 6-10 of ../shared/reference/SEMANTICS.md 4.2 for one arm.
 ArmVerdict CheckArm(const Node& arm_root, const std::vector<int>& key,
                     const std::string& arm) {
   const Node* node = &arm_root;

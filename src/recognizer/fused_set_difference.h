@@ -23,7 +23,7 @@
 
 namespace lir {
 
-/// The stable decline codes, in the order the checks run (SEMANTICS.md 4.2;
+/// The stable decline codes, in the order the checks run (../shared/reference/SEMANTICS.md 4.2;
 /// non_projection_mfp covers checks 6 and 8).
 #define LIR_FUSED_SET_DIFFERENCE_DECLINES(X)                  \
   X(kInsideLetRec, "inside_let_rec")                          \
@@ -46,7 +46,7 @@ struct SetDifferenceFusion {
   /// The Union arm that is the Negate (0 or 1).
   size_t negated_arm = 0;
   /// The keys the fused operator reads, in each arm's underlying columns
-  /// (SEMANTICS.md 4.3).
+  /// (../shared/reference/SEMANTICS.md 4.3).
   std::vector<int> base_key;
   std::vector<int> subtract_key;
 };
@@ -56,7 +56,7 @@ using FusionDecision = Decision<FusedSetDifferenceDecline, SetDifferenceFusion>;
 
 /// Decides whether `threshold` (a Threshold::Basic node) can be fused.
 /// `inside_let_rec` says whether it sits inside the values of a LetRec.
-/// One early return per bail-out, in the order of SEMANTICS.md 4.2.
+/// One early return per bail-out, in the order of ../shared/reference/SEMANTICS.md 4.2.
 FusionDecision CanFuseSetDifference(const Node& threshold, bool inside_let_rec);
 
 /// Replaces `threshold` in place (keeping its LirId) by the SetDifference

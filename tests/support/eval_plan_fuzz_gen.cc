@@ -174,7 +174,7 @@ Sub FuzzGenerator::GetGlobal() {
   }
   Count("Get::Arrangement");
   const std::vector<int> key = RandomKey(dice_, g.schema);
-  // The MFP reads the arrangement's layout row (SEMANTICS 8.3).
+  // The MFP reads the arrangement's layout row (../shared/reference/SEMANTICS.md 8.3).
   const Schema layout = LayoutSchema(key, g.schema);
   MfpSpec spec = RandomMfp(dice_, exprs_, layout, {1, 1, 50});
   out.lines = {Header("Get::Arrangement", g.name)};
@@ -260,7 +260,7 @@ Sub FuzzGenerator::MfpNode(int depth) {
   Count("Mfp");
   Count("Mfp seek (input_val)");
   const std::vector<int>& key = dice_.Pick(input.offered);
-  // The MFP reads the input arrangement's layout row (SEMANTICS 8.3).
+  // The MFP reads the input arrangement's layout row (../shared/reference/SEMANTICS.md 8.3).
   const Schema layout = LayoutSchema(key, input.schema);
   spec = RandomMfp(dice_, exprs_, layout, {2, 2, 60});
   Sub out;

@@ -201,7 +201,7 @@ Expr ExprGen::Of(Type type, const Schema& cols, int depth) {
 }
 
 Schema MfpSpec::Output(const Schema& in) const {
-  // Without a projection the map columns only feed filters (SEMANTICS 8.1).
+  // Without a projection the map columns only feed filters (../shared/reference/SEMANTICS.md 8.1).
   if (!project.has_value()) return in;
   Schema widened = in;
   widened.insert(widened.end(), map_types.begin(), map_types.end());
@@ -263,7 +263,7 @@ MfpSpec RandomMfp(Dice& dice, ExprGen& exprs, const Schema& in,
       for (int i = 0; i < width; ++i) project.push_back(dice.Below(n));
     }
     if (project.empty()) project.push_back(dice.Below(n));
-    // `project=` is printed unless it is #0..#in-1 (SEMANTICS 8.1).
+    // `project=` is printed unless it is #0..#in-1 (../shared/reference/SEMANTICS.md 8.1).
     const int inputs = static_cast<int>(in.size());
     bool identity = static_cast<int>(project.size()) == inputs;
     for (int c = 0; identity && c < inputs; ++c) identity = project[c] == c;

@@ -108,7 +108,7 @@ struct MfpSpec {
   Lines ToLines() const;
 };
 
-/// The types of the layout row (SEMANTICS 8.2) of an arrangement of a `row`
+/// The types of the layout row (../shared/reference/SEMANTICS.md 8.2) of an arrangement of a `row`
 /// collection by the plain columns `key`: the key's, then the other
 /// columns' in order.
 Schema LayoutSchema(const std::vector<int>& key, const Schema& row);

@@ -36,7 +36,7 @@ struct Aggregate {
 Sub FuzzGenerator::Reduce(int depth) {
   Sub input = NonNegative(Gen(depth - 1));
   // With input_key the plans read the input arrangement's layout row
-  // (SEMANTICS 8.3), whose column types LayoutSchema gives.
+  // (../shared/reference/SEMANTICS.md 8.3), whose column types LayoutSchema gives.
   std::optional<std::vector<int>> input_key;
   if (!input.offered.empty() && dice_.Chance(30)) {
     input_key = dice_.Pick(input.offered);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "src/lir/plan_builder.h"
+#include "src/recognizer/fused_set_difference.h"
 #include "tests/support/plan_generator_parts.h"
 
 namespace lir {
@@ -63,7 +64,7 @@ NodePtr Wrap(NodeOp op, NodePtr input) {
   return PlanBuilder::FromOp(std::move(op), std::move(inputs)).Release();
 }
 
-/// The forms in which a generated node's output exists (SEMANTICS.md 2),
+/// The forms in which a generated node's output exists (../shared/reference/SEMANTICS.md 2),
 /// as far as the generator needs them for Gets of a binding.
 AvailableCollections OutputForms(const Node& start, int arity) {
   const Node* node = &start;
@@ -511,7 +512,7 @@ class Generator {
     return kDeclining[declining_cycle_++ % std::size(kDeclining)];
   }
 
-  /// An arm co-arranged on its first `a` columns (SEMANTICS.md 4.3).
+  /// An arm co-arranged on its first `a` columns (../shared/reference/SEMANTICS.md 4.3).
   /// May leave a hole of `budget` units under a Reduce.
   NodePtr FiringArm(int a, size_t budget, int depth) {
     // Large budgets go to the Reduce form, whose hole absorbs them.
@@ -664,22 +665,25 @@ class Generator {
 }  // namespace
 
 std::string ExpectedDeclineCode(ExceptVariant variant) {
-  // TODO(issue 12, point 5): take these from the pass's decline-code name table.
+  // The codes come from the pass's own name table, so a renamed code cannot
+  // drift between the recognizer and the generated expectations.
+  using Decline = FusedSetDifferenceDecline;
+  auto name = [](Decline code) { return std::string(DeclineName(code)); };
   switch (variant) {
     case ExceptVariant::kFires:
       return "";
     case ExceptVariant::kNotCoArranged:
-      return "not_co_arranged";
+      return name(Decline::kNotCoArranged);
     case ExceptVariant::kNonProjectionMfp:
-      return "non_projection_mfp";
+      return name(Decline::kNonProjectionMfp);
     case ExceptVariant::kKeyRemappedByProjection:
-      return "key_remapped_by_projection";
+      return name(Decline::kKeyRemappedByProjection);
     case ExceptVariant::kArmNotGetOrArrangeBy:
-      return "arm_not_get_or_arrange_by";
+      return name(Decline::kArmNotGetOrArrangeBy);
     case ExceptVariant::kNotTwoArmUnion:
-      return "not_two_arm_union";
+      return name(Decline::kNotTwoArmUnion);
     case ExceptVariant::kNotOneNegatedArm:
-      return "not_one_negated_arm";
+      return name(Decline::kNotOneNegatedArm);
   }
   return "";
 }

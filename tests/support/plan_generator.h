@@ -36,7 +36,7 @@ enum class PlanShape {
 };
 
 /// Why a generated EXCEPT shape should or should not be fused into a
-/// SetDifference (SEMANTICS.md section 4); each variant fails exactly one
+/// SetDifference (../shared/reference/SEMANTICS.md section 4); each variant fails exactly one
 /// recognizer check, or none.
 enum class ExceptVariant {
   kFires,                    ///< both arms co-arranged on the threshold key
@@ -48,7 +48,7 @@ enum class ExceptVariant {
   kNotOneNegatedArm,      ///< no arm is negated
 };
 
-/// The decline code SEMANTICS.md 4.2 assigns to `variant` ("" for kFires).
+/// The decline code ../shared/reference/SEMANTICS.md 4.2 assigns to `variant` ("" for kFires).
 std::string ExpectedDeclineCode(ExceptVariant variant);
 
 /// What to generate. Everything is a pure function of these fields.

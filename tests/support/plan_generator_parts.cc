@@ -200,7 +200,7 @@ MapFilterProject Parts::RandomMfp(int in, int out, double filter_chance,
   rng_.Shuffle(columns);
   columns.resize(out);
   if (rng_.Chance(0.5)) std::sort(columns.begin(), columns.end());
-  // Without a projection only the input's columns are output (SEMANTICS
+  // Without a projection only the input's columns are output (../shared/reference/SEMANTICS.md
   // 8.1), so the projection is omitted only when it is #0..#in-1.
   if (!IsIota(columns, in)) mfp.project = std::move(columns);
   if (temporal && in > 0 && rng_.Chance(0.03)) {

@@ -1,6 +1,6 @@
 // The eval_bench section of docs/BENCHMARKS.md: the SetDifferenceCoArranged
 // A/B (bench/eval_bench.cc) in tables, beside Materialize's measurement
-// (SEMANTICS.md section 6), with the goals checked on the figures.
+// (../shared/reference/SEMANTICS.md section 6), with the goals checked on the figures.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -188,7 +188,7 @@ void ArrangementTable(const Config& c, const Pair& p, std::ostream& md) {
   }
 }
 
-// Materialize's figures (SEMANTICS.md section 6), by the roles eval_bench
+// Materialize's figures (../shared/reference/SEMANTICS.md section 6), by the roles eval_bench
 // names its arrangements with.
 struct MaterializeRow {
   const char* role;

@@ -139,7 +139,7 @@ absl::StatusOr<std::string> CorpusReportMarkdown(
                   "| outcome | code | candidates | base arm | subtract arm |\n"
                   "|---|---|---:|---:|---:|\n");
   absl::StrAppend(&out, "| fired | | ", fired, " | | |\n");
-  // The codes in the order of SEMANTICS.md 4.2, each listed once
+  // The codes in the order of ../shared/reference/SEMANTICS.md 4.2, each listed once
   // (non_projection_mfp covers checks 6 and 8).
   for (const DeclineEntry<FusedSetDifferenceDecline>& entry :
        kAllFusedSetDifferenceDeclines) {
