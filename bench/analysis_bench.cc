@@ -12,9 +12,10 @@
 // Floors on the same plan (bench/floors.h): `traverse`, a post-order walk
 // reading each node's kind, and `nlohmann_parse`, nlohmann::json::parse of
 // the plan's JSON form. MB/s is in plan text bytes (JSON bytes for
-// nlohmann_parse). Reported: `per_node` (CPU seconds per plan node per run; 35.2n = 35.2 ns),
-// `per_eval` (per transfer-function call, which counts re-evaluations in
-// fixpoint rounds) and `rounds` (of the LetRec, when there is one).
+// nlohmann_parse). Reported: `per_node` (CPU seconds per plan node per
+// run; 35.2n = 35.2 ns), `per_eval` (per transfer-function call, which counts
+// re-evaluations in fixpoint rounds) and `rounds` (of the LetRec, when there is
+// one).
 //
 // Nodes are 632 bytes, so beyond ~10^4 nodes every walk is bound by memory
 // latency (each node's first touch misses the caches); `traverse` shows it.
@@ -23,8 +24,8 @@
 //   MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=100000000000
 #include <cstdint>
 #include <map>
-#include <set>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -65,7 +66,8 @@ lir::NodePtr SlowLetRec(int bindings) {
         value = std::move(value).Negate();
       }
     }
-    values.push_back({static_cast<uint64_t>(i), std::move(value), std::nullopt});
+    values.push_back(
+        {static_cast<uint64_t>(i), std::move(value), std::nullopt});
   }
   PlanBuilder root = PlanBuilder::LetRec(
       std::move(values),
@@ -126,12 +128,14 @@ void Report(benchmark::State& state, const Workload& w, const Analysis<D>& a) {
   state.counters["nodes"] = static_cast<double>(w.nodes);
   // Seconds per node / per evaluation (printed with SI prefixes: 35.2n is
   // 35.2 ns).
-  state.counters["per_node"] = benchmark::Counter(
-      static_cast<double>(w.nodes),
-      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
-  state.counters["per_eval"] = benchmark::Counter(
-      static_cast<double>(a.evaluations),
-      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["per_node"] =
+      benchmark::Counter(static_cast<double>(w.nodes),
+                         benchmark::Counter::kIsIterationInvariantRate |
+                             benchmark::Counter::kInvert);
+  state.counters["per_eval"] =
+      benchmark::Counter(static_cast<double>(a.evaluations),
+                         benchmark::Counter::kIsIterationInvariantRate |
+                             benchmark::Counter::kInvert);
   lir_bench::ReportMemory(state);
   if (!a.let_recs.empty()) {
     state.counters["rounds"] =
@@ -148,7 +152,8 @@ enum class Which {
   kAll
 };
 
-void BM_Analysis(benchmark::State& state, const std::string& kind, Which which) {
+void BM_Analysis(benchmark::State& state, const std::string& kind,
+                 Which which) {
   const Workload& w = Get(kind, state.range(0));
   const lir::Node& plan = *w.doc.objects[0].plan;
   std::set<std::string> monotonic;
@@ -226,19 +231,17 @@ void Register() {
     const char* kind;
     int64_t size;
   };
-  const Sized workloads[] = {{"mixed", 1000},   {"mixed", 10000},
-                             {"mixed", 100000}, {"mixed", 1000000},
-                             {"deep", 100000},  {"letrec", 20},
-                             {"letrec", 90}};
+  const Sized workloads[] = {
+      {"mixed", 1000},  {"mixed", 10000}, {"mixed", 100000}, {"mixed", 1000000},
+      {"deep", 100000}, {"letrec", 20},   {"letrec", 90}};
   for (const Sized& w : workloads) {
     for (const Named& a : analyses) {
       const std::string kind = w.kind;
       const Which which = a.which;
-      benchmark::RegisterBenchmark(
-          (std::string(a.name) + "/" + w.kind).c_str(),
-          [kind, which](benchmark::State& state) {
-            BM_Analysis(state, kind, which);
-          })
+      benchmark::RegisterBenchmark((std::string(a.name) + "/" + w.kind).c_str(),
+                                   [kind, which](benchmark::State& state) {
+                                     BM_Analysis(state, kind, which);
+                                   })
           ->Arg(w.size)
           ->Unit(benchmark::kMillisecond);
     }

@@ -26,7 +26,8 @@
 //                  sums over Dataflow::Arrangements() after the timed rounds;
 //                  the label lists every arrangement as
 //                  `role: <records>r/<batches>b/<bytes>B`, roles named as in
-//                  ../shared/reference/SEMANTICS.md section 6 (ArrangementRole below)
+//                  ../shared/reference/SEMANTICS.md section 6 (ArrangementRole
+//                  below)
 //   output_rows    size of the accumulated output; a run whose output is not
 //                  the right answer (N/2, then N/2 + N/20) is an error
 // CPU time is the benchmark's own column (the engine is single-threaded).
@@ -42,10 +43,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
-#include "src/explain/text.h"
 #include "src/eval/dataflow.h"
 #include "src/eval/datum.h"
 #include "src/eval/incremental.h"
+#include "src/explain/text.h"
 #include "src/lir/document.h"
 #include "src/lir/node.h"
 #include "src/recognizer/features.h"
@@ -126,8 +127,9 @@ std::map<lir::LirId, std::string> ReduceSides(const lir::Node& plan) {
   return sides;
 }
 
-// An arrangement's row name in ../shared/reference/SEMANTICS.md section 6's table of
-// Materialize's measurement, so bench-report can put the two side by side.
+// An arrangement's row name in ../shared/reference/SEMANTICS.md section 6's
+// table of Materialize's measurement, so bench-report can put the two side by
+// side.
 std::string ArrangementRole(const ArrangementStats& s,
                             const std::map<lir::LirId, std::string>& sides) {
   auto side = sides.find(s.lir_id);
@@ -304,16 +306,16 @@ void RunExcept(benchmark::State& state, Phase phase) {
     batches += s.batches;
     bytes += s.bytes;
     absl::StrAppend(&label, label.empty() ? "" : "; ",
-                    ArrangementRole(s, sides), ": ", s.records, "r/",
-                    s.batches, "b/", s.bytes, "B");
+                    ArrangementRole(s, sides), ": ", s.records, "r/", s.batches,
+                    "b/", s.bytes, "B");
   }
   state.SetLabel(label);
   const uint64_t updates =
       phase == Phase::kLoad ? w.load_updates : w.retract_updates;
   state.counters["updates"] = static_cast<double>(updates);
-  state.counters["updates_per_s"] = benchmark::Counter(
-      static_cast<double>(updates),
-      benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["updates_per_s"] =
+      benchmark::Counter(static_cast<double>(updates),
+                         benchmark::Counter::kIsIterationInvariantRate);
   state.counters["records"] = static_cast<double>(records);
   state.counters["batches"] = static_cast<double>(batches);
   state.counters["bytes"] = static_cast<double>(bytes);

@@ -243,10 +243,10 @@ void RegisterAll() {
     void (*fn)(benchmark::State&, int64_t);
   };
   const Operation operations[] = {
-      {"Traversal", Traversal},       {"TextParse", TextParse},       {"Validate", Validate},
-      {"TextPrint", TextPrint},       {"JsonWrite", JsonWrite},
-      {"JsonRead", JsonRead},         {"NlohmannParse", NlohmannParse},
-      {"NlohmannDump", NlohmannDump},
+      {"Traversal", Traversal},         {"TextParse", TextParse},
+      {"Validate", Validate},           {"TextPrint", TextPrint},
+      {"JsonWrite", JsonWrite},         {"JsonRead", JsonRead},
+      {"NlohmannParse", NlohmannParse}, {"NlohmannDump", NlohmannDump},
   };
   for (int64_t size : {kCorpus, int64_t{1'000}, int64_t{10'000},
                        int64_t{100'000}, int64_t{1'000'000}}) {

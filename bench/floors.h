@@ -63,7 +63,8 @@ inline void ReportMemory(benchmark::State& state) {
   rusage usage{};
   if (getrusage(RUSAGE_SELF, &usage) == 0) {
     // Linux reports ru_maxrss in KiB.
-    state.counters["peak_rss_MB"] = static_cast<double>(usage.ru_maxrss) / 1024.0;
+    state.counters["peak_rss_MB"] =
+        static_cast<double>(usage.ru_maxrss) / 1024.0;
   }
 }
 

@@ -16,11 +16,12 @@
 //   DryRun_FreshClone     apply=false on the fresh clone.
 //   Apply_FreshClone      the rewrite itself (apply=true).
 // Each reports `ns_per_node` (CPU time per plan node), MB/s in plan text
-// bytes (JSON bytes for NlohmannParse) and the candidate count. Goal: the pass within 3x of the traversal floor, linear in size.
-// From 10^5 nodes every variant misses the cache on almost every node, so
-// ns_per_node there is mostly memory latency. Benchmarks are registered
-// size-major and only the current plan is kept, so each plan is generated
-// once (the 10^6 plan takes about 0.7 GB, twice that with its clone).
+// bytes (JSON bytes for NlohmannParse) and the candidate count. Goal: the pass
+// within 3x of the traversal floor, linear in size. From 10^5 nodes every
+// variant misses the cache on almost every node, so ns_per_node there is mostly
+// memory latency. Benchmarks are registered size-major and only the current
+// plan is kept, so each plan is generated once (the 10^6 plan takes about 0.7
+// GB, twice that with its clone).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -68,16 +69,16 @@ const Workload& GetWorkload(int64_t size) {
 }
 
 // MB/s is in plan text bytes unless `bytes` says otherwise.
-void SetCounters(benchmark::State& state, const Workload& w,
-                 size_t candidates, int64_t bytes = -1) {
+void SetCounters(benchmark::State& state, const Workload& w, size_t candidates,
+                 int64_t bytes = -1) {
   lir_bench::SetBytesPerIteration(state, bytes < 0 ? w.text_bytes : bytes);
   state.counters["nodes"] = static_cast<double>(w.nodes);
   state.counters["candidates"] = static_cast<double>(candidates);
   // Seconds per node, shown with an SI prefix ("n" = nanoseconds).
-  state.counters["ns_per_node"] = benchmark::Counter(
-      static_cast<double>(w.nodes),
-      benchmark::Counter::kIsIterationInvariantRate |
-          benchmark::Counter::kInvert);
+  state.counters["ns_per_node"] =
+      benchmark::Counter(static_cast<double>(w.nodes),
+                         benchmark::Counter::kIsIterationInvariantRate |
+                             benchmark::Counter::kInvert);
 }
 
 void BM_Traversal(benchmark::State& state) {
@@ -105,9 +106,8 @@ void BM_DryRun(benchmark::State& state) {
   size_t candidates = 0;
   for (auto _ : state) {
     lir::RewriteReport report;
-    lir::PassContext ctx{.apply = false,
-                         .pass_name = "fused_set_difference",
-                         .report = &report};
+    lir::PassContext ctx{
+        .apply = false, .pass_name = "fused_set_difference", .report = &report};
     if (!lir::FusedSetDifferencePass(doc, ctx).ok()) {
       state.SkipWithError("pass failed");
       break;
@@ -148,9 +148,8 @@ void RunPassOnFreshClone(benchmark::State& state, bool apply) {
   size_t candidates = 0;
   OnFreshClone(state, w, [&](lir::Document& copy) {
     lir::RewriteReport report;
-    lir::PassContext ctx{.apply = apply,
-                         .pass_name = "fused_set_difference",
-                         .report = &report};
+    lir::PassContext ctx{
+        .apply = apply, .pass_name = "fused_set_difference", .report = &report};
     if (!lir::FusedSetDifferencePass(copy, ctx).ok()) {
       state.SkipWithError("pass failed");
     }
@@ -173,7 +172,8 @@ void BM_Apply_FreshClone(benchmark::State& state) {
 
 void Register() {
   auto add = [](const char* name, void (*fn)(benchmark::State&), int64_t size) {
-    benchmark::RegisterBenchmark(name, fn)->Arg(size)->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(name, fn)->Arg(size)->Unit(
+        benchmark::kMicrosecond);
   };
   for (int64_t size : {1000, 10000, 100000, 1000000}) {
     add("BM_Traversal", BM_Traversal, size);

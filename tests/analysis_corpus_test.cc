@@ -98,8 +98,8 @@ TEST(AnalysisCorpus, ArityAgreesWithValidate) {
           ++refined;
         } else {
           EXPECT_EQ(arity->ToOptional(), expected)
-              << plan.name << " " << object.name << " LirId(" << node.id
-              << ") " << HeaderName(node);
+              << plan.name << " " << object.name << " LirId(" << node.id << ") "
+              << HeaderName(node);
         }
         (arity->known() ? known : unknown)++;
       });
@@ -138,9 +138,9 @@ TEST(AnalysisCorpus, ArrangementsAgreeWithWhatThePlanAdvertises) {
       });
       ForEachPostOrder(*object.plan, [&](const Node& node) {
         const AvailableForms& computed = *analysis->FormsOf(node);
-        const std::string where = absl::StrCat(plan.name, " ", object.name,
-                                               " LirId(", node.id, ") ",
-                                               HeaderName(node));
+        const std::string where =
+            absl::StrCat(plan.name, " ", object.name, " LirId(", node.id, ") ",
+                         HeaderName(node));
         if (node.Is<GetOp>()) {
           ++gets;
           const GetOp& get = node.As<GetOp>();
@@ -255,13 +255,15 @@ struct RootResults {
 
 RootResults Roots(const Document& doc, const AnalysisInputs& inputs) {
   RootResults roots;
-  absl::StatusOr<DocumentAnalysis> analysis = DocumentAnalysis::Run(doc, inputs);
+  absl::StatusOr<DocumentAnalysis> analysis =
+      DocumentAnalysis::Run(doc, inputs);
   EXPECT_TRUE(analysis.ok()) << analysis.status();
   if (!analysis.ok()) return roots;
   for (const Object& object : doc.objects) {
     if (object.plan == nullptr) continue;
     roots.arity[object.name] = *analysis->ArityOf(*object.plan);
-    roots.monotonic[object.name] = analysis->MonotonicOf(*object.plan)->monotonic;
+    roots.monotonic[object.name] =
+        analysis->MonotonicOf(*object.plan)->monotonic;
     roots.forms[object.name] = FormatForms(*analysis->FormsOf(*object.plan));
   }
   return roots;

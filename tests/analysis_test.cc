@@ -38,8 +38,8 @@ TEST(GeneratedPlans, ArityAgreesWithValidate) {
       absl::StatusOr<std::map<LirId, std::optional<int>>> inferred =
           InferArities(*generated.plan, generated.validate_options);
       ASSERT_TRUE(inferred.ok()) << inferred.status();
-      absl::StatusOr<Analysis<Arity>> computed =
-          AnalyzeArity(*generated.plan, generated.validate_options.global_arity);
+      absl::StatusOr<Analysis<Arity>> computed = AnalyzeArity(
+          *generated.plan, generated.validate_options.global_arity);
       ASSERT_TRUE(computed.ok()) << computed.status();
       ForEachPostOrder(*generated.plan, [&](const Node& node) {
         ++compared;
@@ -57,7 +57,8 @@ TEST(GeneratedPlans, EveryAnalysisCoversEveryNode) {
   Document doc = WrapInDocument(std::move(generated.plan));
   AnalysisInputs inputs;
   inputs.global_arity = generated.validate_options.global_arity;
-  absl::StatusOr<DocumentAnalysis> analysis = DocumentAnalysis::Run(doc, inputs);
+  absl::StatusOr<DocumentAnalysis> analysis =
+      DocumentAnalysis::Run(doc, inputs);
   ASSERT_TRUE(analysis.ok()) << analysis.status();
   std::set<NodeKind> kinds;
   ForEachPostOrder(*doc.objects[0].plan, [&](const Node& node) {
@@ -81,11 +82,13 @@ std::vector<std::string> RootFacts(const Document& doc,
     AnalysisInputs inputs;
     inputs.global_arity = arities;
     if (all_monotonic) inputs.monotonic_ids = globals;
-    absl::StatusOr<DocumentAnalysis> analysis = DocumentAnalysis::Run(doc, inputs);
+    absl::StatusOr<DocumentAnalysis> analysis =
+        DocumentAnalysis::Run(doc, inputs);
     EXPECT_TRUE(analysis.ok()) << analysis.status();
     if (!analysis.ok()) return facts;
     const Node& root = *doc.objects[0].plan;
-    facts.push_back(analysis->CommentFields(root, AnnotationFields{false, true, true, true}));
+    facts.push_back(analysis->CommentFields(
+        root, AnnotationFields{false, true, true, true}));
   }
   return facts;
 }
@@ -205,7 +208,8 @@ TEST(RelaxMustConsolidate, ClearsOnlyWhereTheInputIsMonotonic) {
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(explain::PrintText(again->document), printed);
   ASSERT_EQ(again->report.candidates.size(), 2u);
-  EXPECT_EQ(again->report.candidates[0].reason, DeclineName(RelaxMustConsolidateDecline::kAlreadyRelaxed));
+  EXPECT_EQ(again->report.candidates[0].reason,
+            DeclineName(RelaxMustConsolidateDecline::kAlreadyRelaxed));
 }
 
 TEST(RelaxMustConsolidate, ReportsWithoutFusedKeys) {
@@ -273,7 +277,8 @@ TEST(RelaxMustConsolidate, AnUnanalyzablePlanDeclinesInsteadOfFailing) {
       Optimize(std::move(*doc), features, SingleTime());
   ASSERT_TRUE(result.ok()) << result.status();
   ASSERT_EQ(result->report.candidates.size(), 1u);
-  EXPECT_EQ(result->report.candidates[0].reason, DeclineName(RelaxMustConsolidateDecline::kAnalysisFailed));
+  EXPECT_EQ(result->report.candidates[0].reason,
+            DeclineName(RelaxMustConsolidateDecline::kAnalysisFailed));
   EXPECT_TRUE(absl::StrContains(result->report.candidates[0].message,
                                 "l4 is not bound here"));
   EXPECT_TRUE(result->document.objects[0].plan->As<TopKOp>().must_consolidate);

@@ -43,8 +43,9 @@ class AnnotateCliTest : public lir::testing_util::LirOptTest {
 };
 
 TEST_F(AnnotateCliTest, AppendsTheAskedFieldsInTheirFixedOrder) {
-  RunResult r = Run({"explain", "--annotate=arrangements,monotonic,node_id,arity",
-                     "--monotonic_ids=materialize.public.m", "plan.txt"});
+  RunResult r =
+      Run({"explain", "--annotate=arrangements,monotonic,node_id,arity",
+           "--monotonic_ids=materialize.public.m", "plan.txt"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(absl::StrContains(
       r.out,
@@ -60,9 +61,11 @@ TEST_F(AnnotateCliTest, AppendsTheAskedFieldsInTheirFixedOrder) {
   // Only what is asked for: no node_id. Nothing in the plan reveals m's
   // arity (the ArrangeBy's layout is its own); the caller can give it.
   r = Run({"explain", "--annotate=arity",
-           "--arity=materialize.public.x=5,materialize.public.m=2", "plan.txt"});
+           "--arity=materialize.public.x=5,materialize.public.m=2",
+           "plan.txt"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(absl::StrContains(r.out, "    ArrangeBy // { arity: 2 }\n")) << r.out;
+  EXPECT_TRUE(absl::StrContains(r.out, "    ArrangeBy // { arity: 2 }\n"))
+      << r.out;
   EXPECT_TRUE(absl::StrContains(
       r.out, "      Get::Collection materialize.public.m // { arity: 2 }\n"))
       << r.out;
@@ -70,13 +73,15 @@ TEST_F(AnnotateCliTest, AppendsTheAskedFieldsInTheirFixedOrder) {
   // Without --monotonic_ids the source is not monotonic.
   r = Run({"explain", "--annotate=monotonic", "plan.txt"});
   EXPECT_TRUE(absl::StrContains(
-      r.out, "      Get::Collection materialize.public.m // { monotonic: false }\n"))
+      r.out,
+      "      Get::Collection materialize.public.m // { monotonic: false }\n"))
       << r.out;
 }
 
 TEST_F(AnnotateCliTest, AnnotatedTextParsesBackWithoutTheComputedFields) {
-  RunResult annotated = Run({"explain", "--annotate=node_id,arity,monotonic,arrangements",
-                             "plan.txt"});
+  RunResult annotated =
+      Run({"explain", "--annotate=node_id,arity,monotonic,arrangements",
+           "plan.txt"});
   ASSERT_EQ(annotated.exit_code, 0) << annotated.err;
   RunResult reread = Run({"explain", "-"}, annotated.out);
   ASSERT_EQ(reread.exit_code, 0) << reread.err;
@@ -85,9 +90,9 @@ TEST_F(AnnotateCliTest, AnnotatedTextParsesBackWithoutTheComputedFields) {
 }
 
 TEST_F(AnnotateCliTest, JsonCarriesTheSameFields) {
-  RunResult r = Run({"explain", "--format=json",
-                     "--annotate=node_id,arity,monotonic,arrangements",
-                     "plan.txt"});
+  RunResult r =
+      Run({"explain", "--format=json",
+           "--annotate=node_id,arity,monotonic,arrangements", "plan.txt"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(absl::StrContains(r.out,
                                 "\"annotations\": {\n"
@@ -102,24 +107,28 @@ TEST_F(AnnotateCliTest, JsonCarriesTheSameFields) {
   EXPECT_EQ(back.out, kPlan);
   // Asking only for node_id adds nothing to JSON (ids are always there).
   RunResult plain = Run({"explain", "--format=json", "plan.txt"});
-  RunResult ids = Run({"explain", "--format=json", "--annotate=node_id", "plan.txt"});
+  RunResult ids =
+      Run({"explain", "--format=json", "--annotate=node_id", "plan.txt"});
   EXPECT_EQ(ids.out, plain.out);
 }
 
 TEST_F(AnnotateCliTest, SingleTimeRelaxation) {
-  RunResult r = Run({"explain", "--single_time", "--enable_relax_must_consolidate",
-                     "--monotonic_ids=materialize.public.m", "--explain_declines",
-                     "plan.txt"});
+  RunResult r =
+      Run({"explain", "--single_time", "--enable_relax_must_consolidate",
+           "--monotonic_ids=materialize.public.m", "--explain_declines",
+           "plan.txt"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(absl::StrContains(
       r.out,
       "  TopK::MonotonicTop1 group_by=[#0] order_by=[#1 desc nulls_first]\n"))
       << r.out;
-  EXPECT_TRUE(absl::StrContains(r.out, "relax_must_consolidate LirId(3): fired"))
+  EXPECT_TRUE(
+      absl::StrContains(r.out, "relax_must_consolidate LirId(3): fired"))
       << r.out;
 
   r = Run({"explain", "--enable_relax_must_consolidate",
-           "--monotonic_ids=materialize.public.m", "--explain_declines", "plan.txt"});
+           "--monotonic_ids=materialize.public.m", "--explain_declines",
+           "plan.txt"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(absl::StartsWith(r.out, kPlan)) << r.out;
   EXPECT_TRUE(absl::StrContains(r.out, "declined not_single_time")) << r.out;
@@ -143,8 +152,8 @@ TEST_F(AnnotateCliTest, HelpDescribesTheFlags) {
   RunResult r = Run({"--help"});
   ASSERT_EQ(r.exit_code, 0);
   for (const char* needle :
-       {"--annotate=node_id|arity|monotonic|arrangements,...", "--[no]single_time",
-        "--monotonic_ids=VALUE", "--arity=VALUE",
+       {"--annotate=node_id|arity|monotonic|arrangements,...",
+        "--[no]single_time", "--monotonic_ids=VALUE", "--arity=VALUE",
         "--[no]enable_relax_must_consolidate"}) {
     EXPECT_TRUE(absl::StrContains(r.out, needle)) << needle << "\n" << r.out;
   }

@@ -213,7 +213,8 @@ TEST_F(CliTest, DoubleDashEndsFlags) {
 
 }  // namespace
 
-// ---- Optimizer features ------------------------------------------------------
+// ---- Optimizer features
+// ------------------------------------------------------
 
 namespace {
 
@@ -228,14 +229,15 @@ TEST_F(CliTest, FeatureFlagRewritesAndAcceptsBooleanSpellings) {
   RunResult on = Run({"explain", "--enable_fused_set_difference", Example()});
   ASSERT_EQ(on.exit_code, 0) << on.err;
   EXPECT_TRUE(Rewritten(on.out)) << on.out;
-  for (const char* off : {"--enable_fused_set_difference=off",
-                          "--enable_fused_set_difference=N",
-                          "--noenable_fused_set_difference"}) {
+  for (const char* off :
+       {"--enable_fused_set_difference=off", "--enable_fused_set_difference=N",
+        "--noenable_fused_set_difference"}) {
     RunResult r = Run({"explain", off, Example()});
     ASSERT_EQ(r.exit_code, 0) << off << r.err;
     EXPECT_EQ(r.out, ReadFile(Example())) << off;
   }
-  RunResult yes = Run({"explain", "--enable_fused_set_difference=YES", Example()});
+  RunResult yes =
+      Run({"explain", "--enable_fused_set_difference=YES", Example()});
   EXPECT_TRUE(Rewritten(yes.out)) << yes.out;
 }
 
@@ -271,7 +273,8 @@ TEST_F(CliTest, ExplainDeclinesAppendsTheCandidates) {
   EXPECT_TRUE(absl::EndsWith(
       off.out, "    fused_set_difference LirId(10): disabled, would fire\n"))
       << off.out;
-  RunResult json = Run({"explain", "--explain_declines", "--format=json", Example()});
+  RunResult json =
+      Run({"explain", "--explain_declines", "--format=json", Example()});
   EXPECT_EQ(json.exit_code, 2);
   EXPECT_EQ(json.out, "");
 }
@@ -298,9 +301,10 @@ TEST_F(CliTest, BadFeaturesAreErrorsNamingTheKnownFeatures) {
   RunResult unknown = Run({"explain", "--features=enable_magic=on", Example()});
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_EQ(unknown.out, "");
-  EXPECT_TRUE(absl::StrContains(unknown.err,
-                                "unknown feature 'enable_magic'; known features: "
-                                "enable_fused_set_difference (bool)"))
+  EXPECT_TRUE(
+      absl::StrContains(unknown.err,
+                        "unknown feature 'enable_magic'; known features: "
+                        "enable_fused_set_difference (bool)"))
       << unknown.err;
   RunResult bad_value =
       Run({"explain", "--enable_fused_set_difference=maybe", Example()});
@@ -308,13 +312,15 @@ TEST_F(CliTest, BadFeaturesAreErrorsNamingTheKnownFeatures) {
   EXPECT_TRUE(absl::StrContains(bad_value.err, "invalid boolean 'maybe'"))
       << bad_value.err;
 
-  std::string broken = Temp("broken.json", "{\"features\": {\n  \"x\": tru }}\n");
+  std::string broken =
+      Temp("broken.json", "{\"features\": {\n  \"x\": tru }}\n");
   RunResult config = Run({"explain", "--config=" + broken, Example()});
   EXPECT_EQ(config.exit_code, 1);
   EXPECT_EQ(config.out, "");
   EXPECT_TRUE(absl::StartsWith(config.err, broken + ":2:")) << config.err;
   RunResult missing = Run({"explain", "--config=nope.json", Example()});
   EXPECT_EQ(missing.exit_code, 1);
-  EXPECT_TRUE(absl::StrContains(missing.err, "nope.json: cannot read config file"))
+  EXPECT_TRUE(
+      absl::StrContains(missing.err, "nope.json: cannot read config file"))
       << missing.err;
 }

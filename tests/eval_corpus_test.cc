@@ -12,8 +12,8 @@
 // of the collection need (DerivedArity; such arities are logged as
 // derived), and then every column is an integer. A fast-path index
 // read needs its index's key, which the plan does not print: it is taken
-// from the `CREATE INDEX` in the .slt file the plan came from. Plans that cannot
-// run are counted by reason: an unsupported function, a collection of
+// from the `CREATE INDEX` in the .slt file the plan came from. Plans that
+// cannot run are counted by reason: an unsupported function, a collection of
 // unknown shape, a column type the generator cannot draw.
 #include <algorithm>
 #include <filesystem>
@@ -90,21 +90,22 @@ void ParseSql(const std::string& commented_sql, PlanSchema* schema) {
     if (absl::AsciiStrToLower(kind) == "view") continue;
     Table table;
     for (absl::string_view line : absl::StrSplit(body, ',')) {
-      std::vector<std::string> words =
-          absl::StrSplit(absl::AsciiStrToLower(absl::StripAsciiWhitespace(line)),
-                         absl::ByAnyChar(" \t\n("), absl::SkipEmpty());
+      std::vector<std::string> words = absl::StrSplit(
+          absl::AsciiStrToLower(absl::StripAsciiWhitespace(line)),
+          absl::ByAnyChar(" \t\n("), absl::SkipEmpty());
       if (words.size() < 2 || words[0] == "primary" || words[0] == "unique") {
         continue;
       }
       // `numeric(15, 2)` splits at its comma: the scale is not a column.
-      if (std::all_of(words[0].begin(), words[0].end(),
-                      [](char c) { return absl::ascii_isdigit(c) || c == ')'; })) {
+      if (std::all_of(words[0].begin(), words[0].end(), [](char c) {
+            return absl::ascii_isdigit(c) || c == ')';
+          })) {
         continue;
       }
       table.names.push_back(words[0]);
       table.types.push_back(words[1]);
-      table.not_null.push_back(absl::StrContains(absl::AsciiStrToLower(line),
-                                                 "not null"));
+      table.not_null.push_back(
+          absl::StrContains(absl::AsciiStrToLower(line), "not null"));
     }
     if (!table.types.empty()) schema->tables[name] = std::move(table);
   }
@@ -117,19 +118,22 @@ std::map<std::string, PlanSchema> Schemas() {
     std::vector<std::string> fields = absl::StrSplit(line, '\t');
     if (fields.size() < 4 || fields[0] == "plan") continue;
     PlanSchema schema;
-    for (absl::string_view read : absl::StrSplit(fields[3], ", ", absl::SkipEmpty())) {
+    for (absl::string_view read :
+         absl::StrSplit(fields[3], ", ", absl::SkipEmpty())) {
       std::vector<std::string> parts = absl::StrSplit(read, " -> ");
       if (parts.size() != 2) continue;
-      schema.reads[parts[0]] =
-          std::string(absl::StripPrefix(absl::StripSuffix(parts[1], "\""), "\""));
+      schema.reads[parts[0]] = std::string(
+          absl::StripPrefix(absl::StripSuffix(parts[1], "\""), "\""));
     }
     if (fields.size() > 4) {
       schema.insert_only = absl::StrContains(fields[4], "insert-only");
-      schema.dates_as_strings = absl::StrContains(fields[4], "dates-as-strings");
+      schema.dates_as_strings =
+          absl::StrContains(fields[4], "dates-as-strings");
     }
     const std::string sql = ReadFile(SqlDir() / fields[1]);
     std::string source;
-    static const LazyRE2 kSource = {R"((?m)^-- source: test/sqllogictest/([^:]+):)"};
+    static const LazyRE2 kSource = {
+        R"((?m)^-- source: test/sqllogictest/([^:]+):)"};
     if (RE2::PartialMatch(sql, *kSource, &source)) {
       schema.slt = corpus::SharedDir() / "corpus" / "materialize-slt" /
                    absl::StrReplaceAll(source, {{"/", "__"}});
@@ -154,12 +158,14 @@ void AddSltSchemas(std::map<std::string, PlanSchema>& schemas) {
   for (absl::string_view line :
        absl::StrSplit(ReadFile(index), '\n', absl::SkipEmpty())) {
     std::vector<std::string> fields = absl::StrSplit(line, '\t');
-    if (fields.size() < 3 || fields[0] == "file" || schemas.count(fields[0]) > 0) {
+    if (fields.size() < 3 || fields[0] == "file" ||
+        schemas.count(fields[0]) > 0) {
       continue;
     }
     std::string slt(absl::StripPrefix(fields[1], "test/sqllogictest/"));
     absl::StrReplaceAll({{"/", "__"}}, &slt);
-    const fs::path path = corpus::SharedDir() / "corpus" / "materialize-slt" / slt;
+    const fs::path path =
+        corpus::SharedDir() / "corpus" / "materialize-slt" / slt;
     int until = 0;
     if (!fs::exists(path, ec) || !absl::SimpleAtoi(fields[2], &until)) continue;
     // slt statements end at a blank line, not always with `;`: give each
@@ -168,8 +174,8 @@ void AddSltSchemas(std::map<std::string, PlanSchema>& schemas) {
     int number = 0;
     for (absl::string_view text : absl::StrSplit(ReadFile(path), '\n')) {
       if (++number >= until) break;
-      absl::StrAppend(&sql, absl::StripAsciiWhitespace(text).empty() ? ";" : text,
-                      "\n");
+      absl::StrAppend(
+          &sql, absl::StripAsciiWhitespace(text).empty() ? ";" : text, "\n");
     }
     PlanSchema schema;
     ParseSql(sql, &schema);
@@ -220,7 +226,8 @@ int NeededInputArity(const MapFilterProject& mfp) {
     needed = std::max(needed, MaxColumn(filter) + 1 - maps);
   }
   if (mfp.project.has_value()) {
-    for (int column : *mfp.project) needed = std::max(needed, column + 1 - maps);
+    for (int column : *mfp.project)
+      needed = std::max(needed, column + 1 - maps);
   }
   return needed;
 }
@@ -237,9 +244,9 @@ const SourceBlock* SourceOf(const Document& doc, const std::string& global) {
 // The fewest columns of its collection's row that `get` names: the columns
 // of the forms it advertises (keys, thinnings, permutations), and those its
 // MFP reads. An arranged read's MFP is written over the layout row of the
-// form it reads (../shared/reference/SEMANTICS.md 8.2, 8.3): layout position p holds the row's
-// column ColumnAtLayoutPosition(key, form, p), so reading position p needs
-// that column, not column p.
+// form it reads (../shared/reference/SEMANTICS.md 8.2, 8.3): layout position p
+// holds the row's column ColumnAtLayoutPosition(key, form, p), so reading
+// position p needs that column, not column p.
 int GetReadArity(const GetOp& get) {
   int needed = 0;
   auto need = [&](int columns) { needed = std::max(needed, columns); };
@@ -259,9 +266,7 @@ int GetReadArity(const GetOp& get) {
       break;
     }
     case GetKind::kCollection:
-    case GetKind::kPassArrangements:
-      need(NeededInputArity(get.mfp));
-      break;
+    case GetKind::kPassArrangements: need(NeededInputArity(get.mfp)); break;
   }
   return needed;
 }
@@ -360,7 +365,8 @@ std::map<int, int64_t> TimestampColumns(const Document& doc,
       if (node.Is<MfpOp>()) IntervalShifted(node.As<MfpOp>().mfp, &everywhere);
       if (!node.Is<GetOp>()) return;
       IntervalShifted(node.As<GetOp>().mfp, &everywhere);
-      if (!node.As<GetOp>().id.is_local && node.As<GetOp>().id.global == global) {
+      if (!node.As<GetOp>().id.is_local &&
+          node.As<GetOp>().id.global == global) {
         IntervalShifted(node.As<GetOp>().mfp, &columns);
       }
     });
@@ -421,7 +427,8 @@ bool Drawable(const Table& table) {
 // Declares the index every fast-path index read of `doc` names, with the key
 // of its `CREATE INDEX <index> ON <table>(<columns>)` in the plan's .slt
 // file; Unimplemented when that cannot be found.
-absl::Status DeclareFastPathIndexes(const Document& doc, const PlanSchema* schema,
+absl::Status DeclareFastPathIndexes(const Document& doc,
+                                    const PlanSchema* schema,
                                     eval::InputData* data) {
   for (const Object& object : doc.objects) {
     if (!object.fast_path.has_value() ||
@@ -433,14 +440,17 @@ absl::Status DeclareFastPathIndexes(const Document& doc, const PlanSchema* schem
         absl::UnimplementedError("a fast-path index whose key is unknown");
     if (schema == nullptr || schema->slt.empty()) return unknown;
     std::string table_name, columns;
-    const RE2 create(absl::StrCat(R"((?i)create\s+index\s+)", RE2::QuoteMeta(read.index),
+    const RE2 create(absl::StrCat(R"((?i)create\s+index\s+)",
+                                  RE2::QuoteMeta(read.index),
                                   R"re(\s+on\s+"?(\w+)"?\s*\(([^)]*)\))re"));
-    if (!RE2::PartialMatch(ReadFile(schema->slt), create, &table_name, &columns)) {
+    if (!RE2::PartialMatch(ReadFile(schema->slt), create, &table_name,
+                           &columns)) {
       return unknown;
     }
     auto reads = schema->reads.find(read.collection);
     if (reads == schema->reads.end() ||
-        absl::AsciiStrToLower(table_name) != absl::AsciiStrToLower(reads->second) ||
+        absl::AsciiStrToLower(table_name) !=
+            absl::AsciiStrToLower(reads->second) ||
         schema->tables.count(reads->second) == 0) {
       return unknown;
     }
@@ -466,16 +476,17 @@ absl::Status DeclareFastPathIndexes(const Document& doc, const PlanSchema* schem
 // Data for one plan's inputs over three rounds, or why there can be none.
 // Appends to `derived` a line for each collection whose arity was derived
 // from the plan's reads (not known from a schema or an arrangement).
-absl::StatusOr<eval::InputData> MakeData(const std::string& plan_name,
-                                         const Document& doc,
-                                         const std::map<std::string, PlanSchema>& schemas,
-                                         std::vector<std::string>* derived) {
+absl::StatusOr<eval::InputData> MakeData(
+    const std::string& plan_name, const Document& doc,
+    const std::map<std::string, PlanSchema>& schemas,
+    std::vector<std::string>* derived) {
   std::mt19937_64 rng(std::hash<std::string>()(plan_name));
   const PlanSchema* schema =
       schemas.count(plan_name) > 0 ? &schemas.at(plan_name) : nullptr;
   interp::RevealedArities revealed;
   for (const Object& object : doc.objects) {
-    if (object.plan != nullptr) interp::CollectRevealedArities(*object.plan, &revealed);
+    if (object.plan != nullptr)
+      interp::CollectRevealedArities(*object.plan, &revealed);
   }
   eval::InputData data;
   for (const std::string& global : Inputs(doc)) {
@@ -513,7 +524,8 @@ absl::StatusOr<eval::InputData> MakeData(const std::string& plan_name,
       table.types.assign(*arity, "int");
       table.not_null.assign(*arity, false);
       for (const auto& [column, shift] : TimestampColumns(doc, global)) {
-        if (column < *arity) table.types[column] = absl::StrCat("timestamp:", shift);
+        if (column < *arity)
+          table.types[column] = absl::StrCat("timestamp:", shift);
       }
     }
     const bool dates = schema != nullptr && schema->dates_as_strings;
@@ -530,7 +542,8 @@ absl::StatusOr<eval::InputData> MakeData(const std::string& plan_name,
             return absl::UnimplementedError(
                 absl::StrCat("column type ", table.types[c]));
           }
-          if (!table.not_null[c] && rng() % 10 == 0) value = eval::Datum::Null();
+          if (!table.not_null[c] && rng() % 10 == 0)
+            value = eval::Datum::Null();
           row.push_back(*value);
         }
         collection.updates.push_back({row, round, 1});
@@ -556,7 +569,8 @@ absl::StatusOr<eval::InputData> MakeData(const std::string& plan_name,
 TEST(EvalCorpus, PlansAgreeWithTheRewriteOffAndOnAndWithBothEngines) {
   const std::vector<fs::path> paths = corpus::PlanFiles();
   std::error_code ec;
-  LIR_SKIP_WITHOUT_CORPUS(paths.empty() || !fs::exists(SqlDir() / "MAP.tsv", ec));
+  LIR_SKIP_WITHOUT_CORPUS(paths.empty() ||
+                          !fs::exists(SqlDir() / "MAP.tsv", ec));
   std::map<std::string, PlanSchema> schemas = Schemas();
   AddSltSchemas(schemas);
   std::map<std::string, std::vector<std::string>> not_run;  // reason -> plans
@@ -573,7 +587,8 @@ TEST(EvalCorpus, PlansAgreeWithTheRewriteOffAndOnAndWithBothEngines) {
       not_run["no objects (only Source blocks)"].push_back(name);
       continue;
     }
-    absl::StatusOr<eval::InputData> data = MakeData(name, *doc, schemas, &derived);
+    absl::StatusOr<eval::InputData> data =
+        MakeData(name, *doc, schemas, &derived);
     if (!data.ok()) {
       not_run[std::string(data.status().message())].push_back(name);
       continue;
@@ -609,7 +624,8 @@ TEST(EvalCorpus, PlansAgreeWithTheRewriteOffAndOnAndWithBothEngines) {
     for (const Candidate& candidate : on->report.candidates) {
       if (candidate.outcome == CandidateOutcome::kFired) {
         ++fired;
-        fired_in.push_back(absl::StrCat(name, " LirId(", candidate.lir_id, ")"));
+        fired_in.push_back(
+            absl::StrCat(name, " LirId(", candidate.lir_id, ")"));
       }
     }
     const struct {
@@ -629,19 +645,21 @@ TEST(EvalCorpus, PlansAgreeWithTheRewriteOffAndOnAndWithBothEngines) {
       options.fuel = config.fuel;
       absl::StatusOr<eval::RunResult> run =
           eval::RunDocument(*config.doc, *data, options);
-      ASSERT_TRUE(run.ok()) << name << " " << config.name << ": " << run.status();
-      std::optional<std::string> difference = eval::FirstDifference(*oracle, *run);
+      ASSERT_TRUE(run.ok())
+          << name << " " << config.name << ": " << run.status();
+      std::optional<std::string> difference =
+          eval::FirstDifference(*oracle, *run);
       EXPECT_FALSE(difference.has_value())
-          << name << " " << config.name << " differs from off/snapshot: "
-          << difference.value_or("") << "\ndata: " << eval::InputDataToJson(*data);
+          << name << " " << config.name
+          << " differs from off/snapshot: " << difference.value_or("")
+          << "\ndata: " << eval::InputDataToJson(*data);
     }
   }
   std::cout << "corpus: " << paths.size() << " plans, " << ran
             << " ran with the rewrite off and on (" << fast_paths_ran
-            << " with fast-path objects; " << fired
-            << " fused rewrites; " << with_round_error
-            << " stopped at a round error), " << paths.size() - ran
-            << " could not run:\n";
+            << " with fast-path objects; " << fired << " fused rewrites; "
+            << with_round_error << " stopped at a round error), "
+            << paths.size() - ran << " could not run:\n";
   for (const auto& [reason, plans] : not_run) {
     std::cout << "  " << plans.size() << "  " << reason << ": "
               << absl::StrJoin(plans, ", ") << "\n";
@@ -652,7 +670,8 @@ TEST(EvalCorpus, PlansAgreeWithTheRewriteOffAndOnAndWithBothEngines) {
                "revealed; every column an integer):\n";
   for (const std::string& line : derived) std::cout << "  " << line << "\n";
   std::cout << "round errors (the same in every configuration):\n";
-  for (const std::string& error : round_errors) std::cout << "  " << error << "\n";
+  for (const std::string& error : round_errors)
+    std::cout << "  " << error << "\n";
   // Temporal filters run: no plan is left out for mz_now, and the
   // corpus's temporal SetDifference candidate fires and runs without a
   // round error (its rows expire within the generated rounds), so the
@@ -664,9 +683,9 @@ TEST(EvalCorpus, PlansAgreeWithTheRewriteOffAndOnAndWithBothEngines) {
   // no objects, and one known gap: dates (github-2746-L45 compares a column
   // with the literal 1997-07-06; its collections' arities are derived, so
   // it gets as far as that literal). A new reason is a regression.
-  const std::set<std::string> known = {
-      "unsupported literal \xE2\x96\x88", "no objects (only Source blocks)",
-      "unsupported literal 1997-07-06"};
+  const std::set<std::string> known = {"unsupported literal \xE2\x96\x88",
+                                       "no objects (only Source blocks)",
+                                       "unsupported literal 1997-07-06"};
   for (const auto& [reason, plans] : not_run) {
     EXPECT_TRUE(known.count(reason) > 0)
         << reason << ": " << absl::StrJoin(plans, ", ");
@@ -675,10 +694,10 @@ TEST(EvalCorpus, PlansAgreeWithTheRewriteOffAndOnAndWithBothEngines) {
   if (std::any_of(paths.begin(), paths.end(), [&](const fs::path& p) {
         return p.filename() == temporal_candidate;
       })) {
-    EXPECT_TRUE(std::any_of(fired_in.begin(), fired_in.end(),
-                            [&](const std::string& where) {
-                              return absl::StartsWith(where, temporal_candidate);
-                            }));
+    EXPECT_TRUE(std::any_of(
+        fired_in.begin(), fired_in.end(), [&](const std::string& where) {
+          return absl::StartsWith(where, temporal_candidate);
+        }));
     EXPECT_EQ(with_error.count(temporal_candidate), 0u);
   }
   // Floors, so that a change that stops plans from running is noticed.

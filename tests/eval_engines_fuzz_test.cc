@@ -1,6 +1,6 @@
 // Differential test of the evaluator's two engines on generated general
-// plans (tests/support/eval_plan_fuzz_gen.h): every node kind the evaluator runs,
-// composed a few levels deep over 2-4 typed input collections, on
+// plans (tests/support/eval_plan_fuzz_gen.h): every node kind the evaluator
+// runs, composed a few levels deep over 2-4 typed input collections, on
 // multi-round data with insertions and retractions. The incremental engine
 // (eager and no compaction) must compute exactly what the snapshot engine
 // (the oracle) computes at every round, and fail in exactly the rounds it

@@ -1,9 +1,9 @@
 // The evaluator's equivalence harness: the proof that the fused
 // set-difference rewrite preserves results.
 //
-// Thousands of generated EXCEPT-shaped plans (tests/support/eval_case_gen.h) run on
-// generated multi-round data with retractions, and every configuration must
-// compute the same contents at every round as the oracle (rewrite off,
+// Thousands of generated EXCEPT-shaped plans (tests/support/eval_case_gen.h)
+// run on generated multi-round data with retractions, and every configuration
+// must compute the same contents at every round as the oracle (rewrite off,
 // snapshot engine):
 //   rewrite off / on  x  snapshot / incremental  x  fuel unlimited / 1,
 // with the compaction policy varied. Seeded and reproducible: a failure
@@ -75,9 +75,9 @@ TEST(EvalEquivalence, RewriteAndEnginesAgreeOnGeneratedPlans) {
   std::map<std::string, int> fire_counts;
   for (uint64_t seed = first_seed; seed < first_seed + cases; ++seed) {
     const testing::EvalCase c = testing::GenerateEvalCase(seed);
-    const std::string where = absl::StrCat(
-        "seed ", seed, " (replay: LIR_EQUIV_SEED=", seed,
-        " LIR_EQUIV_CASES=1) ", c.description, "\n", c.plan_text);
+    const std::string where =
+        absl::StrCat("seed ", seed, " (replay: LIR_EQUIV_SEED=", seed,
+                     " LIR_EQUIV_CASES=1) ", c.description, "\n", c.plan_text);
     absl::StatusOr<Document> doc = explain::ParseText(c.plan_text);
     ASSERT_TRUE(doc.ok()) << doc.status() << "\n" << where;
     ValidateOptions validate;
@@ -85,7 +85,8 @@ TEST(EvalEquivalence, RewriteAndEnginesAgreeOnGeneratedPlans) {
       validate.global_arity[name] = collection.arity;
     }
     ASSERT_TRUE(Validate(*doc->objects[0].plan, validate).ok())
-        << Validate(*doc->objects[0].plan, validate) << "\n" << where;
+        << Validate(*doc->objects[0].plan, validate) << "\n"
+        << where;
     absl::StatusOr<OptimizeResult> off = OptimizeWith(*doc, false);
     absl::StatusOr<OptimizeResult> on = OptimizeWith(*doc, true);
     ASSERT_TRUE(off.ok() && on.ok()) << where;
@@ -119,8 +120,8 @@ TEST(EvalEquivalence, RewriteAndEnginesAgreeOnGeneratedPlans) {
           eval::FirstDifference(*oracle, *run);
       if (difference.has_value()) {
         ++mismatches;
-        ADD_FAILURE() << config.name << " differs from off/snapshot: "
-                      << *difference << "\n"
+        ADD_FAILURE() << config.name
+                      << " differs from off/snapshot: " << *difference << "\n"
                       << where << "\ndata: " << eval::InputDataToJson(c.data);
       }
     }

@@ -23,7 +23,8 @@ namespace {
 
 using namespace incremental_testing;  // NOLINT: the shared test helpers
 
-// ---- Reduce ------------------------------------------------------------------
+// ---- Reduce
+// ------------------------------------------------------------------
 
 constexpr char kDistinct[] = R"(Explained Query:
   Reduce::Distinct
@@ -156,7 +157,8 @@ TEST(IncrementalJoin, DeltaWithoutEveryPathRunsRecomputed) {
   EXPECT_TRUE(out->adapter);
 }
 
-// ---- Let, TopK, LetRec --------------------------------------------------------
+// ---- Let, TopK, LetRec
+// --------------------------------------------------------
 
 TEST(IncrementalLet, BindingReadTwice) {
   Plan plan(R"(Explained Query:
@@ -181,9 +183,9 @@ TEST(IncrementalLet, BindingReadTwice) {
 )");
   auto df = Build(plan, Options({{kT, 2}}));
   ASSERT_NE(df, nullptr);
-  std::vector<Multiset> changes = Steps(
-      *df, {{{kT, M({{I({1, 10}), 1}, {I({2, 20}), 2}})}},
-            {{kT, M({{I({2, 20}), -1}, {I({3, 30}), 1}})}}});
+  std::vector<Multiset> changes =
+      Steps(*df, {{{kT, M({{I({1, 10}), 1}, {I({2, 20}), 2}})}},
+                  {{kT, M({{I({2, 20}), -1}, {I({3, 30}), 1}})}}});
   EXPECT_EQ(Contents(changes),
             (std::vector<Multiset>{M({{I({20}), 2}}),
                                    M({{I({20}), 1}, {I({30}), 1}})}));
@@ -198,19 +200,21 @@ TEST(IncrementalTopK, PerGroupRecomputation) {
   auto df = Build(plan, Options({{kT, 2}}));
   ASSERT_NE(df, nullptr);
   std::vector<Multiset> changes = Steps(
-      *df, {{{kT, M({{I({1, 1}), 1}, {I({1, 2}), 1}, {I({1, 3}), 1},
-                     {I({2, 5}), 1}})}},
-            {{kT, M({{I({1, 3}), -1}, {I({2, 6}), 2}})}}});
+      *df,
+      {{{kT,
+         M({{I({1, 1}), 1}, {I({1, 2}), 1}, {I({1, 3}), 1}, {I({2, 5}), 1}})}},
+       {{kT, M({{I({1, 3}), -1}, {I({2, 6}), 2}})}}});
   EXPECT_EQ(Contents(changes),
             (std::vector<Multiset>{
                 M({{I({1, 3}), 1}, {I({1, 2}), 1}, {I({2, 5}), 1}}),
                 M({{I({1, 2}), 1}, {I({1, 1}), 1}, {I({2, 6}), 2}})}));
   // Round 1 touches both groups; the changes are exactly the differences.
-  EXPECT_EQ(changes[1], M({{I({1, 3}), -1}, {I({1, 1}), 1}, {I({2, 5}), -1},
-                           {I({2, 6}), 2}}));
-  EXPECT_EQ(Names(df->Arrangements()),
-            (std::vector<std::string>{"Arranged TopK input",
-                                      "Reduced TopK input"}));
+  EXPECT_EQ(
+      changes[1],
+      M({{I({1, 3}), -1}, {I({1, 1}), 1}, {I({2, 5}), -1}, {I({2, 6}), 2}}));
+  EXPECT_EQ(
+      Names(df->Arrangements()),
+      (std::vector<std::string>{"Arranged TopK input", "Reduced TopK input"}));
 }
 
 constexpr char kEdges[] = "materialize.public.edges";
@@ -266,8 +270,12 @@ TEST(IncrementalLetRec, AdapterRecomputesAndDiffs) {
   EXPECT_EQ(Contents(changes),
             (std::vector<Multiset>{
                 M({{I({1, 2}), 1}, {I({2, 3}), 1}, {I({1, 3}), 1}}),
-                M({{I({1, 2}), 1}, {I({2, 3}), 1}, {I({1, 3}), 1},
-                   {I({3, 4}), 1}, {I({2, 4}), 1}, {I({1, 4}), 1}}),
+                M({{I({1, 2}), 1},
+                   {I({2, 3}), 1},
+                   {I({1, 3}), 1},
+                   {I({3, 4}), 1},
+                   {I({2, 4}), 1},
+                   {I({1, 4}), 1}}),
                 M({{I({1, 2}), 1}, {I({3, 4}), 1}}),
                 M({{I({1, 2}), 1}, {I({3, 4}), 1}})}));
   EXPECT_EQ(changes[1], M({{I({3, 4}), 1}, {I({2, 4}), 1}, {I({1, 4}), 1}}));
@@ -284,11 +292,12 @@ TEST(IncrementalLetRec, AdapterRecomputesAndDiffs) {
   EXPECT_EQ(stats[2].records, 2u);
 }
 
-// ---- Depth -------------------------------------------------------------------
+// ---- Depth
+// -------------------------------------------------------------------
 
 TEST(IncrementalDepth, HundredThousandDeepChain) {
-  PlanBuilder chain = PlanBuilder::GetCollection(CollectionId::Global(kT),
-                                                 PlanBuilder::Raw());
+  PlanBuilder chain =
+      PlanBuilder::GetCollection(CollectionId::Global(kT), PlanBuilder::Raw());
   constexpr int kDepth = 100000;
   for (int i = 0; i < kDepth; ++i) {
     chain = i % 2 == 0 ? std::move(chain).Negate()

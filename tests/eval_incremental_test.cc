@@ -119,15 +119,15 @@ TEST(IncrementalExcept, FusedKeepsNoTraceT) {
   auto f = Build(fused, Options({{kA, 1}, {kB, 1}}));
   ASSERT_NE(t, nullptr);
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(Names(t->Arrangements()),
-            (std::vector<std::string>{
-                "Index materialize.public.a[[Column(0)]]",
-                "Index materialize.public.b[[Column(0)]]",
-                "ArrangeBy[[Column(0)]]", "Threshold local"}));
+  EXPECT_EQ(
+      Names(t->Arrangements()),
+      (std::vector<std::string>{"Index materialize.public.a[[Column(0)]]",
+                                "Index materialize.public.b[[Column(0)]]",
+                                "ArrangeBy[[Column(0)]]", "Threshold local"}));
   EXPECT_EQ(Names(f->Arrangements()),
-            (std::vector<std::string>{
-                "Index materialize.public.a[[Column(0)]]",
-                "Index materialize.public.b[[Column(0)]]", "SetDifference"}));
+            (std::vector<std::string>{"Index materialize.public.a[[Column(0)]]",
+                                      "Index materialize.public.b[[Column(0)]]",
+                                      "SetDifference"}));
   for (const ArrangementStats& s : f->Arrangements()) {
     EXPECT_FALSE(s.adapter);
     EXPECT_EQ(s.object, "test");
@@ -151,16 +151,24 @@ TEST(IncrementalCompaction, EagerVersusNoneRecords) {
   std::vector<Expect> cases = {
       // Trace T gets +1..+4 then -3, -4: six records until compacted; the
       // Threshold output emits +1..+4 then -3, -4 the same way.
-      {kThresholdExcept, Compaction::kNone,
-       {{ia, {4, 1}}, {ib, {2, 1}}, {"ArrangeBy[[Column(0)]]", {6, 2}},
+      {kThresholdExcept,
+       Compaction::kNone,
+       {{ia, {4, 1}},
+        {ib, {2, 1}},
+        {"ArrangeBy[[Column(0)]]", {6, 2}},
         {"Threshold local", {6, 2}}}},
-      {kThresholdExcept, Compaction::kEager,
-       {{ia, {4, 1}}, {ib, {2, 1}}, {"ArrangeBy[[Column(0)]]", {2, 1}},
+      {kThresholdExcept,
+       Compaction::kEager,
+       {{ia, {4, 1}},
+        {ib, {2, 1}},
+        {"ArrangeBy[[Column(0)]]", {2, 1}},
         {"Threshold local", {2, 1}}}},
       // The fused operator keeps only its output: same history, no T.
-      {kFusedExcept, Compaction::kNone,
+      {kFusedExcept,
+       Compaction::kNone,
        {{ia, {4, 1}}, {ib, {2, 1}}, {"SetDifference", {6, 2}}}},
-      {kFusedExcept, Compaction::kEager,
+      {kFusedExcept,
+       Compaction::kEager,
        {{ia, {4, 1}}, {ib, {2, 1}}, {"SetDifference", {2, 1}}}},
   };
   for (const Expect& c : cases) {
@@ -188,7 +196,8 @@ TEST(IncrementalFuel, SameOutputsMoreActivations) {
   std::vector<std::vector<Multiset>> outputs;
   std::vector<uint64_t> activations;
   for (uint64_t fuel : {0, 1, 2}) {
-    auto df = Build(plan, Options({{kA, 1}, {kB, 1}}, Compaction::kEager, fuel));
+    auto df =
+        Build(plan, Options({{kA, 1}, {kB, 1}}, Compaction::kEager, fuel));
     ASSERT_NE(df, nullptr);
     outputs.push_back(Steps(*df, ExceptRounds()));
     activations.push_back(df->Activations());
@@ -278,7 +287,9 @@ constexpr char kAntiFused[] = R"(Explained Query:
 
 std::vector<GlobalChanges> AntiRounds() {
   return {
-      {{kOrders, M({{I({100, 1}), 1}, {I({101, 1}), 1}, {I({102, 2}), 1},
+      {{kOrders, M({{I({100, 1}), 1},
+                    {I({101, 1}), 1},
+                    {I({102, 2}), 1},
                     {I({103, 3}), 1}})},
        {kCustomers, M({{I({1, 7}), 1}, {I({1, 8}), 1}})}},
       {{kCustomers, M({{I({1, 7}), -1}, {I({1, 8}), -1}, {I({2, 9}), 1}})}},
@@ -307,18 +318,17 @@ TEST(IncrementalExcept, ProjectingArmsThroughLetAndReduce) {
   auto df = Build(fused, Options({{kOrders, 2}, {kCustomers, 2}}));
   ASSERT_NE(df, nullptr);
   // The arms' arrangements are l0's ArrangeBy and l1's DistinctBy output.
-  EXPECT_EQ(Names(df->Arrangements()),
-            (std::vector<std::string>{"ArrangeBy[[Column(0)]]",
-                                      "Arranged DistinctBy", "DistinctBy",
-                                      "SetDifference"}));
+  EXPECT_EQ(
+      Names(df->Arrangements()),
+      (std::vector<std::string>{"ArrangeBy[[Column(0)]]", "Arranged DistinctBy",
+                                "DistinctBy", "SetDifference"}));
   Plan threshold(kAntiThreshold);
   auto dt = Build(threshold, Options({{kOrders, 2}, {kCustomers, 2}}));
   ASSERT_NE(dt, nullptr);
   EXPECT_EQ(Names(dt->Arrangements()),
-            (std::vector<std::string>{"ArrangeBy[[Column(0)]]",
-                                      "Arranged DistinctBy", "DistinctBy",
-                                      "ArrangeBy[[Column(0)]]",
-                                      "Threshold local"}));
+            (std::vector<std::string>{
+                "ArrangeBy[[Column(0)]]", "Arranged DistinctBy", "DistinctBy",
+                "ArrangeBy[[Column(0)]]", "Threshold local"}));
 }
 
 TEST(IncrementalExcept, UnresolvableArmFailsToBuild) {
@@ -363,10 +373,10 @@ TEST(IncrementalExcept, ArmReadsMonotonicTop1Output) {
 )");
   auto df = Build(plan, Options({{kA, 1}, {kT, 2}}));
   ASSERT_NE(df, nullptr);
-  std::vector<Multiset> changes = Steps(
-      *df, {{{kA, M({{I({1}), 1}, {I({2}), 2}})},
-             {kT, M({{I({2, 5}), 1}, {I({2, 6}), 1}, {I({3, 1}), 1}})}},
-            {{kT, M({{I({2, 5}), -1}, {I({2, 6}), -1}})}}});
+  std::vector<Multiset> changes =
+      Steps(*df, {{{kA, M({{I({1}), 1}, {I({2}), 2}})},
+                   {kT, M({{I({2, 5}), 1}, {I({2, 6}), 1}, {I({3, 1}), 1}})}},
+                  {{kT, M({{I({2, 5}), -1}, {I({2, 6}), -1}})}}});
   // Top1 keeps one row per group: group 2 subtracts 1 from a's two 2s.
   EXPECT_EQ(Contents(changes),
             (std::vector<Multiset>{M({{I({1}), 1}, {I({2}), 1}}),
@@ -377,7 +387,8 @@ TEST(IncrementalExcept, ArmReadsMonotonicTop1Output) {
                 "Index materialize.public.a[[Column(0)]]", "SetDifference"}));
 }
 
-// ---- ../shared/reference/SEMANTICS.md 6 at small scale -----------------------------------------
+// ---- ../shared/reference/SEMANTICS.md 6 at small scale
+// -----------------------------------------
 
 // SELECT k FROM a EXCEPT SELECT k FROM b, neither side indexed: both arms
 // are ArrangeBy input_key=[#0] over a Reduce::Distinct.
@@ -432,9 +443,11 @@ TEST(IncrementalMemory, FusionRemovesTraceTUnderBothSchedules) {
     std::vector<std::pair<std::string, uint64_t>> records;
   };
   std::vector<Case> cases = {
-      {false, Compaction::kNone,
+      {false,
+       Compaction::kNone,
        {{"ArrangeBy[[Column(0)]]", 1500}, {"Threshold local", 1500}}},
-      {false, Compaction::kEager,
+      {false,
+       Compaction::kEager,
        {{"ArrangeBy[[Column(0)]]", 500}, {"Threshold local", 500}}},
       {true, Compaction::kNone, {{"SetDifference", 1500}}},
       {true, Compaction::kEager, {{"SetDifference", 500}}},
@@ -464,13 +477,14 @@ TEST(IncrementalBuild, UnknownGlobalIsAnError) {
   Plan plan(kFusedExcept);
   auto df = MakeIncrementalDataflow(plan.root(), Options({{kA, 1}}));
   ASSERT_FALSE(df.ok());
-  EXPECT_NE(df.status().message().find(
-                "no data for collection materialize.public.b"),
-            std::string::npos)
+  EXPECT_NE(
+      df.status().message().find("no data for collection materialize.public.b"),
+      std::string::npos)
       << df.status();
 }
 
-// ---- Agreement with the snapshot engine --------------------------------------
+// ---- Agreement with the snapshot engine
+// --------------------------------------
 
 TEST(IncrementalVersusSnapshot, SameChangesEveryRound) {
   struct Case {

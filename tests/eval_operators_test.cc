@@ -43,7 +43,6 @@ NodePtr Plan(const std::string& body) {
   return std::move(doc->objects[0].plan);
 }
 
-
 // ---- Reduce ----------------------------------------------------------------
 
 AggregateExpr Agg(std::string func, bool distinct = false) {
@@ -57,7 +56,8 @@ AggregateExpr Agg(std::string func, bool distinct = false) {
 /// A Basic reduce over val columns with the given aggregates.
 ReduceOp Basic(std::vector<AggregateExpr> aggrs) {
   ReduceOp op;
-  op.kind = aggrs.size() == 1 ? ReduceKind::kBasicSingle : ReduceKind::kBasicMultiple;
+  op.kind =
+      aggrs.size() == 1 ? ReduceKind::kBasicSingle : ReduceKind::kBasicMultiple;
   op.aggrs = std::move(aggrs);
   return op;
 }
@@ -86,7 +86,8 @@ TEST(Reduce, CountSumMinMaxWithNullsAndMultiplicities) {
   Multiset vals = Vals({{{I(3), I(3), I(3), I(3)}, 2},
                         {{N, N, N, N}, 5},
                         {{I(-1), I(-1), I(-1), I(-1)}, 1}});
-  EXPECT_EQ(Group(op, {S("k")}, vals), (DataRow{S("k"), I(3), I(5), I(-1), I(3)}));
+  EXPECT_EQ(Group(op, {S("k")}, vals),
+            (DataRow{S("k"), I(3), I(5), I(-1), I(3)}));
   // Only NULLs: count 0, the others NULL; the group still exists.
   EXPECT_EQ(Group(op, {}, Vals({{{N, N, N, N}, 3}})), (DataRow{I(0), N, N, N}));
   // No rows: no group (global aggregates get their default row from the plan).
@@ -108,12 +109,14 @@ TEST(Reduce, CountStarReadsTrue) {
 
 TEST(Reduce, SumFloatsAndOverflow) {
   ReduceOp op = Basic({Agg("sum")});
-  EXPECT_EQ(Group(op, {}, Vals({{{F(1.5)}, 2}, {{I(1)}, 1}})), (DataRow{F(4.0)}));
+  EXPECT_EQ(Group(op, {}, Vals({{{F(1.5)}, 2}, {{I(1)}, 1}})),
+            (DataRow{F(4.0)}));
   absl::StatusOr<Multiset> out = ReduceGroup(
       op, {}, Vals({{{I(std::numeric_limits<int64_t>::max() / 2 + 1)}, 2}}));
   EXPECT_EQ(out.status().code(), absl::StatusCode::kOutOfRange) << out.status();
-  out = ReduceGroup(op, {}, Vals({{{I(std::numeric_limits<int64_t>::max())}, 1},
-                                  {{I(1)}, 1}}));
+  out = ReduceGroup(
+      op, {},
+      Vals({{{I(std::numeric_limits<int64_t>::max())}, 1}, {{I(1)}, 1}}));
   EXPECT_EQ(out.status().code(), absl::StatusCode::kOutOfRange);
   EXPECT_EQ(ReduceGroup(op, {}, Vals({{{S("x")}, 1}})).status().code(),
             absl::StatusCode::kInvalidArgument);
@@ -127,17 +130,19 @@ TEST(Reduce, DistinctAggregates) {
   op.distinct_aggrs = {{1, Agg("count", true)}};
   Multiset vals = Vals({{{I(2), I(2)}, 3}, {{I(5), I(5)}, 1}, {{N, N}, 2}});
   EXPECT_EQ(Group(op, {}, vals), (DataRow{I(11), I(2)}));
-  ReduceOp sums = Basic({Agg("sum", true), Agg("count", true), Agg("max", true)});
+  ReduceOp sums =
+      Basic({Agg("sum", true), Agg("count", true), Agg("max", true)});
   // Distinct values may arrive in different val rows.
-  Multiset spread = Vals({{{I(2), I(7), I(1)}, 3}, {{I(2), I(7), I(4)}, 1},
-                          {{I(3), N, N}, 1}});
+  Multiset spread = Vals(
+      {{{I(2), I(7), I(1)}, 3}, {{I(2), I(7), I(4)}, 1}, {{I(3), N, N}, 1}});
   EXPECT_EQ(Group(sums, {}, spread), (DataRow{I(5), I(1), I(4)}));
 }
 
 TEST(Reduce, AnyAll) {
   ReduceOp op = Basic({Agg("any"), Agg("all")});
-  EXPECT_EQ(Group(op, {}, Vals({{{B(true), B(true)}, 1}, {{B(false), B(false)}, 1}})),
-            (DataRow{B(true), B(false)}));
+  EXPECT_EQ(
+      Group(op, {}, Vals({{{B(true), B(true)}, 1}, {{B(false), B(false)}, 1}})),
+      (DataRow{B(true), B(false)}));
   EXPECT_EQ(Group(op, {}, Vals({{{B(false), B(true)}, 2}, {{N, N}, 1}})),
             (DataRow{B(false), B(true)}));
   EXPECT_EQ(Group(op, {}, Vals({{{N, N}, 1}})), (DataRow{N, N}));
@@ -147,11 +152,15 @@ TEST(Reduce, AnyAll) {
 
 TEST(Reduce, MinMaxOfStringsAndMixedNumbers) {
   ReduceOp op = Basic({Agg("min"), Agg("max")});
-  EXPECT_EQ(Group(op, {}, Vals({{{S("b"), S("b")}, 1}, {{S("a"), S("a")}, 1},
-                                {{S("c"), S("c")}, 1}})),
+  EXPECT_EQ(Group(op, {},
+                  Vals({{{S("b"), S("b")}, 1},
+                        {{S("a"), S("a")}, 1},
+                        {{S("c"), S("c")}, 1}})),
             (DataRow{S("a"), S("c")}));
-  EXPECT_EQ(Group(op, {}, Vals({{{I(2), I(2)}, 1}, {{F(1.5), F(1.5)}, 1},
-                                {{F(2.5), F(2.5)}, 1}})),
+  EXPECT_EQ(Group(op, {},
+                  Vals({{{I(2), I(2)}, 1},
+                        {{F(1.5), F(1.5)}, 1},
+                        {{F(2.5), F(2.5)}, 1}})),
             (DataRow{F(1.5), F(2.5)}));
 }
 
@@ -177,7 +186,8 @@ TEST(Reduce, DistinctKind) {
   EXPECT_EQ(Group(op, {I(1)}, {}), std::nullopt);
   absl::StatusOr<Multiset> neg = ReduceGroup(op, {I(1)}, Vals({{{}, -1}}));
   EXPECT_EQ(neg.status().code(), absl::StatusCode::kOutOfRange);
-  EXPECT_TRUE(absl::StrContains(neg.status().message(), "negative multiplicity"));
+  EXPECT_TRUE(
+      absl::StrContains(neg.status().message(), "negative multiplicity"));
 }
 
 TEST(Reduce, NegativeMultiplicityIsAnError) {
@@ -186,7 +196,8 @@ TEST(Reduce, NegativeMultiplicityIsAnError) {
   absl::StatusOr<Multiset> out =
       ReduceGroup(op, {}, Vals({{{I(1)}, 3}, {{I(2)}, -1}}));
   EXPECT_EQ(out.status().code(), absl::StatusCode::kOutOfRange);
-  EXPECT_TRUE(absl::StrContains(out.status().message(), "negative multiplicity"));
+  EXPECT_TRUE(
+      absl::StrContains(out.status().message(), "negative multiplicity"));
 }
 
 TEST(Reduce, FiltersOfPlansAndMfpAfter) {
@@ -233,7 +244,8 @@ TEST(TopK, OffsetLimitAndMultiplicities) {
 }
 
 TEST(TopK, OrderNullsAndDirection) {
-  const std::vector<RowDiff> rows = {{{N, I(1)}, 1}, {{I(1), I(2)}, 1}, {{I(5), I(3)}, 1}};
+  const std::vector<RowDiff> rows = {
+      {{N, I(1)}, 1}, {{I(1), I(2)}, 1}, {{I(5), I(3)}, 1}};
   TopKOp op;
   op.limit = E("1");
   op.order_by = {{0, false, true}};  // asc nulls_last
@@ -278,7 +290,8 @@ TEST(TopK, Errors) {
             absl::StatusCode::kOutOfRange);
 }
 
-// ---- FlatMap -----------------------------------------------------------------
+// ---- FlatMap
+// -----------------------------------------------------------------
 
 std::vector<DataRow> FlatMap(const FlatMapOp& op, const DataRow& row) {
   absl::StatusOr<std::vector<DataRow>> out = FlatMapRow(op, row);
@@ -291,8 +304,8 @@ TEST(FlatMap, GenerateSeries) {
   op.func = "generate_series";
   op.exprs = {E("#0"), E("#1")};
   EXPECT_EQ(FlatMap(op, {I(1), I(3)}),
-            (std::vector<DataRow>{{I(1), I(3), I(1)}, {I(1), I(3), I(2)},
-                                  {I(1), I(3), I(3)}}));
+            (std::vector<DataRow>{
+                {I(1), I(3), I(1)}, {I(1), I(3), I(2)}, {I(1), I(3), I(3)}}));
   EXPECT_TRUE(FlatMap(op, {I(3), I(1)}).empty());
   EXPECT_TRUE(FlatMap(op, {N, I(1)}).empty());
   op.exprs = {E("#0"), E("#1"), E("-2")};
@@ -318,11 +331,14 @@ TEST(FlatMap, WrapAndUnsupported) {
   op.exprs = {E("#0")};
   Node node{op};
   EXPECT_EQ(CheckNode(node).code(), absl::StatusCode::kUnimplemented);
-  EXPECT_EQ(CheckNode(node).message(), "unsupported table function unnest_list");
-  EXPECT_EQ(FlatMapRow(op, {I(1)}).status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(CheckNode(node).message(),
+            "unsupported table function unnest_list");
+  EXPECT_EQ(FlatMapRow(op, {I(1)}).status().code(),
+            absl::StatusCode::kUnimplemented);
 }
 
-// ---- Joins -------------------------------------------------------------------
+// ---- Joins
+// -------------------------------------------------------------------
 
 TEST(Join, JoinedRowLayout) {
   // Stream (a, b, c) keyed by #2, thinning (#0, #1); lookup (x, y, z) keyed
@@ -344,7 +360,8 @@ TEST(Join, ApplyClosureWithReadyEquivalences) {
   closure.ready_equivalences = {{E("#0"), E("#1")}, {E("#2"), E("(#0 + 1)")}};
   closure.mfp = Mfp({"(#0 * 10)"}, {}, std::vector<int>{3});
   auto run = [&](DataRow row) {
-    absl::StatusOr<std::optional<DataRow>> out = ApplyClosure(closure, std::move(row));
+    absl::StatusOr<std::optional<DataRow>> out =
+        ApplyClosure(closure, std::move(row));
     EXPECT_TRUE(out.ok()) << out.status();
     return out.ok() ? *out : std::nullopt;
   };
@@ -353,15 +370,19 @@ TEST(Join, ApplyClosureWithReadyEquivalences) {
   EXPECT_EQ(run({I(1), I(2), I(2)}), std::nullopt);
   EXPECT_EQ(run({I(1), I(1), I(3)}), std::nullopt);
   EXPECT_EQ(run({N, N, I(2)}), std::nullopt);  // NULL = NULL is not true
-  absl::StatusOr<std::optional<DataRow>> none = ApplyClosure(std::nullopt, {I(4)});
+  absl::StatusOr<std::optional<DataRow>> none =
+      ApplyClosure(std::nullopt, {I(4)});
   ASSERT_TRUE(none.ok() && none->has_value());
   EXPECT_EQ(**none, (DataRow{I(4)}));
 }
 
-// ---- Constant, CheckNode -------------------------------------------------------
+// ---- Constant, CheckNode
+// -------------------------------------------------------
 
 TEST(Constant, RowsAndErrors) {
-  NodePtr root = Plan("  Constant\n    - ((1, \"a\") x 2)\n    - (1, \"a\")\n    - ((2, null) x -1)");
+  NodePtr root = Plan(
+      "  Constant\n    - ((1, \"a\") x 2)\n    - (1, \"a\")\n    - ((2, null) "
+      "x -1)");
   ASSERT_NE(root, nullptr);
   ASSERT_TRUE(CheckNode(*root).ok()) << CheckNode(*root);
   absl::StatusOr<Multiset> rows = ConstantRows(root->As<ConstantOp>());
@@ -369,7 +390,8 @@ TEST(Constant, RowsAndErrors) {
   EXPECT_EQ(*rows, (Multiset{{{I(1), S("a")}, 3}, {{I(2), N}, -1}}));
   ConstantOp error;
   error.error = "division by zero";
-  EXPECT_EQ(ConstantRows(error).status(), absl::InvalidArgumentError("division by zero"));
+  EXPECT_EQ(ConstantRows(error).status(),
+            absl::InvalidArgumentError("division by zero"));
   ConstantOp elided;
   elided.rows = {{{Literal::Int(1)}, 1}};
   elided.elided_total_rows = 40;
@@ -390,7 +412,8 @@ TEST(CheckNode, Payloads) {
       "    val_plan\n      project=(#2)\n      map=(row(row(#1{b}, #1{b})))\n"
       "    Get::PassArrangements materialize.public.t\n      raw=true");
   ASSERT_NE(reduce, nullptr);
-  EXPECT_EQ(CheckNode(*reduce).message(), "unsupported aggregate jsonb_object_agg");
+  EXPECT_EQ(CheckNode(*reduce).message(),
+            "unsupported aggregate jsonb_object_agg");
   NodePtr accumulable = Plan(
       "  Reduce::Accumulable\n"
       "    simple_aggrs[0]=(1, sum(#1{b}))\n"
@@ -415,18 +438,21 @@ TEST(CheckNode, Payloads) {
   ASSERT_NE(topk, nullptr);
   EXPECT_TRUE(CheckNode(*topk).ok()) << CheckNode(*topk);
   NodePtr flat = Plan(
-      "  FlatMap generate_series(#0{a}, #1{b}, 1)\n    mfp_after\n      project=(#2)\n"
+      "  FlatMap generate_series(#0{a}, #1{b}, 1)\n    mfp_after\n      "
+      "project=(#2)\n"
       "    Get::PassArrangements materialize.public.t\n      raw=true");
   ASSERT_NE(flat, nullptr);
   EXPECT_TRUE(CheckNode(*flat).ok()) << CheckNode(*flat);
   ReduceOp hierarchical;
   hierarchical.kind = ReduceKind::kHierarchicalBucketed;
   hierarchical.aggr_funcs = {"min", "sum"};
-  EXPECT_EQ(CheckNode(Node{hierarchical}).code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(CheckNode(Node{hierarchical}).code(),
+            absl::StatusCode::kUnimplemented);
   ReduceOp repeated;
   repeated.kind = ReduceKind::kAccumulable;
   repeated.simple_aggrs = {{0, Agg("sum")}, {0, Agg("count")}};
-  EXPECT_EQ(CheckNode(Node{repeated}).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(CheckNode(Node{repeated}).code(),
+            absl::StatusCode::kInvalidArgument);
   GetOp get;
   get.kind = GetKind::kCollection;
   get.mfp.temporal = TemporalFilter{{}, {E("#0")}};
@@ -442,7 +468,8 @@ TEST(CheckNode, Payloads) {
   join.paths[0].stages[0].lookup_relation = 1;
   join.paths[0].stages[0].lookup_key = {E("#0")};
   join.paths[0].stages[0].stream_key = {E("#0")};
-  join.paths[0].final_closure = JoinClosure{Mfp({"record_get[x](#0)"}, {}, std::nullopt), {}};
+  join.paths[0].final_closure =
+      JoinClosure{Mfp({"record_get[x](#0)"}, {}, std::nullopt), {}};
   NodePtr join_node = MakeNode(join);
   join_node->inputs.push_back(MakeNode(NegateOp{}));
   join_node->inputs.push_back(MakeNode(NegateOp{}));
@@ -451,7 +478,8 @@ TEST(CheckNode, Payloads) {
   EXPECT_TRUE(CheckNode(*join_node).ok()) << CheckNode(*join_node);
 }
 
-// ---- The corpus --------------------------------------------------------------
+// ---- The corpus
+// --------------------------------------------------------------
 
 using CorpusPlan = corpus::ParsedPlan;
 
@@ -498,11 +526,12 @@ TEST(EvalCorpus, CheckNodeSweep) {
   }
   EXPECT_GT(supported, Corpus().size() / 2);
   // Plans whose every construct is in the supported set.
-  for (const char* name : {"physical_plan_as_text-L434.plan",   // sum, count distinct
-                           "physical_plan_as_text-L391.plan",   // generate_series
-                           "physical_plan_as_text-L247.plan",   // TopK
-                           "physical_plan_as_text-L1253.plan",  // delta join
-                           "physical_plan_as_text-L515.plan"}) {  // min/max
+  for (const char* name :
+       {"physical_plan_as_text-L434.plan",     // sum, count distinct
+        "physical_plan_as_text-L391.plan",     // generate_series
+        "physical_plan_as_text-L247.plan",     // TopK
+        "physical_plan_as_text-L1253.plan",    // delta join
+        "physical_plan_as_text-L515.plan"}) {  // min/max
     EXPECT_TRUE(by_name[name]) << name;
   }
   EXPECT_TRUE(by_name["physical_plan_aggregates-L22.plan"]);  // array_agg
@@ -550,7 +579,8 @@ TEST(EvalCorpus, CheckedExpressionsNeverHitUnimplemented) {
             for (const JoinStage& stage : path.stages) {
               if (stage.closure.has_value()) visit_mfp(stage.closure->mfp);
             }
-            if (path.final_closure.has_value()) visit_mfp(path.final_closure->mfp);
+            if (path.final_closure.has_value())
+              visit_mfp(path.final_closure->mfp);
           }
         }
       });

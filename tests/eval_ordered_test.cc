@@ -26,8 +26,12 @@ namespace {
 
 using namespace scalar_testing;  // NOLINT: the shared test helpers
 
-Datum L(std::vector<Datum> elements) { return Datum::List(std::move(elements)); }
-Datum A(std::vector<Datum> elements) { return Datum::Array(std::move(elements)); }
+Datum L(std::vector<Datum> elements) {
+  return Datum::List(std::move(elements));
+}
+Datum A(std::vector<Datum> elements) {
+  return Datum::Array(std::move(elements));
+}
 
 // ---- Datums ----------------------------------------------------------------
 
@@ -39,15 +43,15 @@ TEST(NestedDatum, StaysAsSmallAsAString) {
 TEST(NestedDatum, OrderEqualityAndHash) {
   EXPECT_LT(L({I(1), I(2)}), L({I(1), I(3)}));
   EXPECT_LT(L({I(1)}), L({I(1), I(0)}));  // a proper prefix first
-  EXPECT_LT(L({I(9)}), A({I(0)}));         // lists before arrays
-  EXPECT_LT(S("zzz"), L({}));              // nested after scalars
+  EXPECT_LT(L({I(9)}), A({I(0)}));        // lists before arrays
+  EXPECT_LT(S("zzz"), L({}));             // nested after scalars
   EXPECT_LT(N, L({}));
   EXPECT_EQ(L({I(1), S("x")}), L({I(1), S("x")}));
   EXPECT_NE(L({I(1)}), A({I(1)}));
   EXPECT_EQ(L({F(-0.0)}), L({F(0.0)}));
   absl::flat_hash_set<Datum> set = {L({I(1), S("x")}), L({I(1), S("x")}),
-                                    L({F(0.0)}), L({F(-0.0)}), A({I(1)}),
-                                    L({I(1)})};
+                                    L({F(0.0)}),       L({F(-0.0)}),
+                                    A({I(1)}),         L({I(1)})};
   EXPECT_EQ(set.size(), 4u);
 }
 
@@ -75,11 +79,11 @@ TEST(NestedDatum, PrintsAsExplainAndReadsBack) {
   EXPECT_EQ(FormatDatum(L({})), "[]");
   EXPECT_EQ(FormatRow({L({L({I(1)}), A({F(1.5)})}), I(3)}),
             "([[1], {1.5}], 3)");
-  for (const Datum& d :
-       {L({I(1), S("a, b]\"c"), N, B(true)}), A({}), L({}),
-        L({L({}), A({S("}")}), L({F(-2.5), I(-7)})})}) {
+  for (const Datum& d : {L({I(1), S("a, b]\"c"), N, B(true)}), A({}), L({}),
+                         L({L({}), A({S("}")}), L({F(-2.5), I(-7)})})}) {
     size_t pos = 0;
-    absl::StatusOr<Literal> literal = explain::ParseLiteral(FormatDatum(d), &pos);
+    absl::StatusOr<Literal> literal =
+        explain::ParseLiteral(FormatDatum(d), &pos);
     ASSERT_TRUE(literal.ok()) << FormatDatum(d) << ": " << literal.status();
     absl::StatusOr<Datum> back = FromLiteral(*literal);
     ASSERT_TRUE(back.ok()) << FormatDatum(d) << ": " << back.status();
@@ -107,7 +111,8 @@ TEST(NestedScalar, RowListArrayRecordGet) {
   EXPECT_EQ(Eval("list[row(#0, #1)]", row), L({L({I(1), I(2)})}));
   EXPECT_EQ(Eval("array[#2, #0]", row), A({N, I(1)}));
   EXPECT_EQ(Eval("record_get[1](row(#0, #1))", row), I(2));
-  EXPECT_EQ(Eval("record_get[0](record_get[1](row(#0, row(#1, #0))))", row), I(2));
+  EXPECT_EQ(Eval("record_get[0](record_get[1](row(#0, row(#1, #0))))", row),
+            I(2));
   // NULL in, NULL out.
   EXPECT_EQ(Eval("record_get[0](#2)", row), N);
   EXPECT_TRUE(CheckScalar(E("record_get[12](#0)")).ok());
@@ -149,7 +154,8 @@ ReduceOp Single(const std::string& aggr, bool unnest = false) {
 }
 
 /// The group's output over val rows of one column (record, multiplicity).
-Multiset RunGroup(const ReduceOp& op, std::vector<std::pair<Datum, int64_t>> vals) {
+Multiset RunGroup(const ReduceOp& op,
+                  std::vector<std::pair<Datum, int64_t>> vals) {
   std::vector<RowDiff> rows;
   for (auto& [d, diff] : vals) rows.push_back({{std::move(d)}, diff});
   absl::StatusOr<Multiset> consolidated = Consolidate(std::move(rows));
@@ -176,8 +182,8 @@ Multiset Rows(std::vector<RowDiff> rows) {
 
 TEST(OrderedAggregate, ArrayAggOrdersByKeysThenPayload) {
   // SELECT array_agg(b ORDER BY b DESC): row(array[b], b); NULLs first.
-  ReduceOp desc = Single(
-      "array_agg[order_by=[#0 desc nulls_first]](row(array[#0], #0))");
+  ReduceOp desc =
+      Single("array_agg[order_by=[#0 desc nulls_first]](row(array[#0], #0))");
   EXPECT_EQ(Value(desc, {{L({A({I(1)}), I(1)}), 2},
                          {L({A({I(3)}), I(3)}), 1},
                          {L({A({N}), N}), 1},
@@ -186,8 +192,8 @@ TEST(OrderedAggregate, ArrayAggOrdersByKeysThenPayload) {
   // No order keys: ties broken by the payload in Materialize's order
   // (NULL last), so the input order does not matter.
   ReduceOp plain = Single("array_agg[order_by=[]](row(array[#0]))");
-  EXPECT_EQ(Value(plain, {{L({A({N})}), 1}, {L({A({I(2)})}), 1},
-                          {L({A({I(1)})}), 1}}),
+  EXPECT_EQ(Value(plain,
+                  {{L({A({N})}), 1}, {L({A({I(2)})}), 1}, {L({A({I(1)})}), 1}}),
             A({I(1), I(2), N}));
   // DISTINCT: each record once.
   ReduceOp distinct = Single("array_agg[order_by=[]](distinct row(array[#0]))");
@@ -213,13 +219,16 @@ TEST(OrderedAggregate, StringAggSeparatorsAndNulls) {
 }
 
 TEST(OrderedAggregate, ListAggConcatenatesLists) {
-  ReduceOp op = Single("list_agg[order_by=[#0 desc nulls_last]](row(list[#0], #0))");
-  EXPECT_EQ(Value(op, {{L({L({I(1)}), I(1)}), 1}, {L({L({N}), N}), 1},
+  ReduceOp op =
+      Single("list_agg[order_by=[#0 desc nulls_last]](row(list[#0], #0))");
+  EXPECT_EQ(Value(op, {{L({L({I(1)}), I(1)}), 1},
+                       {L({L({N}), N}), 1},
                        {L({L({I(2), I(3)}), I(2)}), 1}}),
             L({I(2), I(3), I(1), N}));
   // An array payload is not a list.
-  EXPECT_EQ(ReduceGroup(op, {}, Rows({{{L({A({I(1)}), I(1)})}, 1}})).status().code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      ReduceGroup(op, {}, Rows({{{L({A({I(1)}), I(1)})}, 1}})).status().code(),
+      absl::StatusCode::kInvalidArgument);
 }
 
 TEST(OrderedAggregate, JsonbAggLeavesOutSqlNulls) {
@@ -231,8 +240,9 @@ TEST(OrderedAggregate, JsonbAggLeavesOutSqlNulls) {
 
 // lead/lag records: row(row(row(x), row(value, offset, default)), x).
 Datum LagLeadInput(int64_t x, Datum value, Datum offset, Datum def) {
-  return L({L({L({I(x)}), L({std::move(value), std::move(offset), std::move(def)})}),
-            I(x)});
+  return L(
+      {L({L({I(x)}), L({std::move(value), std::move(offset), std::move(def)})}),
+       I(x)});
 }
 
 // One unnested output row: (result, original row).
@@ -242,21 +252,21 @@ RowDiff Out(Datum result, int64_t x, int64_t diff = 1) {
 
 TEST(WindowFunction, LeadOffsetsDefaultsAndNullOffsets) {
   ReduceOp op = Single(
-      "lead[order_by=[#0 asc nulls_last]](row(row(row(#0), row(#0, #1, 120)), #0))",
+      "lead[order_by=[#0 asc nulls_last]](row(row(row(#0), row(#0, #1, 120)), "
+      "#0))",
       /*unnest=*/true);
   // lead(x, offset, 120) OVER (ORDER BY x) with per-row offsets.
   Multiset out = RunGroup(op, {{LagLeadInput(1, I(1), I(2), I(120)), 1},
-                          {LagLeadInput(2, I(2), I(-1), I(120)), 1},
-                          {LagLeadInput(3, I(3), N, I(120)), 1},
-                          {LagLeadInput(4, I(4), I(1), I(120)), 1},
-                          {LagLeadInput(5, I(5), I(1), I(120)), 1},
-                          {LagLeadInput(6, I(6), I(-9), I(120)), 1},
-                          {LagLeadInput(7, I(7), I(0), I(120)), 1}});
-  EXPECT_EQ(out, Rows({Out(I(3), 1),     // two ahead
-                       Out(I(1), 2),     // a negative offset looks back
-                       Out(N, 3),        // a NULL offset gives NULL
-                       Out(I(5), 4),
-                       Out(I(6), 5),
+                               {LagLeadInput(2, I(2), I(-1), I(120)), 1},
+                               {LagLeadInput(3, I(3), N, I(120)), 1},
+                               {LagLeadInput(4, I(4), I(1), I(120)), 1},
+                               {LagLeadInput(5, I(5), I(1), I(120)), 1},
+                               {LagLeadInput(6, I(6), I(-9), I(120)), 1},
+                               {LagLeadInput(7, I(7), I(0), I(120)), 1}});
+  EXPECT_EQ(out, Rows({Out(I(3), 1),  // two ahead
+                       Out(I(1), 2),  // a negative offset looks back
+                       Out(N, 3),     // a NULL offset gives NULL
+                       Out(I(5), 4), Out(I(6), 5),
                        Out(I(120), 6),   // before the first row: the default
                        Out(I(7), 7)}));  // offset 0: the row itself
 }
@@ -269,13 +279,14 @@ TEST(WindowFunction, LagRespectAndIgnoreNulls) {
     vals.push_back({LagLeadInput(x, values[x - 1], I(1), I(-1)), 1});
   }
   const char* shape = "(row(row(row(#0), row(#1, 1, -1)), #0))";
-  ReduceOp respect = Single(
-      std::string("lag[order_by=[#0 asc nulls_last]]") + shape, true);
+  ReduceOp respect =
+      Single(std::string("lag[order_by=[#0 asc nulls_last]]") + shape, true);
   EXPECT_EQ(RunGroup(respect, vals),
             Rows({Out(I(-1), 1), Out(I(10), 2), Out(N, 3), Out(I(30), 4),
                   Out(N, 5)}));
   ReduceOp ignore = Single(
-      std::string("lag[ignore_nulls=true, order_by=[#0 asc nulls_last]]") + shape,
+      std::string("lag[ignore_nulls=true, order_by=[#0 asc nulls_last]]") +
+          shape,
       true);
   EXPECT_EQ(RunGroup(ignore, vals),
             Rows({Out(I(-1), 1), Out(I(10), 2), Out(I(10), 3), Out(I(30), 4),
@@ -287,14 +298,17 @@ TEST(WindowFunction, LagRespectAndIgnoreNulls) {
   // A negative offset with IGNORE NULLS looks ahead, past the NULL.
   vals[1].first = LagLeadInput(2, N, I(-1), I(-1));
   Multiset ahead = RunGroup(ignore, vals);
-  EXPECT_TRUE(std::find(ahead.begin(), ahead.end(), Out(I(30), 2)) != ahead.end());
+  EXPECT_TRUE(std::find(ahead.begin(), ahead.end(), Out(I(30), 2)) !=
+              ahead.end());
   // Offset 0 on a NULL value (Materialize panics): an error.
   vals[1].first = LagLeadInput(2, N, I(0), I(-1));
-  absl::StatusOr<Multiset> zero = ReduceGroup(ignore, {}, Rows([&] {
-    std::vector<RowDiff> rows;
-    for (const auto& [d, diff] : vals) rows.push_back({{d}, diff});
-    return rows;
-  }()));
+  absl::StatusOr<Multiset> zero =
+      ReduceGroup(ignore, {}, Rows([&] {
+                    std::vector<RowDiff> rows;
+                    for (const auto& [d, diff] : vals)
+                      rows.push_back({{d}, diff});
+                    return rows;
+                  }()));
   EXPECT_EQ(zero.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
@@ -302,13 +316,15 @@ TEST(WindowFunction, TiesAreBrokenByTheWholeRowWithNullsLast) {
   // Three rows with the same order key 7: original rows (1, NULL), (1, "b"),
   // (1, "a"). Materialize sorts them by the payload: "a", "b", NULL.
   ReduceOp op = Single(
-      "lead[order_by=[#0 asc nulls_last]](row(row(row(#0, #1), row(#2, 1, 0)), #3))",
+      "lead[order_by=[#0 asc nulls_last]](row(row(row(#0, #1), row(#2, 1, 0)), "
+      "#3))",
       true);
   auto input = [](Datum tag, Datum y) {
     return L({L({L({I(1), y}), L({std::move(tag), I(1), I(0)})}), I(7)});
   };
-  Multiset out = RunGroup(op, {{input(I(3), N), 1}, {input(I(2), S("b")), 1},
-                          {input(I(1), S("a")), 1}});
+  Multiset out = RunGroup(op, {{input(I(3), N), 1},
+                               {input(I(2), S("b")), 1},
+                               {input(I(1), S("a")), 1}});
   auto row = [](Datum result, Datum y) {
     return RowDiff{{L({std::move(result), L({I(1), std::move(y)})})}, 1};
   };
@@ -317,11 +333,12 @@ TEST(WindowFunction, TiesAreBrokenByTheWholeRowWithNullsLast) {
 
 TEST(WindowFunction, MultiplicitiesAreSeparateRows) {
   ReduceOp op = Single(
-      "lead[order_by=[#0 asc nulls_last]](row(row(row(#0), row(#0, 1, 0)), #0))",
+      "lead[order_by=[#0 asc nulls_last]](row(row(row(#0), row(#0, 1, 0)), "
+      "#0))",
       true);
   // x = 1 twice: the first copy's lead is the second copy.
   EXPECT_EQ(RunGroup(op, {{LagLeadInput(1, I(1), I(1), I(0)), 2},
-                     {LagLeadInput(2, I(2), I(1), I(0)), 1}}),
+                          {LagLeadInput(2, I(2), I(1), I(0)), 1}}),
             Rows({Out(I(1), 1), Out(I(2), 1), Out(I(0), 2)}));
   // Equal elements consolidate: lag(0) with offset NULL twice.
   EXPECT_EQ(RunGroup(op, {{LagLeadInput(1, I(1), N, I(0)), 3}}),
@@ -336,9 +353,10 @@ TEST(WindowFunction, RowNumberRankDenseRank) {
       {L({L({L({I(2), S("c")})}), I(2)}), 1},
       {L({L({L({I(3), S("d")})}), I(3)}), 1}};
   auto expect = [&](const char* func, std::vector<int64_t> results) {
-    ReduceOp op = Single(std::string(func) +
-                             "[order_by=[#0 asc nulls_last]](row(list[row(#0, #1)], #0))",
-                         true);
+    ReduceOp op =
+        Single(std::string(func) +
+                   "[order_by=[#0 asc nulls_last]](row(list[row(#0, #1)], #0))",
+               true);
     const Datum rows[] = {L({I(1), S("a")}), L({I(1), S("b")}),
                           L({I(2), S("c")}), L({I(3), S("d")})};
     std::vector<RowDiff> expected;
@@ -369,7 +387,8 @@ TEST(WindowFunction, FusedLagLead) {
 
 TEST(WindowFunction, MfpAfterRunsPerUnnestedRowAndKeyComesFirst) {
   ReduceOp op = Single(
-      "lag[order_by=[#0 asc nulls_last]](row(row(row(#0), row(#0, 1, null)), #0))",
+      "lag[order_by=[#0 asc nulls_last]](row(row(row(#0), row(#0, 1, null)), "
+      "#0))",
       true);
   op.key_plan = Mfp({}, {}, std::vector<int>{1});
   op.val_plan = Mfp({}, {}, std::vector<int>{0});
@@ -385,22 +404,26 @@ TEST(WindowFunction, MfpAfterRunsPerUnnestedRowAndKeyComesFirst) {
 
 TEST(WindowFunction, EmptyNegativeAndMalformedGroups) {
   ReduceOp op = Single(
-      "lead[order_by=[#0 asc nulls_last]](row(row(row(#0), row(#0, 1, 0)), #0))",
+      "lead[order_by=[#0 asc nulls_last]](row(row(row(#0), row(#0, 1, 0)), "
+      "#0))",
       true);
   absl::StatusOr<Multiset> empty = ReduceGroup(op, {}, {});
   ASSERT_TRUE(empty.ok());
   EXPECT_TRUE(empty->empty());
-  absl::StatusOr<Multiset> negative = ReduceGroup(
-      op, {}, Rows({{{LagLeadInput(1, I(1), I(1), I(0))}, 2},
-                    {{LagLeadInput(2, I(2), I(1), I(0))}, -1}}));
+  absl::StatusOr<Multiset> negative =
+      ReduceGroup(op, {},
+                  Rows({{{LagLeadInput(1, I(1), I(1), I(0))}, 2},
+                        {{LagLeadInput(2, I(2), I(1), I(0))}, -1}}));
   EXPECT_EQ(negative.status().code(), absl::StatusCode::kOutOfRange);
-  EXPECT_TRUE(absl::StrContains(negative.status().message(), "negative multiplicity"));
+  EXPECT_TRUE(
+      absl::StrContains(negative.status().message(), "negative multiplicity"));
   // Not a record of (payload, order key).
   EXPECT_EQ(ReduceGroup(op, {}, Rows({{{I(4)}, 1}})).status().code(),
             absl::StatusCode::kInvalidArgument);
   // A group too large to materialize is an error, not an allocation.
-  EXPECT_EQ(ReduceGroup(op, {}, Rows({{{LagLeadInput(1, I(1), I(1), I(0))},
-                                       int64_t{1} << 40}}))
+  EXPECT_EQ(ReduceGroup(
+                op, {},
+                Rows({{{LagLeadInput(1, I(1), I(1), I(0))}, int64_t{1} << 40}}))
                 .status()
                 .code(),
             absl::StatusCode::kOutOfRange);
@@ -410,17 +433,20 @@ TEST(WindowFunction, UnsupportedFormsAreReportedWhenBuilt) {
   auto check = [](const std::string& aggr, bool unnest) {
     return CheckNode(Node{Single(aggr, unnest)});
   };
-  EXPECT_TRUE(check("lag[ignore_nulls=true, order_by=[#0 desc nulls_first]](#0)",
-                    true).ok());
+  EXPECT_TRUE(
+      check("lag[ignore_nulls=true, order_by=[#0 desc nulls_first]](#0)", true)
+          .ok());
   EXPECT_EQ(check("lag[bogus=1](#0)", true).message(),
             "unsupported aggregate lag[bogus=1]");
   EXPECT_EQ(check("fused_value_window_func[first_value[order_by=[]], "
                   "lag[order_by=[]] order_by=[]](#0)",
-                  true).code(),
+                  true)
+                .code(),
             absl::StatusCode::kUnimplemented);
   EXPECT_EQ(check("fused_value_window_func[lag[order_by=[#0 asc nulls_last]] "
                   "order_by=[]](#0)",
-                  true).code(),
+                  true)
+                .code(),
             absl::StatusCode::kInvalidArgument);
   // Materialize unnests only a window function's list.
   EXPECT_EQ(check("array_agg[order_by=[]](#0)", true).code(),
@@ -429,7 +455,8 @@ TEST(WindowFunction, UnsupportedFormsAreReportedWhenBuilt) {
             absl::StatusCode::kUnimplemented);
 }
 
-// ---- JSON data form ----------------------------------------------------------
+// ---- JSON data form
+// ----------------------------------------------------------
 
 TEST(NestedData, ListsAndArraysAreTaggedObjects) {
   absl::StatusOr<InputData> data = ParseInputData(
@@ -440,20 +467,24 @@ TEST(NestedData, ListsAndArraysAreTaggedObjects) {
   const DataRow& row = data->collections.at("t").updates[0].row;
   EXPECT_EQ(row[0], L({I(1), S("x"), N, A({F(2.5)})}));
   EXPECT_EQ(row[1], A({}));
-  EXPECT_EQ(DatumToJson(row[0]).dump(), R"({"list":[1,"x",null,{"array":[2.5]}]})");
+  EXPECT_EQ(DatumToJson(row[0]).dump(),
+            R"({"list":[1,"x",null,{"array":[2.5]}]})");
   // Written and read back: the same data.
   absl::StatusOr<InputData> again = ParseInputData(InputDataToJson(*data), "x");
   ASSERT_TRUE(again.ok()) << again.status();
   EXPECT_EQ(again->collections.at("t").updates[0].row, row);
-  for (const char* bad : {R"({"map": []})", R"({"list": 1})",
-                          R"({"list": [], "array": []})", R"({"list": [{"x": 1}]})"}) {
+  for (const char* bad :
+       {R"({"map": []})", R"({"list": 1})", R"({"list": [], "array": []})",
+        R"({"list": [{"x": 1}]})"}) {
     absl::StatusOr<InputData> parsed = ParseInputData(
-        std::string(R"({"collections": {"t": {"arity": 1, "updates": [[[)") + bad +
-            "], 0, 1]]}}}",
+        std::string(R"({"collections": {"t": {"arity": 1, "updates": [[[)") +
+            bad + "], 0, 1]]}}}",
         "d.json");
-    EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInvalidArgument) << bad;
-    EXPECT_TRUE(absl::StartsWith(parsed.status().message(),
-                                 "d.json: collections[\"t\"].updates[0] value 0:"))
+    EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInvalidArgument)
+        << bad;
+    EXPECT_TRUE(
+        absl::StartsWith(parsed.status().message(),
+                         "d.json: collections[\"t\"].updates[0] value 0:"))
         << parsed.status();
   }
 }

@@ -47,12 +47,14 @@ const char* Lit(const Datum& d) {
 
 /// SQL's AND / OR on {true, false, NULL}, spelled out.
 Datum And3(const Datum& a, const Datum& b) {
-  if ((a.is_bool() && !a.as_bool()) || (b.is_bool() && !b.as_bool())) return B(false);
+  if ((a.is_bool() && !a.as_bool()) || (b.is_bool() && !b.as_bool()))
+    return B(false);
   if (a.is_null() || b.is_null()) return N;
   return B(true);
 }
 Datum Or3(const Datum& a, const Datum& b) {
-  if ((a.is_bool() && a.as_bool()) || (b.is_bool() && b.as_bool())) return B(true);
+  if ((a.is_bool() && a.as_bool()) || (b.is_bool() && b.as_bool()))
+    return B(true);
   if (a.is_null() || b.is_null()) return N;
   return B(false);
 }
@@ -62,8 +64,10 @@ TEST(EvalScalar, AndOrTruthTables) {
   for (const Datum& a : values) {
     for (const Datum& b : values) {
       DataRow row = {a, b};
-      EXPECT_EQ(Eval("(#0 AND #1)", row), And3(a, b)) << Lit(a) << " AND " << Lit(b);
-      EXPECT_EQ(Eval("(#0 OR #1)", row), Or3(a, b)) << Lit(a) << " OR " << Lit(b);
+      EXPECT_EQ(Eval("(#0 AND #1)", row), And3(a, b))
+          << Lit(a) << " AND " << Lit(b);
+      EXPECT_EQ(Eval("(#0 OR #1)", row), Or3(a, b))
+          << Lit(a) << " OR " << Lit(b);
       for (const Datum& c : values) {
         DataRow row3 = {a, b, c};
         EXPECT_EQ(Eval("(#0 AND #1 AND #2)", row3), And3(And3(a, b), c));
@@ -81,9 +85,9 @@ TEST(EvalScalar, NotAndPostfixTests) {
     Datum in;
     bool is_null, is_true, is_false;
   };
-  for (const Case& c : {Case{B(true), false, true, false},
-                        Case{B(false), false, false, true},
-                        Case{N, true, false, false}}) {
+  for (const Case& c :
+       {Case{B(true), false, true, false}, Case{B(false), false, false, true},
+        Case{N, true, false, false}}) {
     DataRow row = {c.in};
     EXPECT_EQ(Eval("(#0) IS NULL", row), B(c.is_null));
     EXPECT_EQ(Eval("(#0) IS NOT NULL", row), B(!c.is_null));
@@ -109,10 +113,11 @@ TEST(EvalScalar, FalseDominatesErrorsInAnd) {
 // ---- NULLs, arithmetic, errors -------------------------------------------
 
 TEST(EvalScalar, NullPropagation) {
-  for (const char* e : {"(#0 + 1)", "(#0 - 1)", "(#0 * 2)", "(#0 / 2)", "(#0 % 2)",
-                        "-(#0)", "abs(#0)", "(#0 = 1)", "(#0 != 1)", "(#0 < 1)",
-                        "(1 >= #0)", "(#0 || \"x\")", "integer_to_bigint(#0)",
-                        "integer_to_text(#0)", "integer_to_double(#0)"}) {
+  for (const char* e :
+       {"(#0 + 1)", "(#0 - 1)", "(#0 * 2)", "(#0 / 2)", "(#0 % 2)", "-(#0)",
+        "abs(#0)", "(#0 = 1)", "(#0 != 1)", "(#0 < 1)", "(1 >= #0)",
+        "(#0 || \"x\")", "integer_to_bigint(#0)", "integer_to_text(#0)",
+        "integer_to_double(#0)"}) {
     EXPECT_EQ(Eval(e, {N}), N) << e;
   }
   // Division by a NULL is NULL, not an error, even for a zero dividend.
@@ -175,16 +180,20 @@ TEST(EvalScalar, FloatArithmeticPromotes) {
   EXPECT_EQ(Eval("(#0 % #1)", {F(5.5), I(2)}), F(1.5));
   EXPECT_EQ(Eval("-(#0)", {F(2.5)}), F(-2.5));
   // IEEE: overflow to infinity, not an error.
-  EXPECT_EQ(Eval("(#0 * #0)", {F(1e300)}), F(std::numeric_limits<double>::infinity()));
+  EXPECT_EQ(Eval("(#0 * #0)", {F(1e300)}),
+            F(std::numeric_limits<double>::infinity()));
   Datum nan = Eval("(#0 - #0)", {F(std::numeric_limits<double>::infinity())});
   ASSERT_TRUE(nan.is_float());
   EXPECT_TRUE(std::isnan(nan.as_float()));
 }
 
 TEST(EvalScalar, TypeMismatchIsAnError) {
-  EXPECT_EQ(EvalError("(#0 + 1)", {S("x")}).code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(EvalError("(#0 = 1)", {S("1")}).code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(EvalError("(#0 AND true)", {I(1)}).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(EvalError("(#0 + 1)", {S("x")}).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(EvalError("(#0 = 1)", {S("1")}).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(EvalError("(#0 AND true)", {I(1)}).code(),
+            absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(EvalError("#3", {I(1)}).code(), absl::StatusCode::kInvalidArgument);
 }
 
@@ -205,8 +214,9 @@ TEST(EvalScalar, ComparisonsAcrossIntAndFloat) {
   // NaN equals itself and sorts above every number.
   const Datum nan = F(std::numeric_limits<double>::quiet_NaN());
   EXPECT_EQ(Eval("(#0 = #1)", {nan, nan}), B(true));
-  EXPECT_EQ(Eval("(#0 > #1)", {nan, F(std::numeric_limits<double>::infinity())}),
-            B(true));
+  EXPECT_EQ(
+      Eval("(#0 > #1)", {nan, F(std::numeric_limits<double>::infinity())}),
+      B(true));
   EXPECT_EQ(Eval("(#0 < #1)", {I(5), nan}), B(true));
   EXPECT_EQ(Eval("(#0 = #1)", {F(-0.0), F(0.0)}), B(true));
 }
@@ -215,13 +225,15 @@ TEST(EvalScalar, ComparisonsOfStringsAndBools) {
   EXPECT_EQ(Eval("(#0 < #1)", {S("a"), S("b")}), B(true));
   EXPECT_EQ(Eval("(#0 < #1)", {S("B"), S("a")}), B(true));  // bytewise
   EXPECT_EQ(Eval("(#0 < #1)", {S("ab"), S("abc")}), B(true));
-  EXPECT_EQ(Eval("(#0 > #1)", {S("\xC3\xA9"), S("z")}), B(true));  // unsigned bytes
+  EXPECT_EQ(Eval("(#0 > #1)", {S("\xC3\xA9"), S("z")}),
+            B(true));  // unsigned bytes
   EXPECT_EQ(Eval("(#0 = \"x\")", {S("x")}), B(true));
   EXPECT_EQ(Eval("(#0 < #1)", {B(false), B(true)}), B(true));
   EXPECT_EQ(Eval("(#0 <> #1)", {I(1), I(2)}), B(true));
 }
 
-// ---- Functions, casts, case --------------------------------------------------
+// ---- Functions, casts, case
+// --------------------------------------------------
 
 TEST(EvalScalar, Casts) {
   EXPECT_EQ(Eval("integer_to_bigint(#0)", {I(7)}), I(7));
@@ -256,17 +268,19 @@ TEST(EvalScalar, CaseCoalesceGreatestLeast) {
 
 TEST(EvalScalar, UnsupportedIsUnimplementedInCheckAndEval) {
   for (const char* text :
-       {"md5(text_to_bytea(#0))", "record_get[x](#0)",
-        "record_get[0](#0, #1)", "list_length(#0)", "mz_now()", "(#0 ~ \"x\")",
+       {"md5(text_to_bytea(#0))", "record_get[x](#0)", "record_get[0](#0, #1)",
+        "list_length(#0)", "mz_now()", "(#0 ~ \"x\")",
         "case_lookup #0 when 1 then 2 else 3 end", "(#0 + 1997-07-06)",
         "(#0 + █)", "timestamp_tz_to_mz_timestamp(#0)"}) {
     size_t pos = 0;
     absl::StatusOr<ScalarExpr> e = explain::ParseExpr(text, &pos);
     ASSERT_TRUE(e.ok()) << text << ": " << e.status();
     absl::Status check = CheckScalar(*e);
-    EXPECT_EQ(check.code(), absl::StatusCode::kUnimplemented) << text << ": " << check;
+    EXPECT_EQ(check.code(), absl::StatusCode::kUnimplemented)
+        << text << ": " << check;
     absl::Status eval = EvalScalar(*e, {I(1), I(2), I(3)}).status();
-    EXPECT_EQ(eval.code(), absl::StatusCode::kUnimplemented) << text << ": " << eval;
+    EXPECT_EQ(eval.code(), absl::StatusCode::kUnimplemented)
+        << text << ": " << eval;
   }
   // Known operators with the wrong number of operands, opaque text.
   for (const ScalarExpr& e :
@@ -354,10 +368,12 @@ TEST(EvalBytea, TextToByteaReadsMaterializesInputSyntax) {
 
 TEST(EvalBytea, DigestMatchesKnownVectors) {
   // FIPS 180-2's "abc" vectors, RFC 1321's for md5.
-  EXPECT_EQ(Eval("digest(text_to_bytea(#0), \"sha256\")", {S("abc")}),
-            Hex("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
-  EXPECT_EQ(Eval("digest(text_to_bytea(#0), \"sha256\")", {S("")}),
-            Hex("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+  EXPECT_EQ(
+      Eval("digest(text_to_bytea(#0), \"sha256\")", {S("abc")}),
+      Hex("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+  EXPECT_EQ(
+      Eval("digest(text_to_bytea(#0), \"sha256\")", {S("")}),
+      Hex("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
   EXPECT_EQ(Eval("digest(#0, \"sha1\")", {Hex("616263")}),
             Hex("a9993e364706816aba3e25717850c26c9cd0d89d"));
   EXPECT_EQ(Eval("digest(#0, \"md5\")", {Hex("616263")}),
@@ -380,7 +396,8 @@ TEST(EvalBytea, DigestNullsAndBadAlgorithms) {
   EXPECT_EQ(Eval("digest(text_to_bytea(#0), \"sha256\")", {N}), N);
   // Materialize matches the names exactly: no upper case, no `sha-256`.
   for (const char* algorithm : {"sha-256", "SHA256", "md4", ""}) {
-    absl::Status status = EvalError("digest(#0, #1)", {Hex("61"), S(algorithm)});
+    absl::Status status =
+        EvalError("digest(#0, #1)", {Hex("61"), S(algorithm)});
     EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << algorithm;
     EXPECT_EQ(status.message(),
               std::string("invalid hash algorithm '") + algorithm + "'");
@@ -410,11 +427,13 @@ TEST(EvalBytea, PrintsComparesAndCastsBack) {
 // ---- MFP -------------------------------------------------------------------
 
 TEST(EvalMfp, MapReadsEarlierMappedColumns) {
-  MapFilterProject mfp = Mfp({"(#0 + 1)", "(#1 * 10)", "(#2 + #1)"}, {}, std::nullopt);
+  MapFilterProject mfp =
+      Mfp({"(#0 + 1)", "(#1 * 10)", "(#2 + #1)"}, {}, std::nullopt);
   absl::StatusOr<std::optional<DataRow>> out = EvalMfp(mfp, {I(2)});
   ASSERT_TRUE(out.ok()) << out.status();
   ASSERT_TRUE(out->has_value());
-  // Without a projection the map columns are not output (../shared/reference/SEMANTICS.md 8.1).
+  // Without a projection the map columns are not output
+  // (../shared/reference/SEMANTICS.md 8.1).
   EXPECT_EQ(**out, (DataRow{I(2)}));
   mfp.project = std::vector<int>{0, 1, 2, 3};
   out = EvalMfp(mfp, {I(2)});
@@ -427,7 +446,8 @@ TEST(EvalMfp, MapReadsEarlierMappedColumns) {
 }
 
 TEST(EvalMfp, FiltersDropFalseAndNull) {
-  MapFilterProject mfp = Mfp({"(#0 * 2)"}, {"(#1 > 2)", "(#0 != 5)"}, std::vector<int>{1});
+  MapFilterProject mfp =
+      Mfp({"(#0 * 2)"}, {"(#1 > 2)", "(#0 != 5)"}, std::vector<int>{1});
   auto run = [&](DataRow row) {
     absl::StatusOr<std::optional<DataRow>> out = EvalMfp(mfp, std::move(row));
     EXPECT_TRUE(out.ok()) << out.status();
@@ -438,7 +458,8 @@ TEST(EvalMfp, FiltersDropFalseAndNull) {
   EXPECT_EQ(run({N}), std::nullopt);     // NULL
   EXPECT_EQ(run({I(5)}), std::nullopt);  // second filter
   // The identity.
-  absl::StatusOr<std::optional<DataRow>> id = EvalMfp(MapFilterProject{}, {I(1), N});
+  absl::StatusOr<std::optional<DataRow>> id =
+      EvalMfp(MapFilterProject{}, {I(1), N});
   ASSERT_TRUE(id.ok() && id->has_value());
   EXPECT_EQ(**id, (DataRow{I(1), N}));
 }
@@ -455,7 +476,8 @@ TEST(EvalMfp, FilterRunsBeforeMapsItDoesNotNeed) {
   EXPECT_EQ(**out, (DataRow{I(2)}));
   // A filter on a mapped column waits for it; the error surfaces.
   MapFilterProject bad = Mfp({"(10 / #0)"}, {"(#1 > 0)"}, std::nullopt);
-  EXPECT_EQ(EvalMfp(bad, {I(0)}).status().code(), absl::StatusCode::kOutOfRange);
+  EXPECT_EQ(EvalMfp(bad, {I(0)}).status().code(),
+            absl::StatusCode::kOutOfRange);
 }
 
 TEST(EvalMfp, TemporalFilterNeedsTheRound) {
@@ -469,14 +491,17 @@ TEST(EvalMfp, TemporalFilterNeedsTheRound) {
   EXPECT_EQ(EvalMfp(mfp, {I(1)}).status().code(), absl::StatusCode::kInternal);
   EXPECT_EQ(CheckMfp(Mfp({}, {"(mz_now() < #0)"}, std::nullopt)).code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_TRUE(CheckTemporalMfp(Mfp({}, {"(mz_now() < #0)"}, std::nullopt)).ok());
+  EXPECT_TRUE(
+      CheckTemporalMfp(Mfp({}, {"(mz_now() < #0)"}, std::nullopt)).ok());
   EXPECT_EQ(CheckMfp(Mfp({"md5(#0)"}, {}, std::nullopt)).code(),
             absl::StatusCode::kUnimplemented);
-  EXPECT_TRUE(CheckMfp(Mfp({"(#0 + 1)"}, {"(#1 > 2)"}, std::vector<int>{1})).ok());
+  EXPECT_TRUE(
+      CheckMfp(Mfp({"(#0 + 1)"}, {"(#1 > 2)"}, std::vector<int>{1})).ok());
 }
 
 TEST(EvalKey, EvaluatesEachExpression) {
-  absl::StatusOr<DataRow> key = EvalKey({E("#1"), E("(#0 + #1)")}, {I(1), I(2)});
+  absl::StatusOr<DataRow> key =
+      EvalKey({E("#1"), E("(#0 + #1)")}, {I(1), I(2)});
   ASSERT_TRUE(key.ok());
   EXPECT_EQ(*key, (DataRow{I(2), I(3)}));
 }

@@ -440,8 +440,9 @@ TEST(SnapshotTest, MzNowOutsideATemporalFilterFailsAtBuild) {
 )",
                                    {{"materialize.public.events", 2}});
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(status.message().find("LirId(2) Reduce::Distinct: mz_now() in a filter"),
-            std::string::npos)
+  EXPECT_NE(
+      status.message().find("LirId(2) Reduce::Distinct: mz_now() in a filter"),
+      std::string::npos)
       << status;
 }
 

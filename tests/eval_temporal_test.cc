@@ -49,13 +49,15 @@ TEST(TimeValues, TimestampsReadAndPrint) {
   EXPECT_EQ(Ts("1969-12-31 23:59:59.999999").micros, -1);
   EXPECT_EQ(Ts("2000-03-01 00:00:00").micros - Ts("2000-02-28 00:00:00").micros,
             2 * int64_t{86400000000});  // 2000 is a leap year
-  for (const char* text : {"2024-01-01 00:00:00", "1969-12-31 00:00:00.002",
-                           "0001-01-01 00:00:00", "9999-12-31 23:59:59.123456"}) {
+  for (const char* text :
+       {"2024-01-01 00:00:00", "1969-12-31 00:00:00.002", "0001-01-01 00:00:00",
+        "9999-12-31 23:59:59.123456"}) {
     EXPECT_EQ(FormatTimestamp(Ts(text)), text);
   }
-  for (const char* bad : {"2024-02-30 00:00:00", "2024-1-01 00:00:00",
-                          "2024-01-01", "2024-01-01 24:00:00", "2024-01-01 00:60:00",
-                          "2024-01-01 00:00:00.1234567", "2024-01-01 00:00:00x"}) {
+  for (const char* bad :
+       {"2024-02-30 00:00:00", "2024-1-01 00:00:00", "2024-01-01",
+        "2024-01-01 24:00:00", "2024-01-01 00:60:00",
+        "2024-01-01 00:00:00.1234567", "2024-01-01 00:00:00x"}) {
     EXPECT_FALSE(ParseTimestamp(bad).ok()) << bad;
   }
 }
@@ -63,12 +65,14 @@ TEST(TimeValues, TimestampsReadAndPrint) {
 TEST(TimeValues, IntervalsReadAndPrint) {
   EXPECT_EQ(Iv("45 days"), (Interval{0, 45, 0}));
   EXPECT_EQ(Iv("1 day"), (Interval{0, 1, 0}));
-  EXPECT_EQ(Iv("1 year 2 mons 3 days 04:05:06.5"),
-            (Interval{14, 3, ((4 * 60 + 5) * 60 + 6) * int64_t{1000000} + 500000}));
+  EXPECT_EQ(
+      Iv("1 year 2 mons 3 days 04:05:06.5"),
+      (Interval{14, 3, ((4 * 60 + 5) * 60 + 6) * int64_t{1000000} + 500000}));
   EXPECT_EQ(Iv("-00:00:01"), (Interval{0, 0, -1000000}));
   EXPECT_EQ(Iv("100:00:00"), (Interval{0, 0, int64_t{360000} * 1000000}));
-  for (const char* text : {"45 days", "1 day", "1 year 2 mons 3 days 04:05:06.5",
-                           "-1 days -00:00:01", "00:00:00", "2 years"}) {
+  for (const char* text :
+       {"45 days", "1 day", "1 year 2 mons 3 days 04:05:06.5",
+        "-1 days -00:00:01", "00:00:00", "2 years"}) {
     EXPECT_EQ(FormatInterval(Iv(text)), text);
   }
   for (const char* bad : {"", "45", "45 fortnights", "1:2", "days 45"}) {
@@ -84,7 +88,8 @@ TEST(TimeValues, TimestampPlusInterval) {
     absl::StatusOr<Timestamp> r = AddInterval(Ts(ts), Iv(iv), sign);
     return r.ok() ? FormatTimestamp(*r) : std::string(r.status().message());
   };
-  EXPECT_EQ(add("1969-11-17 00:00:00.003", "45 days"), "1970-01-01 00:00:00.003");
+  EXPECT_EQ(add("1969-11-17 00:00:00.003", "45 days"),
+            "1970-01-01 00:00:00.003");
   // Months first, the day clamped to the month's length (PostgreSQL).
   EXPECT_EQ(add("2024-01-31 10:00:00", "1 mon"), "2024-02-29 10:00:00");
   EXPECT_EQ(add("2023-01-31 10:00:00", "1 mon 1 day"), "2023-03-01 10:00:00");
@@ -97,7 +102,8 @@ TEST(TimeValues, MzTimestampIsMillisecondsSinceTheEpoch) {
   EXPECT_EQ(TimestampToMzTimestamp(Ts("1970-01-01 00:00:00.0019")).value(), 1);
   EXPECT_EQ(TimestampToMzTimestamp(Ts("2024-01-01 00:00:00")).value(),
             int64_t{1704067200000});
-  absl::StatusOr<int64_t> before = TimestampToMzTimestamp(Ts("1969-12-31 23:59:59.999"));
+  absl::StatusOr<int64_t> before =
+      TimestampToMzTimestamp(Ts("1969-12-31 23:59:59.999"));
   EXPECT_EQ(before.status().code(), absl::StatusCode::kOutOfRange);
 }
 
@@ -107,15 +113,20 @@ TEST(TimeValues, ScalarFunctionsAndLiterals) {
       EvalScalar(E("timestamp_to_mz_timestamp((#0 + 45 days))"), row);
   ASSERT_TRUE(bound.ok()) << bound.status();
   EXPECT_EQ(*bound, I(3));
-  EXPECT_EQ(EvalScalar(E("timestamp_to_mz_timestamp((#1 + 45 days))"), row).value(), N);
-  EXPECT_EQ(EvalScalar(E("((#0 + 45 days) > 1970-01-01 00:00:00)"), row).value(), B(true));
+  EXPECT_EQ(
+      EvalScalar(E("timestamp_to_mz_timestamp((#1 + 45 days))"), row).value(),
+      N);
+  EXPECT_EQ(
+      EvalScalar(E("((#0 + 45 days) > 1970-01-01 00:00:00)"), row).value(),
+      B(true));
   EXPECT_EQ(EvalScalar(E("((1 day + 1 day) = 2 days)"), {}).value(), B(true));
   EXPECT_EQ(EvalScalar(E("step_mz_timestamp(#0)"), {I(4)}).value(), I(5));
   EXPECT_EQ(EvalScalar(E("(#0 + 1 day)"), {I(1)}).status().code(),
             absl::StatusCode::kInvalidArgument);
   // Literals print back as EXPLAIN prints them.
   EXPECT_EQ(FormatDatum(EvalScalar(E("45 days"), {}).value()), "45 days");
-  EXPECT_EQ(FormatDatum(Datum::Time(Ts("2024-01-01 00:00:00"))), "2024-01-01 00:00:00");
+  EXPECT_EQ(FormatDatum(Datum::Time(Ts("2024-01-01 00:00:00"))),
+            "2024-01-01 00:00:00");
   // Sorting puts timestamps after nested values and orders them by time.
   EXPECT_LT(Datum::Time(Timestamp{1}), Datum::Time(Timestamp{2}));
   EXPECT_LT(Datum::List({}), Datum::Time(Timestamp{-5}));
@@ -130,13 +141,15 @@ TEST(TimeValues, DataFileJson) {
   const DataRow& row = data->collections.at("t").updates[0].row;
   EXPECT_EQ(row[0], Datum::Time(Ts("2024-01-01 00:00:00.5")));
   EXPECT_EQ(row[1], Datum::Span(Iv("45 days")));
-  EXPECT_EQ(DatumToJson(row[0]).dump(), R"({"timestamp":"2024-01-01 00:00:00.5"})");
+  EXPECT_EQ(DatumToJson(row[0]).dump(),
+            R"({"timestamp":"2024-01-01 00:00:00.5"})");
   EXPECT_EQ(DatumToJson(row[1]).dump(), R"({"interval":"45 days"})");
   absl::StatusOr<InputData> bad = ParseInputData(
       R"({"collections": {"t": {"arity": 1, "updates": [[[{"timestamp": "2024-13-01 00:00:00"}], 0, 1]]}}})",
       "data.json");
   EXPECT_FALSE(bad.ok());
-  EXPECT_TRUE(absl::StrContains(bad.status().message(), "invalid timestamp")) << bad.status();
+  EXPECT_TRUE(absl::StrContains(bad.status().message(), "invalid timestamp"))
+      << bad.status();
 }
 
 // ---- Temporal filters ----------------------------------------------------
@@ -160,25 +173,29 @@ std::string Bounds(const TemporalMfp& plan) {
 
 TEST(Temporal, FiltersBecomeBoundsAsCreateFromMakesThem) {
   EXPECT_EQ(Bounds(Plan({"(mz_now() < #0)"})), "lower: upper: #0");
-  EXPECT_EQ(Bounds(Plan({"(mz_now() <= #0)"})), "lower: upper: step_mz_timestamp(#0)");
-  EXPECT_EQ(Bounds(Plan({"(mz_now() > #0)"})), "lower: step_mz_timestamp(#0) upper:");
+  EXPECT_EQ(Bounds(Plan({"(mz_now() <= #0)"})),
+            "lower: upper: step_mz_timestamp(#0)");
+  EXPECT_EQ(Bounds(Plan({"(mz_now() > #0)"})),
+            "lower: step_mz_timestamp(#0) upper:");
   EXPECT_EQ(Bounds(Plan({"(mz_now() >= #0)"})), "lower: #0 upper:");
   EXPECT_EQ(Bounds(Plan({"(mz_now() = #0)"})),
             "lower: #0 upper: step_mz_timestamp(#0)");
   // Flipped: `#0 < mz_now()` is `mz_now() > #0`.
-  EXPECT_EQ(Bounds(Plan({"(#0 < mz_now())"})), "lower: step_mz_timestamp(#0) upper:");
+  EXPECT_EQ(Bounds(Plan({"(#0 < mz_now())"})),
+            "lower: step_mz_timestamp(#0) upper:");
   // Ordinary filters stay; printed bounds are kept.
-  TemporalMfp mixed = Plan({"(#0 > 1)", "(mz_now() < #1)"},
-                           TemporalFilter{{E("#0")}, {}});
+  TemporalMfp mixed =
+      Plan({"(#0 > 1)", "(mz_now() < #1)"}, TemporalFilter{{E("#0")}, {}});
   EXPECT_EQ(mixed.mfp.filter.size(), 1u);
   EXPECT_EQ(Bounds(mixed), "lower: #0 upper: #1");
 }
 
 TEST(Temporal, MisplacedMzNowIsAnError) {
-  for (const auto& mfp : {Mfp({"mz_now()"}, {}, std::nullopt),
-                          Mfp({}, {"((mz_now() < #0) OR (#1 > 0))"}, std::nullopt),
-                          Mfp({}, {"(mz_now() < step_mz_timestamp(mz_now()))"}, std::nullopt),
-                          Mfp({}, {"(mz_now() != #0)"}, std::nullopt)}) {
+  for (const auto& mfp :
+       {Mfp({"mz_now()"}, {}, std::nullopt),
+        Mfp({}, {"((mz_now() < #0) OR (#1 > 0))"}, std::nullopt),
+        Mfp({}, {"(mz_now() < step_mz_timestamp(mz_now()))"}, std::nullopt),
+        Mfp({}, {"(mz_now() != #0)"}, std::nullopt)}) {
     absl::StatusOr<TemporalMfp> plan = PlanTemporal(mfp);
     EXPECT_EQ(plan.status().code(), absl::StatusCode::kInvalidArgument);
     EXPECT_TRUE(absl::StartsWith(plan.status().message(), "mz_now() "))
@@ -212,7 +229,8 @@ TEST(Temporal, SnapshotMeaningAgreesAndReportsTheNextRound) {
   const TemporalMfp plan = Plan({"(mz_now() >= #0)", "(mz_now() < #1)"});
   std::optional<uint64_t> next;
   auto at = [&](DataRow row, uint64_t now) {
-    absl::StatusOr<std::optional<DataRow>> r = EvalTemporalAt(plan, row, now, &next);
+    absl::StatusOr<std::optional<DataRow>> r =
+        EvalTemporalAt(plan, row, now, &next);
     EXPECT_TRUE(r.ok()) << r.status();
     return r.ok() && r->has_value();
   };
@@ -233,11 +251,14 @@ TEST(Temporal, BoundErrors) {
   absl::Status beyond =
       ScheduleTemporal(far, {I(kMaxTemporalRound + 1)}, 0, 1, &out);
   EXPECT_EQ(beyond.code(), absl::StatusCode::kOutOfRange);
-  EXPECT_TRUE(absl::StrContains(beyond.message(), "row (9007199254740992)")) << beyond;
-  EXPECT_TRUE(absl::StrContains(beyond.message(), "(9007199254740991)")) << beyond;
+  EXPECT_TRUE(absl::StrContains(beyond.message(), "row (9007199254740992)"))
+      << beyond;
+  EXPECT_TRUE(absl::StrContains(beyond.message(), "(9007199254740991)"))
+      << beyond;
   std::optional<uint64_t> next;
-  EXPECT_EQ(EvalTemporalAt(far, {I(kMaxTemporalRound + 1)}, 0, &next).status().code(),
-            absl::StatusCode::kOutOfRange);
+  EXPECT_EQ(
+      EvalTemporalAt(far, {I(kMaxTemporalRound + 1)}, 0, &next).status().code(),
+      absl::StatusCode::kOutOfRange);
   EXPECT_TRUE(ScheduleTemporal(far, {I(kMaxTemporalRound)}, 0, 1, &out).ok());
   // A bound that is not an mz_timestamp, or a negative one.
   EXPECT_EQ(ScheduleTemporal(far, {S("x")}, 0, 1, &out).code(),
@@ -251,7 +272,8 @@ TEST(Temporal, BoundErrors) {
 }
 
 TEST(Temporal, BoundsReadMapColumnsAndProjectionApplies) {
-  MapFilterProject mfp = Mfp({"(#0 + 2)"}, {"(mz_now() < #1)"}, std::vector<int>{0});
+  MapFilterProject mfp =
+      Mfp({"(#0 + 2)"}, {"(mz_now() < #1)"}, std::vector<int>{0});
   absl::StatusOr<TemporalMfp> plan = PlanTemporal(mfp);
   ASSERT_TRUE(plan.ok()) << plan.status();
   Scheduled out;
@@ -279,7 +301,8 @@ TEST(Temporal, RunsEndAfterBoundedFutureRounds) {
   absl::StatusOr<RunResult> run = RunDocument(*doc, data, options);
   ASSERT_TRUE(run.ok()) << run.status();
   ASSERT_TRUE(run->error.has_value());
-  EXPECT_TRUE(absl::StrContains(*run->error, "more than 10000 rounds")) << *run->error;
+  EXPECT_TRUE(absl::StrContains(*run->error, "more than 10000 rounds"))
+      << *run->error;
   const std::vector<RoundContents>& rounds = run->objects[0].rounds;
   // Round 0, then rounds 1..10000 (row i at round i), then the error.
   ASSERT_EQ(rounds.size(), kMaxTemporalRounds + 2);

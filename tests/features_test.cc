@@ -1,6 +1,6 @@
 // Tests of the optimizer feature list: spellings, sources and errors.
-#include "gtest/gtest.h"
 #include "src/recognizer/features.h"
+#include "gtest/gtest.h"
 
 namespace lir {
 namespace {
@@ -10,7 +10,8 @@ std::string Message(const absl::Status& status) {
 }
 
 TEST(FeatureBool, AcceptsMaterializeSpellingsInAnyCase) {
-  for (const char* yes : {"true", "t", "on", "1", "yes", "y", "TRUE", "On", "Y"}) {
+  for (const char* yes :
+       {"true", "t", "on", "1", "yes", "y", "TRUE", "On", "Y"}) {
     absl::StatusOr<bool> value = ParseFeatureBool(yes);
     ASSERT_TRUE(value.ok()) << yes;
     EXPECT_TRUE(*value) << yes;
@@ -48,7 +49,8 @@ TEST(Features, UnknownNameListsTheKnownFeatures) {
 
 TEST(Features, BadValueNamesTheFeature) {
   OptimizerFeatures features;
-  absl::Status status = SetFeature(features, "enable_fused_set_difference", "maybe");
+  absl::Status status =
+      SetFeature(features, "enable_fused_set_difference", "maybe");
   EXPECT_EQ(Message(status),
             "feature enable_fused_set_difference: invalid boolean 'maybe': "
             "expected true/t/on/1/yes/y or false/f/off/0/no/n");
@@ -57,7 +59,8 @@ TEST(Features, BadValueNamesTheFeature) {
 
 TEST(Features, ListLaterEntriesOverrideEarlierOnes) {
   OptimizerFeatures features;
-  ASSERT_TRUE(ApplyFeatureList(features, "enable_fused_set_difference=on").ok());
+  ASSERT_TRUE(
+      ApplyFeatureList(features, "enable_fused_set_difference=on").ok());
   EXPECT_TRUE(features.enable_fused_set_difference);
   ASSERT_TRUE(ApplyFeatureList(features,
                                "enable_fused_set_difference=yes, "
@@ -69,23 +72,27 @@ TEST(Features, ListLaterEntriesOverrideEarlierOnes) {
 
 TEST(Features, ConfigFileSetsFeatures) {
   OptimizerFeatures features;
-  ASSERT_TRUE(ApplyConfigText(features,
-                              R"({"features": {"enable_fused_set_difference": true}})",
-                              "c.json")
-                  .ok());
+  ASSERT_TRUE(
+      ApplyConfigText(features,
+                      R"({"features": {"enable_fused_set_difference": true}})",
+                      "c.json")
+          .ok());
   EXPECT_TRUE(features.enable_fused_set_difference);
-  ASSERT_TRUE(ApplyConfigText(features,
-                              R"({"features": {"enable_fused_set_difference": "off"}})",
-                              "c.json")
-                  .ok());
+  ASSERT_TRUE(
+      ApplyConfigText(features,
+                      R"({"features": {"enable_fused_set_difference": "off"}})",
+                      "c.json")
+          .ok());
   EXPECT_FALSE(features.enable_fused_set_difference);
 }
 
 TEST(Features, ConfigSyntaxErrorHasLineAndColumn) {
   OptimizerFeatures features;
-  absl::Status status = ApplyConfigText(
-      features, "{\n  \"features\": {\n    \"enable_fused_set_difference\": tru\n  }\n}\n",
-      "c.json");
+  absl::Status status =
+      ApplyConfigText(features,
+                      "{\n  \"features\": {\n    "
+                      "\"enable_fused_set_difference\": tru\n  }\n}\n",
+                      "c.json");
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(Message(status).rfind("c.json:3:39: invalid JSON config: ", 0), 0u)
       << Message(status);
@@ -95,11 +102,12 @@ TEST(Features, ConfigRejectsUnknownKeysAndTypes) {
   OptimizerFeatures features;
   EXPECT_EQ(Message(ApplyConfigText(features, R"({"feature": {}})", "c.json")),
             "c.json: unknown top-level key 'feature'; expected \"features\"");
-  EXPECT_EQ(Message(ApplyConfigText(
-                features, R"({"features": {"enable_fused_set_difference": 1}})",
-                "c.json")),
-            "c.json: feature enable_fused_set_difference: expected a boolean or "
-            "a string, got number");
+  EXPECT_EQ(
+      Message(ApplyConfigText(
+          features, R"({"features": {"enable_fused_set_difference": 1}})",
+          "c.json")),
+      "c.json: feature enable_fused_set_difference: expected a boolean or "
+      "a string, got number");
   EXPECT_EQ(Message(ApplyConfigText(features, R"({"features": {"nope": true}})",
                                     "c.json")),
             "c.json: unknown feature 'nope'; known features: "

@@ -5,8 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "src/explain/text.h"
 #include "src/eval/run.h"
+#include "src/explain/text.h"
 #include "src/lir/validate.h"
 #include "src/recognizer/pass.h"
 
@@ -81,8 +81,8 @@ std::string RunGolden(const std::string& input, const RunArgs& args) {
       std::optional<std::string> difference =
           eval::FirstDifference(*first, *result);
       if (difference.has_value()) {
-        absl::StrAppend(&out, "MISMATCH between rewrite off and on: ",
-                        *difference, "\n");
+        absl::StrAppend(
+            &out, "MISMATCH between rewrite off and on: ", *difference, "\n");
         ADD_FAILURE() << "rewrite changed the results: " << *difference;
       }
     } else {

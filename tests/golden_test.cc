@@ -369,24 +369,28 @@ std::string RunOptimize(TestCase& test) {
   std::string violations;
   absl::StatusOr<OptimizeResult> off = OptimizeCopy(*doc, OptimizerFeatures());
   if (!off.ok() || explain::PrintText(off->document) != *input) {
-    absl::StrAppend(&violations, "VIOLATION: with every feature off the plan changed\n");
+    absl::StrAppend(&violations,
+                    "VIOLATION: with every feature off the plan changed\n");
   }
   if (absl::Status valid = Validate(result->document); !valid.ok()) {
     absl::StrAppend(&violations, "VIOLATION: the result does not validate: ",
                     valid.message(), "\n");
   }
-  absl::StatusOr<OptimizeResult> again = OptimizeCopy(result->document, features);
+  absl::StatusOr<OptimizeResult> again =
+      OptimizeCopy(result->document, features);
   if (!again.ok() || explain::PrintText(again->document) != printed) {
     absl::StrAppend(&violations, "VIOLATION: a second run changed the plan\n");
   }
   absl::StatusOr<Document> reparsed = explain::ParseText(printed);
   if (!reparsed.ok() || explain::PrintText(*reparsed) != printed) {
-    absl::StrAppend(&violations, "VIOLATION: the result does not round-trip as text\n");
+    absl::StrAppend(&violations,
+                    "VIOLATION: the result does not round-trip as text\n");
   }
   absl::StatusOr<Document> via_json =
       explain::ReadJson(explain::WriteJson(result->document));
   if (!via_json.ok() || explain::PrintText(*via_json) != printed) {
-    absl::StrAppend(&violations, "VIOLATION: the result does not round-trip as JSON\n");
+    absl::StrAppend(&violations,
+                    "VIOLATION: the result does not round-trip as JSON\n");
   }
 
   std::string out = violations + printed;
@@ -413,8 +417,9 @@ std::string RunAnalyze(TestCase& test) {
   absl::Status arity =
       cli::ParseArityList(test.args.Get("arity"), &inputs.global_arity);
   if (!arity.ok()) return ErrorOutput(arity);
-  absl::StatusOr<interp::AnnotationFields> fields = interp::ParseAnnotationFields(
-      test.args.Get("annotate", "node_id,arity,monotonic,arrangements"));
+  absl::StatusOr<interp::AnnotationFields> fields =
+      interp::ParseAnnotationFields(
+          test.args.Get("annotate", "node_id,arity,monotonic,arrangements"));
   if (!fields.ok()) return ErrorOutput(fields.status());
   OptimizerFeatures features;
   bool optimize = false;
@@ -468,8 +473,7 @@ std::string RunRunCommand(TestCase& test) {
   if (!absl::SimpleAtoi(test.args.Get("fuel", "0"), &args.fuel)) {
     return "error: fuel must be a non-negative integer\n";
   }
-  args.arrangement_sizes =
-      test.args.Get("arrangement_sizes", "true") == "true";
+  args.arrangement_sizes = test.args.Get("arrangement_sizes", "true") == "true";
   return golden::RunGolden(test.input, args);
 }
 
@@ -478,12 +482,9 @@ using CommandFn = std::string (*)(TestCase& test);
 /// Command name -> handler. A handler returns the case's actual output.
 const std::map<std::string, CommandFn>& Commands() {
   static const auto* commands = new std::map<std::string, CommandFn>{
-      {"explain", &RunExplain},
-      {"roundtrip", &RunRoundtrip},
-      {"error", &RunError},
-      {"optimize", &RunOptimize},
-      {"analyze", &RunAnalyze},
-      {"run", &RunRunCommand},
+      {"explain", &RunExplain}, {"roundtrip", &RunRoundtrip},
+      {"error", &RunError},     {"optimize", &RunOptimize},
+      {"analyze", &RunAnalyze}, {"run", &RunRunCommand},
   };
   return *commands;
 }

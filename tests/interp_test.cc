@@ -335,7 +335,8 @@ TEST(Driver, RejectsMalformedNodes) {
   NodePtr let_rec = MakeNode(twice, std::move(parts));
   a = Analyze(interp, *let_rec);
   ASSERT_FALSE(a.ok());
-  EXPECT_TRUE(absl::StrContains(a.status().message(), "binds the same id twice"));
+  EXPECT_TRUE(
+      absl::StrContains(a.status().message(), "binds the same id twice"));
 }
 
 TEST(Driver, TransformVisitsBottomUpWithInputValues) {
@@ -391,11 +392,10 @@ TEST(Driver, AnalysesWalkVeryDeepPlansWithoutRecursion) {
 
   std::vector<LetRecBinding> bindings;
   bindings.push_back({0, PlanBuilder(std::move(plan)), std::nullopt});
-  NodePtr let_rec =
-      PlanBuilder::LetRec(
-          std::move(bindings),
-          PlanBuilder::Get(CollectionId::Local(0), PlanBuilder::Raw()))
-          .Release();
+  NodePtr let_rec = PlanBuilder::LetRec(std::move(bindings),
+                                        PlanBuilder::Get(CollectionId::Local(0),
+                                                         PlanBuilder::Raw()))
+                        .Release();
   AssignPostOrderIds(*let_rec);
   size_t visited = 0;
   absl::StatusOr<Analysis<Steps>> steps = Transform(
@@ -453,7 +453,8 @@ TEST(ArityLattice, JoinsToTheLeastUpperBound) {
 TEST(ArityLattice, MfpAndArrangementLayouts) {
   MapFilterProject mfp;
   mfp.map = {ScalarExpr::Lit(Literal::Int(1))};
-  // ../shared/reference/SEMANTICS.md 8.1: the map column is output only through a projection.
+  // ../shared/reference/SEMANTICS.md 8.1: the map column is output only through
+  // a projection.
   EXPECT_EQ(MfpOutputArity(mfp, Arity::Known(2)), Arity::Known(2));
   EXPECT_EQ(MfpOutputArity(mfp, Arity::Unknown()), Arity::Unknown());
   mfp.project = std::vector<int>{0};
@@ -492,10 +493,10 @@ TEST(FormsLattice, JoinIsTheIntersection) {
 TEST(Monotonicity, TemporalPredicatesAndTableFunctions) {
   MapFilterProject mfp;
   EXPECT_FALSE(HasTemporalPredicates(mfp));
-  mfp.filter = {ScalarExpr::Call(
-      CallStyle::kInfix, "<",
-      {ScalarExpr::Call(CallStyle::kFunction, "mz_now", {}),
-       ScalarExpr::Column(0)})};
+  mfp.filter = {
+      ScalarExpr::Call(CallStyle::kInfix, "<",
+                       {ScalarExpr::Call(CallStyle::kFunction, "mz_now", {}),
+                        ScalarExpr::Column(0)})};
   EXPECT_TRUE(HasTemporalPredicates(mfp));
   MapFilterProject bounded;
   bounded.temporal = TemporalFilter{{}, {ScalarExpr::Column(0)}};
@@ -541,10 +542,12 @@ TEST(DocumentAnalysis, FieldsPrintInTheirFixedOrder) {
   explain::PrintOptions options;
   options.node_identifiers = true;
   options.annotate = [&](const Node& node) {
-    return analysis->CommentFields(node, AnnotationFields{false, true, false, false});
+    return analysis->CommentFields(node,
+                                   AnnotationFields{false, true, false, false});
   };
-  EXPECT_TRUE(absl::StrContains(explain::PrintText(doc, options),
-                                "  ArrangeBy // { node_id: LirId(2), arity: 2 }\n"));
+  EXPECT_TRUE(
+      absl::StrContains(explain::PrintText(doc, options),
+                        "  ArrangeBy // { node_id: LirId(2), arity: 2 }\n"));
 }
 
 }  // namespace

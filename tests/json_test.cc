@@ -559,9 +559,10 @@ TEST(JsonCorpus, TextJsonTextIsByteIdentical) {
 
 // A document whose only object is a fast path with body `fast_path`.
 json FastPathDocument(json fast_path) {
-  return json{{"format", "lir-plan/2"},
-              {"objects", json::array({json{{"name", "Explained Query (fast path)"},
-                                            {"fast_path", std::move(fast_path)}}})}};
+  return json{
+      {"format", "lir-plan/2"},
+      {"objects", json::array({json{{"name", "Explained Query (fast path)"},
+                                    {"fast_path", std::move(fast_path)}}})}};
 }
 
 TEST(JsonFastPath, ReadsEveryFormBackToTheSameText) {
@@ -570,7 +571,8 @@ TEST(JsonFastPath, ReadsEveryFormBackToTheSameText) {
       "  Project (#2, #0)\n"
       "    Filter (#1{b} > 2) AND (#1{b}) IS NOT NULL\n"
       "      Map ((#0{a} + 1))\n"
-      "        ReadIndex on=materialize.public.t t_a_idx=[lookup values=[(1); (2)]]\n"
+      "        ReadIndex on=materialize.public.t t_a_idx=[lookup values=[(1); "
+      "(2)]]\n"
       "\n"
       "Explained Query (fast path):\n"
       "  PeekPersist materialize.public.t [value=(1)]\n"
@@ -617,19 +619,19 @@ TEST(JsonFastPath, MalformedBodiesNameTheirPointer) {
   ExpectError(FastPathDocument(json{{"kind", "peek"}}),
               {"/objects/0/fast_path/kind: expected one of constant, "
                "read_index, peek_persist"});
-  ExpectError(FastPathDocument(json{{"kind", "read_index"},
-                                    {"collection", "t"}}),
-              {"/objects/0/fast_path/index: missing required field"});
+  ExpectError(
+      FastPathDocument(json{{"kind", "read_index"}, {"collection", "t"}}),
+      {"/objects/0/fast_path/index: missing required field"});
   ExpectError(FastPathDocument(json{{"kind", "peek_persist"}}),
               {"/objects/0/fast_path/collection: missing required field"});
-  ExpectError(
-      FastPathDocument(json{{"kind", "read_index"},
-                            {"collection", "t"},
-                            {"index", "i"},
-                            {"project", json::array({json{{"kind", "literal"},
-                                                          {"type", "null"},
-                                                          {"text", "null"}}})}}),
-      {"/objects/0/fast_path/project/0: expected a column reference"});
+  ExpectError(FastPathDocument(
+                  json{{"kind", "read_index"},
+                       {"collection", "t"},
+                       {"index", "i"},
+                       {"project", json::array({json{{"kind", "literal"},
+                                                     {"type", "null"},
+                                                     {"text", "null"}}})}}),
+              {"/objects/0/fast_path/project/0: expected a column reference"});
   ExpectError(FastPathDocument(json{{"kind", "read_index"},
                                     {"collection", "t"},
                                     {"index", "i"},

@@ -253,9 +253,7 @@ inline NodePtr Reduce(ReduceKind kind, NodePtr input) {
   ReduceOp r;
   r.kind = kind;
   switch (kind) {
-    case ReduceKind::kDistinct:
-      r.key_plan = ProjectOnly({0});
-      break;
+    case ReduceKind::kDistinct: r.key_plan = ProjectOnly({0}); break;
     case ReduceKind::kAccumulable:
       r.simple_aggrs = {{0, Agg("count", ScalarExpr::Lit(Literal::Bool(true)))},
                         {2, Agg("sum", Named(1, "b"))}};

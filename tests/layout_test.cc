@@ -1,5 +1,5 @@
-// ../shared/reference/SEMANTICS.md section 8: layout rows of arrangement forms, and which form
-// an arranged read finds (src/lir/layout.h).
+// ../shared/reference/SEMANTICS.md section 8: layout rows of arrangement forms,
+// and which form an arranged read finds (src/lir/layout.h).
 #include "src/lir/layout.h"
 
 #include <optional>

@@ -30,8 +30,10 @@ TEST(LiteralTest, IsIntegerAcceptsOnlyPlainInt64) {
   EXPECT_TRUE(Literal::Int(-5).IsInteger());
   EXPECT_EQ(Literal::Int(-5).AsInteger(), -5);
   EXPECT_EQ(Literal::Int(-5).text, "-5");
-  EXPECT_TRUE((Literal{LiteralKind::kNumber, "9223372036854775807"}).IsInteger());
-  EXPECT_FALSE((Literal{LiteralKind::kNumber, "9223372036854775808"}).IsInteger());
+  EXPECT_TRUE(
+      (Literal{LiteralKind::kNumber, "9223372036854775807"}).IsInteger());
+  EXPECT_FALSE(
+      (Literal{LiteralKind::kNumber, "9223372036854775808"}).IsInteger());
   EXPECT_FALSE((Literal{LiteralKind::kNumber, "1.5"}).IsInteger());
   EXPECT_FALSE((Literal{LiteralKind::kNumber, "+5"}).IsInteger());
   EXPECT_FALSE((Literal{LiteralKind::kNumber, "-"}).IsInteger());
@@ -50,8 +52,8 @@ TEST(LiteralTest, Constructors) {
 }
 
 TEST(ScalarTest, SameIgnoringNamesIgnoresOnlyNames) {
-  ScalarExpr named = ScalarExpr::Call(
-      CallStyle::kInfix, "+", {ScalarExpr::Column(0, "a"), Col(1)});
+  ScalarExpr named = ScalarExpr::Call(CallStyle::kInfix, "+",
+                                      {ScalarExpr::Column(0, "a"), Col(1)});
   ScalarExpr bare = ScalarExpr::Call(CallStyle::kInfix, "+", {Col(0), Col(1)});
   ScalarExpr other = ScalarExpr::Call(CallStyle::kInfix, "-", {Col(0), Col(1)});
   EXPECT_FALSE(named == bare);
@@ -86,7 +88,8 @@ TEST(MfpTest, ArityAndShape) {
   mapped.map = {ScalarExpr::Lit(Literal::Int(1)), Col(0)};
   EXPECT_FALSE(mapped.IsIdentity());
   EXPECT_FALSE(mapped.IsProjectionOnly());
-  // ../shared/reference/SEMANTICS.md 8.1: without a projection the map columns are not output.
+  // ../shared/reference/SEMANTICS.md 8.1: without a projection the map columns
+  // are not output.
   EXPECT_EQ(mapped.OutputArity(3), 3);
   mapped.project = std::vector<int>{0, 3, 4};
   EXPECT_EQ(mapped.OutputArity(3), 3);
@@ -174,7 +177,8 @@ TEST(ArrangementTest, KeyHelpersAndLookup) {
   EXPECT_EQ(ColumnKey({1, 3}), (std::vector<ScalarExpr>{Col(1), Col(3)}));
 
   AvailableCollections available;
-  available.arranged.push_back(MakeArrangement({ScalarExpr::Column(0, "a")}, 2));
+  available.arranged.push_back(
+      MakeArrangement({ScalarExpr::Column(0, "a")}, 2));
   available.arranged.push_back(MakeArrangement({Col(1)}, 2));
   const ArrangementForm* found = available.FindByKey({Col(0)});
   ASSERT_NE(found, nullptr);
@@ -212,7 +216,8 @@ TEST(NodeTest, PostOrderIds) {
   ForEachPreOrder(*root, [&](const Node& n, int depth) {
     pre.push_back(std::string(KindName(n.kind())) + std::to_string(depth));
   });
-  EXPECT_EQ(pre, (std::vector<std::string>{"Union0", "Negate1", "Get2", "Get1"}));
+  EXPECT_EQ(pre,
+            (std::vector<std::string>{"Union0", "Negate1", "Get2", "Get1"}));
 }
 
 TEST(NodeTest, CloneIsDeepAndEqual) {

@@ -37,27 +37,26 @@ TEST(DeclineTables, SpellTheReferenceCodesInCheckOrder) {
     EXPECT_EQ(DeclineName(entry.code), entry.name);
     fused.emplace_back(entry.name);
   }
-  EXPECT_EQ(fused, (std::vector<std::string>{
-                       "inside_let_rec", "input_not_arranged",
-                       "not_two_arm_union", "not_one_negated_arm",
-                       "temporal_bucketing", "non_projection_mfp",
-                       "arm_not_get_or_arrange_by",
-                       "key_remapped_by_projection", "not_co_arranged"}));
+  EXPECT_EQ(fused,
+            (std::vector<std::string>{
+                "inside_let_rec", "input_not_arranged", "not_two_arm_union",
+                "not_one_negated_arm", "temporal_bucketing",
+                "non_projection_mfp", "arm_not_get_or_arrange_by",
+                "key_remapped_by_projection", "not_co_arranged"}));
   std::vector<std::string> relax;
   for (const auto& entry : kAllRelaxMustConsolidateDeclines) {
     EXPECT_EQ(DeclineName(entry.code), entry.name);
     relax.emplace_back(entry.name);
   }
-  EXPECT_EQ(relax, (std::vector<std::string>{"already_relaxed",
-                                             "not_single_time",
-                                             "analysis_failed",
-                                             "input_not_monotonic"}));
+  EXPECT_EQ(relax, (std::vector<std::string>{
+                       "already_relaxed", "not_single_time", "analysis_failed",
+                       "input_not_monotonic"}));
 }
 
 // ---- a toy pass through the driver ---------------------------------------
 
-#define LIR_TOY_DECLINES(X)                          \
-  X(kInsideRecursion, "inside_recursion")            \
+#define LIR_TOY_DECLINES(X)               \
+  X(kInsideRecursion, "inside_recursion") \
   X(kAlreadyRenumbered, "already_renumbered")
 
 LIR_DECLARE_DECLINES(ToyDecline, LIR_TOY_DECLINES)
@@ -132,8 +131,11 @@ TEST(PassDriver, DecidesInPreOrderWithTheRecursiveContextAndRewrites) {
   ASSERT_EQ(ids.size(), 3u);
   RewriteReport report;
   PassWork work;
-  PassContext ctx{.apply = true, .pass_name = "toy", .report = &report,
-                  .work = &work, .inputs = {}};
+  PassContext ctx{.apply = true,
+                  .pass_name = "toy",
+                  .report = &report,
+                  .work = &work,
+                  .inputs = {}};
   ASSERT_TRUE(RunPass(RenumberNegates(), doc, ctx).ok());
   ASSERT_EQ(report.candidates.size(), 3u);
   EXPECT_EQ(report.candidates[0].lir_id, ids[0]);
@@ -166,12 +168,16 @@ TEST(PassDriver, DecidesInPreOrderWithTheRecursiveContextAndRewrites) {
   EXPECT_EQ(again.candidates[1].message, "input arm: done");
 }
 
-TEST(PassDriver, DisabledItReportsWithoutRewritingAndWithoutAReportRecordsNothing) {
+TEST(PassDriver,
+     DisabledItReportsWithoutRewritingAndWithoutAReportRecordsNothing) {
   Document doc = ParseOrDie(kToyPlan);
   const std::string before = PrintWithIds(doc);
   RewriteReport report;
-  PassContext dry{.apply = false, .pass_name = "toy", .report = &report,
-                  .work = nullptr, .inputs = {}};
+  PassContext dry{.apply = false,
+                  .pass_name = "toy",
+                  .report = &report,
+                  .work = nullptr,
+                  .inputs = {}};
   ASSERT_TRUE(RunPass(RenumberNegates(), doc, dry).ok());
   EXPECT_EQ(PrintWithIds(doc), before);
   ASSERT_EQ(report.candidates.size(), 3u);
@@ -181,8 +187,11 @@ TEST(PassDriver, DisabledItReportsWithoutRewritingAndWithoutAReportRecordsNothin
             nlohmann::json({{"new_id", NegateIds(doc)[1] + 1000}}));
 
   PassWork work;
-  PassContext quiet{.apply = true, .pass_name = "toy", .report = nullptr,
-                    .work = &work, .inputs = {}};
+  PassContext quiet{.apply = true,
+                    .pass_name = "toy",
+                    .report = nullptr,
+                    .work = &work,
+                    .inputs = {}};
   const std::vector<LirId> ids = NegateIds(doc);
   ASSERT_TRUE(RunPass(RenumberNegates(), doc, quiet).ok());
   EXPECT_EQ(work.rewrites, 2u);
@@ -199,8 +208,11 @@ TEST(PassDriver, WalksUnvalidatedPlansButNotBadlyScopedOnes) {
       "    Get::PassArrangements l4\n"
       "      raw=true\n");
   RewriteReport report;
-  PassContext ctx{.apply = true, .pass_name = "toy", .report = &report,
-                  .work = nullptr, .inputs = {}};
+  PassContext ctx{.apply = true,
+                  .pass_name = "toy",
+                  .report = &report,
+                  .work = nullptr,
+                  .inputs = {}};
   ASSERT_TRUE(RunPass(RenumberNegates(), unbound, ctx).ok());
   EXPECT_EQ(report.candidates.size(), 1u);
   // A binding that shadows another is an error of the scoped walker.

@@ -64,8 +64,8 @@ Document Wrap(NodePtr plan, std::string source, int source_column,
   SourceBlock& block = doc.sources.emplace_back();
   block.name = std::move(source);
   block.mfp.project = std::vector<int>{source_column};
-  doc.used_indexes = std::vector<UsedIndex>{
-      {std::move(index), {"*** full scan ***"}}};
+  doc.used_indexes =
+      std::vector<UsedIndex>{{std::move(index), {"*** full scan ***"}}};
   doc.target_cluster = "quickstart";
   return doc;
 }
@@ -156,18 +156,20 @@ TEST(PlanBuilder, BuildsEveryNodeKind) {
           .FlatMap("generate_series", {ScalarExpr::Column(0)},
                    PlanBuilder::Project({0, 1})));
   PlanBuilder body =
-      PlanBuilder::Union(std::move(union_inputs)).Reduce(std::move(count))
+      PlanBuilder::Union(std::move(union_inputs))
+          .Reduce(std::move(count))
           .TopK(std::move(top))
           .ArrangeBy(PlanBuilder::Arranged({MakeColumnArrangement({0, 1}, 2)}))
           .Threshold(MakeColumnArrangement({0, 1}, 2));
   std::vector<LetRecBinding> bindings;
-  bindings.push_back({1, PlanBuilder::GetArrangement(t, indexed,
-                                                     ColumnKey({0}), {},
-                                                     Row{Literal::Int(5)}),
+  bindings.push_back({1,
+                      PlanBuilder::GetArrangement(t, indexed, ColumnKey({0}),
+                                                  {}, Row{Literal::Int(5)}),
                       LetRecLimit{10, false}});
   absl::StatusOr<NodePtr> plan =
-      PlanBuilder::Let(0, PlanBuilder::Get(t, indexed),
-                       PlanBuilder::LetRec(std::move(bindings), std::move(body)))
+      PlanBuilder::Let(
+          0, PlanBuilder::Get(t, indexed),
+          PlanBuilder::LetRec(std::move(bindings), std::move(body)))
           .Build({.global_arity = {{"materialize.public.t", 2}}});
   ASSERT_TRUE(plan.ok()) << plan.status();
   EXPECT_EQ(CountNodes(**plan), 16u);
@@ -194,8 +196,7 @@ TEST(PlanBuilder, MisuseIsReportedByBuild) {
   EXPECT_FALSE(plan.status().ok());
   absl::StatusOr<NodePtr> built = std::move(plan).Build();
   ASSERT_FALSE(built.ok());
-  EXPECT_EQ(built.status().message(),
-            "PlanBuilder: input 1 of Union is empty");
+  EXPECT_EQ(built.status().message(), "PlanBuilder: input 1 of Union is empty");
   EXPECT_FALSE(PlanBuilder().Build().ok());
 }
 

@@ -115,8 +115,7 @@ TEST(PlanGeneratorTest, MixedCoversEveryPromisedKind) {
   bool named_column = false, seek = false, input_key = false;
   ForEachPreOrder(*g.plan, [&](const Node& n, int) {
     headers.insert(HeaderName(n));
-    if (const GetOp* get = n.If<GetOp>())
-      seek |= get->seek.has_value();
+    if (const GetOp* get = n.If<GetOp>()) seek |= get->seek.has_value();
     if (const ReduceOp* r = n.If<ReduceOp>()) {
       input_key |= r->input_key.has_value();
     }

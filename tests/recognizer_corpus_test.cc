@@ -54,7 +54,8 @@ TEST(RecognizerCorpus, EveryPlanStaysWellFormedIdempotentAndUntouchedWhenOff) {
 
     absl::StatusOr<OptimizeResult> twice = OptimizeCopy(on->document, true);
     ASSERT_TRUE(twice.ok()) << twice.status();
-    EXPECT_EQ(explain::PrintText(twice->document), optimized) << "not idempotent";
+    EXPECT_EQ(explain::PrintText(twice->document), optimized)
+        << "not idempotent";
 
     // The disabled pass predicts the enabled one, candidate by candidate.
     ASSERT_EQ(off->report.candidates.size(), on->report.candidates.size());
@@ -117,7 +118,8 @@ TEST(RecognizerCorpus, OuterJoinL100FiresOnceAndDeclinesOnce) {
   // over l1 (base) and the projecting Get::Arrangement of l0 (subtract).
   const std::string printed = explain::PrintText(on->document);
   const std::string fused =
-      "            SetDifference ensure_arrangement={ key=[#0], permutation=id, "
+      "            SetDifference ensure_arrangement={ key=[#0], "
+      "permutation=id, "
       "thinning=() }\n"
       "              base_key=[#0]\n"
       "              subtract_key=[#0]\n"
@@ -126,7 +128,8 @@ TEST(RecognizerCorpus, OuterJoinL100FiresOnceAndDeclinesOnce) {
       "                raw=true\n"
       "                Get::PassArrangements l1\n"
       "                  raw=false\n"
-      "                  arrangements[0]={ key=[#0], permutation=id, thinning=() }\n"
+      "                  arrangements[0]={ key=[#0], permutation=id, "
+      "thinning=() }\n"
       "              Get::Arrangement l0\n"
       "                project=(#0)\n"
       "                key=#0\n";
@@ -145,7 +148,8 @@ TEST(RecognizerCorpus, CommittedCorpusReportIsCurrent) {
   const std::filesystem::path committed =
       std::filesystem::path(LIR_SOURCE_DIR) / "docs" / "corpus-report.md";
   ASSERT_TRUE(std::filesystem::exists(committed))
-      << committed << " is missing; regenerate it with: " << kCorpusReportCommand;
+      << committed
+      << " is missing; regenerate it with: " << kCorpusReportCommand;
   const std::string expected = ReadFile(committed);
   EXPECT_EQ(*report, expected)
       << "docs/corpus-report.md is stale; regenerate it with: "

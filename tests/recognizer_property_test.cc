@@ -6,11 +6,12 @@
 // filtering Mfp wrappers, Reduces, nested candidates; random arm order;
 // random shape defects) placed in Let values and bodies, LetRec values and
 // bodies, Join inputs and nested Unions. Every candidate carries the outcome
-// ../shared/reference/SEMANTICS.md 4.2/4.3 assigns to it, computed while it is built, so the pass
-// is checked against an independent oracle as well as for the properties:
-// fired results validate and round-trip, Optimize is idempotent, the
-// disabled pass is the identity, every candidate has exactly one outcome,
-// fused keys have the key's length, LetRec-value candidates decline.
+// ../shared/reference/SEMANTICS.md 4.2/4.3 assigns to it, computed while it is
+// built, so the pass is checked against an independent oracle as well as for
+// the properties: fired results validate and round-trip, Optimize is
+// idempotent, the disabled pass is the identity, every candidate has exactly
+// one outcome, fused keys have the key's length, LetRec-value candidates
+// decline.
 //
 // Reproduce a failure with LIR_PROPERTY_SEED=<seed> LIR_PROPERTY_ITERATIONS=1.
 #include <cstdlib>
@@ -57,12 +58,13 @@ uint64_t EnvOr(const char* name, uint64_t fallback) {
   return fallback;
 }
 
-// ---- the oracle's view of one arm -------------------------------------------------
+// ---- the oracle's view of one arm
+// -------------------------------------------------
 
 // The verdict ../shared/reference/SEMANTICS.md 4.2 checks 6-10 give an arm.
 struct ArmVerdict {
-  std::string code;       // empty: co-arranged
-  std::vector<int> key;   // when co-arranged: the key the operator reads
+  std::string code;      // empty: co-arranged
+  std::vector<int> key;  // when co-arranged: the key the operator reads
   /// The spec and the pass may answer an ArrangeBy whose input_mfp moves the
   /// key differently (recognizer_test DISABLED_KeyRemappedByArrangeByInputMfp):
   /// either key_remapped_by_projection or not_co_arranged is accepted.
@@ -99,8 +101,9 @@ std::vector<int> Through(const std::optional<std::vector<int>>& project,
 
 // A projection chosen over an `n`-column row, as a read of that row's
 // arrangement by `key` prints it: each row column replaced by its position
-// in the layout row (../shared/reference/SEMANTICS.md 8.2); mapped columns (>= n) stay. nullopt
-// when the result is the identity. The oracle keeps reasoning over rows.
+// in the layout row (../shared/reference/SEMANTICS.md 8.2); mapped columns (>=
+// n) stay. nullopt when the result is the identity. The oracle keeps reasoning
+// over rows.
 std::optional<std::vector<int>> OverLayout(
     const std::optional<std::vector<int>>& project,
     const std::vector<ScalarExpr>& key, int n) {
@@ -141,12 +144,14 @@ ArmVerdict ArrangeByVerdict(const std::vector<ArrangementForm>& forms,
   const bool pass_remapped =
       out_key != key &&
       (HasKey(forms, key) || input_key == Through(project, key));
-  ArmVerdict v{spec_remapped ? Code(kKeyRemappedByProjection) : Code(kNotCoArranged)};
+  ArmVerdict v{spec_remapped ? Code(kKeyRemappedByProjection)
+                             : Code(kNotCoArranged)};
   v.remap_ambiguous = spec_remapped != pass_remapped;
   return v;
 }
 
-// ---- the generator ------------------------------------------------------------------
+// ---- the generator
+// ------------------------------------------------------------------
 
 struct GeneratedCase {
   Document doc;
@@ -165,9 +170,8 @@ class CandidatePlanGenerator {
     std::vector<NodePtr> items;
     const int count = rng_.Int(1, 4);
     for (int i = 0; i < count; ++i) items.push_back(Item(arity, 0, false));
-    NodePtr root = items.size() == 1
-                       ? std::move(items[0])
-                       : MakeNode(UnionOp{}, std::move(items));
+    NodePtr root = items.size() == 1 ? std::move(items[0])
+                                     : MakeNode(UnionOp{}, std::move(items));
     AssignPostOrderIds(*root);
     GeneratedCase out;
     for (auto& [node, expected] : pending_) out.expected[node->id] = expected;
@@ -204,7 +208,8 @@ class CandidatePlanGenerator {
   // when they are equal.
   std::optional<std::vector<int>> Projection(int in, int out) {
     std::vector<int> columns = Columns(in, out);
-    if (in == out && columns == Iota(in) && rng_.Chance(0.5)) return std::nullopt;
+    if (in == out && columns == Iota(in) && rng_.Chance(0.5))
+      return std::nullopt;
     return columns;
   }
 
@@ -234,7 +239,8 @@ class CandidatePlanGenerator {
 
   // A global collection of `arity` columns under a fresh name.
   CollectionId NewGlobal(int arity) {
-    std::string name = absl::StrCat("materialize.public.g", global_arity_.size());
+    std::string name =
+        absl::StrCat("materialize.public.g", global_arity_.size());
     global_arity_[name] = arity;
     return CollectionId::Global(name);
   }
@@ -260,14 +266,16 @@ class CandidatePlanGenerator {
     const int pick = rng_.Int(0, 9);
     if (pick < 3 && !fitting.empty()) {
       GetOp get;
-      get.id = CollectionId::Local(fitting[rng_.Int(0, fitting.size() - 1)]->id);
+      get.id =
+          CollectionId::Local(fitting[rng_.Int(0, fitting.size() - 1)]->id);
       get.keys.raw = true;
       return MakeNode(std::move(get));
     }
     if (pick == 9) {
       ConstantOp constant;
       Row row;
-      for (int c = 0; c < arity; ++c) row.push_back(Literal::Int(rng_.Int(0, 9)));
+      for (int c = 0; c < arity; ++c)
+        row.push_back(Literal::Int(rng_.Int(0, 9)));
       constant.rows.push_back({std::move(row), 1});
       return MakeNode(std::move(constant));
     }
@@ -342,7 +350,8 @@ class CandidatePlanGenerator {
       const int in = arity + rng_.Int(0, 2);
       MfpOp mfp;
       mfp.mfp.project = Projection(in, arity);
-      if (rng_.Chance(0.3)) mfp.mfp.filter.push_back(IsNotNull(ScalarExpr::Column(0)));
+      if (rng_.Chance(0.3))
+        mfp.mfp.filter.push_back(IsNotNull(ScalarExpr::Column(0)));
       return Wrap(std::move(mfp), Item(in, depth + 1, in_let_rec));
     }
     if (r < 80) {  // Reduce::Distinct grouping by a prefix
@@ -389,7 +398,8 @@ class CandidatePlanGenerator {
       get.keys.raw = !arrangement || rng_.Chance(0.3);
       get.keys.arranged = std::move(forms);
       if (arrangement) {
-        get.key = get.keys.arranged[rng_.Int(0, get.keys.arranged.size() - 1)].key;
+        get.key =
+            get.keys.arranged[rng_.Int(0, get.keys.arranged.size() - 1)].key;
         if (rng_.Chance(0.1)) {
           get.seek = Row(get.key.size(), Literal::Int(5));
           *v = {Code(kNonProjectionMfp)};
@@ -427,7 +437,8 @@ class CandidatePlanGenerator {
       arrange.forms.raw = rng_.Chance(0.6);
       arrange.forms.arranged = Arrangements(m, wk, a);
       std::optional<std::vector<int>> input_key;
-      if (arrange.input_key.has_value()) input_key = KeyColumns(*arrange.input_key);
+      if (arrange.input_key.has_value())
+        input_key = KeyColumns(*arrange.input_key);
       *v = ArrangeByVerdict(arrange.forms.arranged, input_key,
                             arrange.input_mfp.project, wk, a);
       if (rng_.Chance(0.1)) {
@@ -440,9 +451,9 @@ class CandidatePlanGenerator {
             OverLayout(arrange.input_mfp.project, *arrange.input_key, n);
       }
       --budget_;
-      NodePtr input =
-          rng_.Chance(0.5) ? Leaf(n)
-                           : Wrap(DistinctOp(n, Iota(n)), Item(n, depth + 1, in_let_rec));
+      NodePtr input = rng_.Chance(0.5) ? Leaf(n)
+                                       : Wrap(DistinctOp(n, Iota(n)),
+                                              Item(n, depth + 1, in_let_rec));
       return Wrap(std::move(arrange), std::move(input));
     }
     // Neither a Get nor an ArrangeBy: a Reduce, a constant, a nested candidate.
@@ -545,11 +556,13 @@ class CandidatePlanGenerator {
     if (!direct_union) {
       ArrangeByOp arrange;
       arrange.forms.raw = raw;
-      if (!no_key) arrange.forms.arranged.push_back(MakeColumnArrangement(Iota(a), a));
+      if (!no_key)
+        arrange.forms.arranged.push_back(MakeColumnArrangement(Iota(a), a));
       if (no_key && a > 1) {
         arrange.forms.arranged.push_back(MakeColumnArrangement({0}, a));
       }
-      if (input_mfp) arrange.input_mfp.filter.push_back(IsNotNull(ScalarExpr::Column(0)));
+      if (input_mfp)
+        arrange.input_mfp.filter.push_back(IsNotNull(ScalarExpr::Column(0)));
       arrange.temporal_bucketing = bucketed_arrange;
       node = Wrap(std::move(arrange), std::move(node));
     }
@@ -595,7 +608,8 @@ class CandidatePlanGenerator {
   std::vector<std::pair<const Node*, Expected>> pending_;
 };
 
-// ---- the properties ---------------------------------------------------------------------
+// ---- the properties
+// ---------------------------------------------------------------------
 
 // Tallies printed at the end of a run, so a run shows what it covered.
 struct Tally {
@@ -603,9 +617,11 @@ struct Tally {
   std::map<std::string, size_t> declined;
 
   std::string ToString() const {
-    std::string out = absl::StrCat(plans, " plans, ", nodes, " nodes, ",
-                                   candidates, " candidates: ", fired, " fired");
-    for (const auto& [code, n] : declined) absl::StrAppend(&out, ", ", code, " ", n);
+    std::string out =
+        absl::StrCat(plans, " plans, ", nodes, " nodes, ", candidates,
+                     " candidates: ", fired, " fired");
+    for (const auto& [code, n] : declined)
+      absl::StrAppend(&out, ", ", code, " ", n);
     absl::StrAppend(&out, " (", ambiguous,
                     " ArrangeBy input_mfp remap cases accepted either way)");
     return out;
@@ -614,7 +630,8 @@ struct Tally {
 
 size_t CountKind(const Node& root, NodeKind kind) {
   size_t n = 0;
-  ForEachPreOrder(root, [&](const Node& node, int) { n += node.kind() == kind; });
+  ForEachPreOrder(root,
+                  [&](const Node& node, int) { n += node.kind() == kind; });
   return n;
 }
 
@@ -625,7 +642,8 @@ void CheckProperties(const Document& doc, const ValidateOptions& validate,
   ASSERT_TRUE(Validate(doc, validate).ok())
       << "the generator made an invalid plan: " << Validate(doc, validate);
   const std::string text = explain::PrintText(doc);
-  const size_t thresholds = CountKind(*doc.objects[0].plan, NodeKind::kThreshold);
+  const size_t thresholds =
+      CountKind(*doc.objects[0].plan, NodeKind::kThreshold);
   ++tally.plans;
   tally.nodes += CountNodes(*doc.objects[0].plan);
 
@@ -679,7 +697,8 @@ void CheckProperties(const Document& doc, const ValidateOptions& validate,
       EXPECT_EQ(c.reason, Code(kInsideLetRec));
     }
     if (e.code.empty()) {
-      EXPECT_EQ(c.outcome, CandidateOutcome::kFired) << c.reason << ": " << c.message;
+      EXPECT_EQ(c.outcome, CandidateOutcome::kFired)
+          << c.reason << ": " << c.message;
       const FusedKeys keys = FusedKeysOf(c);
       EXPECT_EQ(keys.base_key, e.base_key);
       EXPECT_EQ(keys.subtract_key, e.subtract_key);
@@ -702,7 +721,8 @@ void CheckProperties(const Document& doc, const ValidateOptions& validate,
   // as long as the threshold key, and a fixed point of the pass.
   const Document& result = on->document;
   EXPECT_EQ(WellFormedProblems(result, validate), "");
-  EXPECT_EQ(CountKind(*result.objects[0].plan, NodeKind::kSetDifference), fired);
+  EXPECT_EQ(CountKind(*result.objects[0].plan, NodeKind::kSetDifference),
+            fired);
   EXPECT_EQ(CountKind(*result.objects[0].plan, NodeKind::kThreshold),
             thresholds - fired);
   ForEachPreOrder(*result.objects[0].plan, [&](const Node& node, int) {
@@ -726,8 +746,8 @@ TEST(RecognizerProperty, RandomCandidatePlansAgreeWithTheOracle) {
   const uint64_t iterations = EnvOr("LIR_PROPERTY_ITERATIONS", 3000);
   Tally tally;
   for (uint64_t seed = first; seed < first + iterations; ++seed) {
-    SCOPED_TRACE(absl::StrCat("seed ", seed, " (rerun: LIR_PROPERTY_SEED=", seed,
-                              " LIR_PROPERTY_ITERATIONS=1)"));
+    SCOPED_TRACE(absl::StrCat("seed ", seed, " (rerun: LIR_PROPERTY_SEED=",
+                              seed, " LIR_PROPERTY_ITERATIONS=1)"));
     GeneratedCase c = CandidatePlanGenerator(seed).Generate();
     CheckProperties(c.doc, c.validate, c.expected, tally);
     if (HasFailure()) {
@@ -758,7 +778,8 @@ TEST(RecognizerProperty, GeneratorIsReproducible) {
 
 TEST(RecognizerProperty, MixedGeneratedPlansMatchTheirExceptVariants) {
   const uint64_t first = EnvOr("LIR_PROPERTY_SEED", 1);
-  const uint64_t iterations = std::max<uint64_t>(1, EnvOr("LIR_PROPERTY_ITERATIONS", 3000) / 20);
+  const uint64_t iterations =
+      std::max<uint64_t>(1, EnvOr("LIR_PROPERTY_ITERATIONS", 3000) / 20);
   Tally tally;
   for (uint64_t seed = first; seed < first + iterations; ++seed) {
     SCOPED_TRACE(absl::StrCat("PlanShape::kMixed seed ", seed));

@@ -1,8 +1,8 @@
-// Unit tests of the fused set-difference recognizer (../shared/reference/SEMANTICS.md 4) on
-// hand-written plans: firing in both arm orders, ids, keys read through
-// projections, candidates at every depth and place, the disabled mode,
-// idempotence, the pass called directly and its report. Decline codes and
-// their order are in recognizer_declines_test.cc.
+// Unit tests of the fused set-difference recognizer
+// (../shared/reference/SEMANTICS.md 4) on hand-written plans: firing in both
+// arm orders, ids, keys read through projections, candidates at every depth and
+// place, the disabled mode, idempotence, the pass called directly and its
+// report. Decline codes and their order are in recognizer_declines_test.cc.
 #include <string>
 #include <vector>
 
@@ -20,14 +20,16 @@ namespace {
 using namespace recognizer_testing;  // NOLINT: the plan-text vocabulary
 using enum FusedSetDifferenceDecline;
 
-// ---- firing ---------------------------------------------------------------------
+// ---- firing
+// ---------------------------------------------------------------------
 
 TEST(FusedSetDifference, FiresOnThePlainShapeAndPrintsTheFusedNode) {
   Except e{.base = kA, .subtract = kB};
   Optimized run = OptimizeText(e.Text());
   EXPECT_EQ(run.printed,
             "Explained Query:\n"
-            "  SetDifference ensure_arrangement={ key=[#0], permutation=id, thinning=() }\n"
+            "  SetDifference ensure_arrangement={ key=[#0], permutation=id, "
+            "thinning=() }\n"
             "    base_key=[#0]\n"
             "    subtract_key=[#0]\n"
             "    Get::PassArrangements materialize.public.a\n"
@@ -56,8 +58,10 @@ TEST(FusedSetDifference, BothUnionArmOrdersFireWithBaseAndSubtractInPlace) {
     const Node& fused = *run.doc.objects[0].plan;
     ASSERT_TRUE(fused.Is<SetDifferenceOp>()) << run.printed;
     ASSERT_EQ(fused.inputs.size(), 2u);
-    EXPECT_EQ(fused.inputs[0]->As<GetOp>().id.ToString(), "materialize.public.a");
-    EXPECT_EQ(fused.inputs[1]->As<GetOp>().id.ToString(), "materialize.public.b");
+    EXPECT_EQ(fused.inputs[0]->As<GetOp>().id.ToString(),
+              "materialize.public.a");
+    EXPECT_EQ(fused.inputs[1]->As<GetOp>().id.ToString(),
+              "materialize.public.b");
     FusionDecision decision =
         CanFuseSetDifference(*Parse(e.Text()).objects[0].plan, false);
     ASSERT_TRUE(decision.fires());
@@ -76,28 +80,37 @@ TEST(FusedSetDifference, FusedNodeKeepsTheThresholdLirId) {
   // Explicit ids survive printing with node identifiers.
   std::string with_ids = absl::StrCat(
       "Explained Query:\n"
-      "  Threshold::Basic ensure_arrangement=", WholeRow("#0"),
+      "  Threshold::Basic ensure_arrangement=",
+      WholeRow("#0"),
       " // { node_id: LirId(42) }\n"
       "    ArrangeBy // { node_id: LirId(41) }\n"
       "      raw=false\n"
-      "      arrangements[0]=", WholeRow("#0"), "\n"
+      "      arrangements[0]=",
+      WholeRow("#0"),
+      "\n"
       "      Union consolidate_output=true // { node_id: LirId(40) }\n"
-      "        Get::PassArrangements materialize.public.a // { node_id: LirId(7) }\n"
+      "        Get::PassArrangements materialize.public.a // { node_id: "
+      "LirId(7) }\n"
       "          raw=false\n"
-      "          arrangements[0]=", WholeRow("#0"), "\n"
+      "          arrangements[0]=",
+      WholeRow("#0"),
+      "\n"
       "        Negate // { node_id: LirId(9) }\n"
-      "          Get::PassArrangements materialize.public.b // { node_id: LirId(8) }\n"
+      "          Get::PassArrangements materialize.public.b // { node_id: "
+      "LirId(8) }\n"
       "            raw=false\n"
-      "            arrangements[0]=", WholeRow("#0"), "\n"
+      "            arrangements[0]=",
+      WholeRow("#0"),
+      "\n"
       "\n"
       "Target cluster: quickstart\n");
   Optimized ids = OptimizeText(with_ids);
   EXPECT_EQ(ids.doc.objects[0].plan->id, 42u);
   ASSERT_EQ(ids.report.candidates.size(), 1u);
   EXPECT_EQ(ids.report.candidates[0].lir_id, 42u);
-  EXPECT_NE(ids.printed.find(absl::StrCat("  SetDifference ensure_arrangement=",
-                                          WholeRow("#0"),
-                                          " // { node_id: LirId(42) }\n")),
+  EXPECT_NE(ids.printed.find(absl::StrCat(
+                "  SetDifference ensure_arrangement=", WholeRow("#0"),
+                " // { node_id: LirId(42) }\n")),
             std::string::npos)
       << ids.printed;
   EXPECT_NE(ids.printed.find("Get::PassArrangements materialize.public.b "
@@ -108,19 +121,22 @@ TEST(FusedSetDifference, FusedNodeKeepsTheThresholdLirId) {
 
 TEST(FusedSetDifference, KeyNamesDoNotMatter) {
   // Keys compare by column, so a named key still matches the threshold key.
-  Except e{.base = Indexed("a", "#0{a}"), .subtract = kB,
-           .arrange_attrs = absl::StrCat("raw=false\narrangements[0]=",
-                                         WholeRow("#0{x}"))};
+  Except e{.base = Indexed("a", "#0{a}"),
+           .subtract = kB,
+           .arrange_attrs =
+               absl::StrCat("raw=false\narrangements[0]=", WholeRow("#0{x}"))};
   ExpectFires(e.Text(), {0}, {0});
 }
 
 TEST(FusedSetDifference, MultiColumnThresholdKey) {
-  Except two{.base = Indexed("a", "#0, #1"), .subtract = Indexed("b", "#0, #1"),
+  Except two{.base = Indexed("a", "#0, #1"),
+             .subtract = Indexed("b", "#0, #1"),
              .key = "#0, #1"};
   ExpectFires(two.Text(), {0, 1}, {0, 1});
 }
 
-// ---- keys through projections (../shared/reference/SEMANTICS.md 4.3) ------------------------------
+// ---- keys through projections (../shared/reference/SEMANTICS.md 4.3)
+// ------------------------------
 
 TEST(FusedSetDifference, KeyThroughMfpWrapperProjection) {
   // The arm's column 0 is column 2 of c, which is arranged by [#2].
@@ -129,21 +145,24 @@ TEST(FusedSetDifference, KeyThroughMfpWrapperProjection) {
       "  project=(#2)\n"
       "  Get::PassArrangements materialize.public.c\n"
       "    raw=false\n"
-      "    arrangements[0]={ key=[#2], permutation={#0: #1, #1: #2, #2: #0}, thinning=(#0, #1) }\n";
+      "    arrangements[0]={ key=[#2], permutation={#0: #1, #1: #2, #2: #0}, "
+      "thinning=(#0, #1) }\n";
   ExpectFires(Except{.base = base, .subtract = kB}.Text(), {2}, {0});
   ExpectFires(Except{.base = kA, .subtract = base}.Text(), {0}, {2});
 }
 
 TEST(FusedSetDifference, KeyThroughGetPlanProjection) {
   // The corpus passthrough: Get::Arrangement l0 project=(#0) key=#0. The
-  // projection selects positions of the layout row (../shared/reference/SEMANTICS.md 4.3, 8.2):
-  // c arranged by [#1] reads as (c1, c0), so project=(#0) is c's column 1.
+  // projection selects positions of the layout row
+  // (../shared/reference/SEMANTICS.md 4.3, 8.2): c arranged by [#1] reads as
+  // (c1, c0), so project=(#0) is c's column 1.
   std::string subtract =
       "Get::Arrangement materialize.public.c\n"
       "  project=(#0)\n"
       "  key=#1\n"
       "  raw=false\n"
-      "  arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, thinning=(#0) }\n";
+      "  arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, "
+      "thinning=(#0) }\n";
   ExpectFires(Except{.base = kA, .subtract = subtract}.Text(), {0}, {1});
   // project=(#1) of the same layout is c's column 0, the value: c is not
   // arranged on it (reading the row instead would wrongly fire).
@@ -152,7 +171,8 @@ TEST(FusedSetDifference, KeyThroughGetPlanProjection) {
       "  project=(#1)\n"
       "  key=#1\n"
       "  raw=false\n"
-      "  arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, thinning=(#0) }\n";
+      "  arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, "
+      "thinning=(#0) }\n";
   ExpectDecline(Except{.base = kA, .subtract = value_column}.Text(),
                 kNotCoArranged, "subtract",
                 "subtract arm: Get::Arrangement materialize.public.c has no "
@@ -163,7 +183,8 @@ TEST(FusedSetDifference, KeyThroughGetPlanProjection) {
       "Get::Collection materialize.public.c\n"
       "  project=(#1)\n"
       "  raw=true\n"
-      "  arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, thinning=(#0) }\n";
+      "  arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, "
+      "thinning=(#0) }\n";
   ExpectFires(Except{.base = collection, .subtract = kB}.Text(), {1}, {0});
 }
 
@@ -190,8 +211,10 @@ TEST(FusedSetDifference, KeyThroughArrangeByInputMfpProjection) {
       "  raw=true\n"
       "  Get::PassArrangements materialize.public.c\n"
       "    raw=false\n"
-      "    arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, thinning=(#0) }\n";
-  ExpectFires(Except{.base = through_input_key, .subtract = kB}.Text(), {1}, {0});
+      "    arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, "
+      "thinning=(#0) }\n";
+  ExpectFires(Except{.base = through_input_key, .subtract = kB}.Text(), {1},
+              {0});
   // forms are in the ArrangeBy's output columns (after input_mfp).
   std::string through_forms =
       "ArrangeBy\n"
@@ -211,8 +234,8 @@ TEST(FusedSetDifference, KeyThroughArrangeByInputMfpProjection) {
 
 TEST(FusedSetDifference, KeyThroughArrangeByLayoutRow) {
   // ArrangeBy input_key=[#1] without MFP lines outputs the input form's
-  // layout row (c1, c0) (../shared/reference/SEMANTICS.md 8.3): the arm's column 0 is c's column 1,
-  // which is the input_key.
+  // layout row (c1, c0) (../shared/reference/SEMANTICS.md 8.3): the arm's
+  // column 0 is c's column 1, which is the input_key.
   std::string layout_row =
       "ArrangeBy\n  input_key=[#1]\n  raw=true\n" + Indent(Table("c"), 2);
   ExpectFires(Except{.base = layout_row, .subtract = kB}.Text(), {1}, {0});
@@ -233,37 +256,40 @@ TEST(FusedSetDifference, KeyThroughMfpWrapperOverArrangeBy) {
   ExpectFires(Except{.base = base, .subtract = kB}.Text(), {0}, {0});
 }
 
-// ---- placement of candidates ---------------------------------------------------------
+// ---- placement of candidates
+// ---------------------------------------------------------
 
 TEST(FusedSetDifference, CandidatesAtEveryDepthAndPlace) {
   const std::string fires = Except{.base = kA, .subtract = kB}.Plan();
   // In a Let value and body, in Join inputs, in nested Unions, in a LetRec
   // body and in a LetRec value (which declines), and under another
   // candidate's arm.
-  std::string nested_arm = Except{
-      .base = "ArrangeBy\n  input_key=[#0]\n  raw=true\n" +
-              Indent("Reduce::Distinct\n  key_plan=id\n  val_plan\n    project=()\n" +
-                         Indent(fires, 2),
-                     2),
-      .subtract = kB}
-                               .Plan();
+  std::string nested_arm =
+      Except{.base = "ArrangeBy\n  input_key=[#0]\n  raw=true\n" +
+                     Indent("Reduce::Distinct\n  key_plan=id\n  val_plan\n    "
+                            "project=()\n" +
+                                Indent(fires, 2),
+                            2),
+             .subtract = kB}
+          .Plan();
   std::string plan = absl::StrCat(
       "With\n  cte l0 =\n", Indent(fires, 4), "Return\n",
-      Indent(absl::StrCat(
-                 "With Mutually Recursive\n  cte l1 =\n",
-                 Indent(absl::StrCat("Union\n", Indent(fires, 2),
-                                     "  Get::PassArrangements l1\n    raw=true\n"),
-                        4),
-                 "Return\n",
-                 Indent(absl::StrCat(
-                            "Union\n", Indent(fires, 2),
-                            Indent(absl::StrCat("Union\n", Indent(fires, 2),
-                                                Indent(nested_arm, 2)),
-                                   2),
-                            "  Get::PassArrangements l0\n    raw=true\n"
-                            "  Get::PassArrangements l1\n    raw=true\n"),
-                        2)),
-             2));
+      Indent(
+          absl::StrCat(
+              "With Mutually Recursive\n  cte l1 =\n",
+              Indent(absl::StrCat("Union\n", Indent(fires, 2),
+                                  "  Get::PassArrangements l1\n    raw=true\n"),
+                     4),
+              "Return\n",
+              Indent(
+                  absl::StrCat("Union\n", Indent(fires, 2),
+                               Indent(absl::StrCat("Union\n", Indent(fires, 2),
+                                                   Indent(nested_arm, 2)),
+                                      2),
+                               "  Get::PassArrangements l0\n    raw=true\n"
+                               "  Get::PassArrangements l1\n    raw=true\n"),
+                  2)),
+          2));
   Optimized off = OptimizeText(Doc(plan), false);
   EXPECT_EQ(off.printed, Doc(plan));
   Optimized run = OptimizeText(Doc(plan));
@@ -275,13 +301,14 @@ TEST(FusedSetDifference, CandidatesAtEveryDepthAndPlace) {
   }
   // Pre-order: the Let value, the LetRec value, the body's Union arms, the
   // outer candidate before the one under its arm.
-  EXPECT_EQ(outcomes, (std::vector<std::string>{
-                          "fired", "declined inside_let_rec", "fired", "fired",
-                          "fired", "fired"}));
+  EXPECT_EQ(outcomes,
+            (std::vector<std::string>{"fired", "declined inside_let_rec",
+                                      "fired", "fired", "fired", "fired"}));
   EXPECT_EQ(WellFormedProblems(run.doc), "") << run.printed;
   EXPECT_EQ(run.printed.find("Threshold::Basic"),
             run.printed.rfind("Threshold::Basic"))
-      << "exactly one Threshold (the recursive one) remains\n" << run.printed;
+      << "exactly one Threshold (the recursive one) remains\n"
+      << run.printed;
 }
 
 TEST(FusedSetDifference, NestedLetInsideLetRecValueStillDeclines) {
@@ -300,9 +327,10 @@ TEST(FusedSetDifference, NestedLetInsideLetRecValueStillDeclines) {
 TEST(FusedSetDifference, CandidatesNameTheirObject) {
   std::string fires = Except{.base = kA, .subtract = kB}.Plan();
   std::string declines = Except{.base = Table("a"), .subtract = kB}.Plan();
-  std::string text = absl::StrCat("materialize.public.v_idx:\n", Indent(fires, 2),
-                                  "\nmaterialize.public.v:\n", Indent(declines, 2),
-                                  "\nTarget cluster: quickstart\n");
+  std::string text =
+      absl::StrCat("materialize.public.v_idx:\n", Indent(fires, 2),
+                   "\nmaterialize.public.v:\n", Indent(declines, 2),
+                   "\nTarget cluster: quickstart\n");
   Optimized run = OptimizeText(text);
   ASSERT_EQ(run.report.candidates.size(), 2u);
   EXPECT_EQ(run.report.candidates[0].object, "materialize.public.v_idx");
@@ -311,14 +339,17 @@ TEST(FusedSetDifference, CandidatesNameTheirObject) {
   EXPECT_EQ(run.report.candidates[1].reason, DeclineName(kNotCoArranged));
 }
 
-// ---- disabled mode, idempotence, the pass called directly --------------------------------
+// ---- disabled mode, idempotence, the pass called directly
+// --------------------------------
 
 // One firing and several declining candidates side by side.
 std::string MixedDocument() {
   std::vector<std::string> plans = {
       Except{.base = kA, .subtract = kB}.Plan(),
       Except{.base = Table("a"), .subtract = kB}.Plan(),
-      Except{.base = kA, .subtract = "Mfp\n  project=(#0)\n  map=(1)\n" + Indent(kB, 2)}.Plan(),
+      Except{.base = kA,
+             .subtract = "Mfp\n  project=(#0)\n  map=(1)\n" + Indent(kB, 2)}
+          .Plan(),
       Except{.base = kA, .subtract = kB, .arrange_attrs = "raw=true"}.Plan(),
       Except{.base = kA, .subtract = kB, .negate_first = true}.Plan(),
   };
@@ -401,9 +432,9 @@ TEST(PassFunction, DryRunVisitsWithoutMutatingAndApplyRewrites) {
 }
 
 TEST(PassFunction, FuseSetDifferenceRebuildsTheNodeInPlace) {
-  Document doc = Parse(Except{.base = kA, .subtract = Indexed("b"),
-                              .negate_first = true}
-                           .Text());
+  Document doc =
+      Parse(Except{.base = kA, .subtract = Indexed("b"), .negate_first = true}
+                .Text());
   Node& root = *doc.objects[0].plan;
   FusionDecision decision = CanFuseSetDifference(root, false);
   ASSERT_TRUE(decision.fires()) << decision.message;

@@ -78,7 +78,8 @@ TEST_F(RunCliTest, EnginesAndTheRewriteGiveTheSameContents) {
            {"--engine=snapshot"},
            {"--enable_fused_set_difference"},
            {"--enable_fused_set_difference", "--fuel=1", "--compaction=none"},
-           {"--features=enable_fused_set_difference=on", "--engine=snapshot"}}) {
+           {"--features=enable_fused_set_difference=on",
+            "--engine=snapshot"}}) {
     RunResult r = RunPlan(flags);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, kExpectedText) << flags[0];
@@ -101,10 +102,10 @@ TEST_F(RunCliTest, ArrangementSizesShowWhatTheRewriteRemoves) {
   };
   // Trace T (the ArrangeBy on the full row) and the Threshold's output
   // arrangement become the single SetDifference output.
-  EXPECT_EQ(names(off.out),
-            (std::vector<std::string>{"Index materialize.public.a[[Column(0)]]",
-                                      "Index materialize.public.b[[Column(0)]]",
-                                      "ArrangeBy[[Column(0)]]", "Threshold local"}));
+  EXPECT_EQ(names(off.out), (std::vector<std::string>{
+                                "Index materialize.public.a[[Column(0)]]",
+                                "Index materialize.public.b[[Column(0)]]",
+                                "ArrangeBy[[Column(0)]]", "Threshold local"}));
   EXPECT_EQ(names(on.out),
             (std::vector<std::string>{"Index materialize.public.a[[Column(0)]]",
                                       "Index materialize.public.b[[Column(0)]]",
@@ -162,7 +163,8 @@ TEST_F(RunCliTest, AdapterStateIsListedApartFromTheDataflowsArrangements) {
 }
 
 TEST_F(RunCliTest, TextArrangementSizesEndWithATotal) {
-  RunResult r = RunPlan({"--arrangement_sizes", "--enable_fused_set_difference"});
+  RunResult r =
+      RunPlan({"--arrangement_sizes", "--enable_fused_set_difference"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(absl::StrContains(
       r.out, "Explained Query LirId(6) SetDifference: records=1 batches=1"))
@@ -176,10 +178,12 @@ TEST_F(RunCliTest, BadDataNamesTheCollectionAndTheUpdate) {
     const char* message;
   } cases[] = {
       {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1, 2], 0, 1]]}}})",
-       "collections[\"materialize.public.a\"].updates[0]: the row has 2 values, "
+       "collections[\"materialize.public.a\"].updates[0]: the row has 2 "
+       "values, "
        "the collection's arity is 1"},
       {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1], 0, 1], [[[1]], 0, 1]]}}})",
-       "collections[\"materialize.public.a\"].updates[1] value 0: expected null, "
+       "collections[\"materialize.public.a\"].updates[1] value 0: expected "
+       "null, "
        "a boolean, an integer, a number, a string, {\"list\": [...]}, "
        "{\"array\": [...]}, {\"timestamp\": ...}, {\"interval\": ...} or "
        "{\"bytea\": ...}, got array"},
@@ -207,12 +211,14 @@ TEST_F(RunCliTest, BadDataNamesTheCollectionAndTheUpdate) {
 }
 
 TEST_F(RunCliTest, AGetWithoutDataIsAnErrorNamingTheCollection) {
-  Temp("only_a.json",
-       R"({"collections": {"materialize.public.a": {"arity": 1, "updates": []}}})");
+  Temp(
+      "only_a.json",
+      R"({"collections": {"materialize.public.a": {"arity": 1, "updates": []}}})");
   RunResult r = RunPlan({}, "only_a.json");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_TRUE(absl::StrContains(r.err, "no data for collection materialize.public.b"))
+  EXPECT_TRUE(
+      absl::StrContains(r.err, "no data for collection materialize.public.b"))
       << r.err;
 }
 
@@ -236,7 +242,8 @@ TEST_F(RunCliTest, ARoundErrorIsReportedInItsRoundAndFailsTheRun) {
             "    - (2)\n"
             "  round 1:\n"
             "    error: LirId(2) Mfp: division by zero\n");
-  EXPECT_TRUE(absl::StrContains(r.err, "round 1: LirId(2) Mfp: division by zero"))
+  EXPECT_TRUE(
+      absl::StrContains(r.err, "round 1: LirId(2) Mfp: division by zero"))
       << r.err;
 }
 
@@ -253,7 +260,8 @@ TEST_F(RunCliTest, UnsupportedFunctionsFailBeforeAnyRound) {
   RunResult r = RunPlan({});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_TRUE(absl::StrContains(r.err, "unsupported function date_trunc")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "unsupported function date_trunc"))
+      << r.err;
 }
 
 TEST_F(RunCliTest, CatalogDeclaresTheIndexAFastPathReads) {
@@ -288,9 +296,10 @@ TEST_F(RunCliTest, CatalogDeclaresTheIndexAFastPathReads) {
   RunResult conflict =
       Run({"run", "--data=t2.json", "--catalog=catalog.json", "peek.txt"});
   EXPECT_EQ(conflict.exit_code, 1);
-  EXPECT_NE(conflict.err.find("catalog.json: index \"materialize.public.t_a_idx\" "
-                              "is declared differently by the data file"),
-            std::string::npos)
+  EXPECT_NE(
+      conflict.err.find("catalog.json: index \"materialize.public.t_a_idx\" "
+                        "is declared differently by the data file"),
+      std::string::npos)
       << conflict.err;
   // Only "indexes" is known; errors are located.
   Temp("bad.json", R"({"collections": {}})");

@@ -27,8 +27,8 @@ struct Piece {
 /// Result of parsing a piece and printing it back.
 struct Reprint {
   bool ok = false;
-  std::string printed;  ///< when ok
-  std::string error;    ///< when not ok: message and offset
+  std::string printed;   ///< when ok
+  std::string error;     ///< when not ok: message and offset
   size_t error_pos = 0;  ///< when not ok
 };
 
@@ -59,7 +59,8 @@ Reprint ParseAndPrint(const std::string& kind, const std::string& text) {
   if (kind == "predicates") {
     return Finish(ParsePredicates(text, &pos), pos, PrintPredicates);
   }
-  if (kind == "indices") return Finish(ParseIndices(text, &pos), pos, PrintIndices);
+  if (kind == "indices")
+    return Finish(ParseIndices(text, &pos), pos, PrintIndices);
   if (kind == "compact") {
     return Finish(ParseCompactScalars(text, &pos), pos, PrintCompactScalars);
   }
@@ -221,8 +222,7 @@ std::vector<Piece> CollectPieces(int* files) {
       size_t indent = line.find_first_not_of(' ');
       if (indent == std::string::npos) continue;
       ExtractPieces(line.substr(indent),
-                    path.filename().string() + ":" +
-                        std::to_string(number),
+                    path.filename().string() + ":" + std::to_string(number),
                     pieces);
     }
   }
@@ -238,8 +238,8 @@ TEST(CorpusPrimitivesTest, EveryPieceReprintsByteForByte) {
   for (const Piece& piece : pieces) {
     ++counts[piece.kind];
     Reprint r = ParseAndPrint(piece.kind, piece.text);
-    EXPECT_TRUE(r.ok) << piece.where << ": " << piece.kind << " `"
-                      << piece.text << "`: " << r.error;
+    EXPECT_TRUE(r.ok) << piece.where << ": " << piece.kind << " `" << piece.text
+                      << "`: " << r.error;
     if (!r.ok) continue;
     EXPECT_EQ(r.printed, piece.text) << piece.where << ": " << piece.kind;
     if (r.printed == piece.text) ++identical;
@@ -292,7 +292,8 @@ TEST(CorpusPrimitivesTest, TruncatedPiecesFailCleanlyOrPrintCanonically) {
       Reprint again = ParseAndPrint(piece.kind, r.printed);
       EXPECT_TRUE(again.ok) << piece.where << ": `" << prefix << "` printed `"
                             << r.printed << "`: " << again.error;
-      EXPECT_EQ(again.printed, r.printed) << piece.where << ": `" << prefix << "`";
+      EXPECT_EQ(again.printed, r.printed)
+          << piece.where << ": `" << prefix << "`";
     }
   }
   std::printf("truncations: %d rejected, %d accepted and canonical\n", failures,

@@ -1,6 +1,7 @@
 // Tests for the EXPLAIN text primitives (src/explain/text_primitives.h):
-// targeted rules of ../shared/reference/TEXT-FORMAT.md sections 4, 5 and 7, error messages and
-// offsets. The corpus round trip is in text_primitives_corpus_test.cc.
+// targeted rules of ../shared/reference/TEXT-FORMAT.md sections 4, 5 and 7,
+// error messages and offsets. The corpus round trip is in
+// text_primitives_corpus_test.cc.
 #include "src/explain/text_primitives.h"
 
 #include <string>
@@ -63,9 +64,9 @@ TEST(ColumnRefTest, BareNamedAndQuoted) {
   ScalarExpr doubled = MustParse(R"(#0{"a""b}"})");
   EXPECT_EQ(doubled.name, "a\"b}");
 
-  for (const char* text : {"#0", "#3{l_name2}", R"(#0{"My col"})",
-                           R"(#0{"a""b}"})", "#7{_x}", R"(#1{"9lives"})",
-                           R"(#1{"é"})"}) {
+  for (const char* text :
+       {"#0", "#3{l_name2}", R"(#0{"My col"})", R"(#0{"a""b}"})", "#7{_x}",
+        R"(#1{"9lives"})", R"(#1{"é"})"}) {
     ExpectExprRoundTrip(text);
   }
 }
@@ -87,7 +88,8 @@ TEST(ColumnRefTest, Errors) {
                   "double-quoted name");
   ExpectExprError("#0{a", 4, "expected `}`");
   ExpectExprError(R"(#0{"a)", 5, "expected closing `\"` of the column name");
-  ExpectExprError("#99999999999", 1, "expected column index that fits in 32 bits");
+  ExpectExprError("#99999999999", 1,
+                  "expected column index that fits in 32 bits");
 }
 
 // ---- Calls ------------------------------------------------------------------
@@ -160,18 +162,20 @@ TEST(ExprTest, PostfixIsAndNot) {
 
   for (const char* text :
        {"(#0) IS NULL", "(#1{b}) IS NOT NULL", "(#1) IS TRUE",
-        "(#1) IS NOT FALSE", "NOT(#0)", "NOT((#0 = 5))",
-        "((#0 + 1)) IS NULL", "NOT(NOT(#0))"}) {
+        "(#1) IS NOT FALSE", "NOT(#0)", "NOT((#0 = 5))", "((#0 + 1)) IS NULL",
+        "NOT(NOT(#0))"}) {
     ExpectExprRoundTrip(text);
   }
   // NOT over an IS test has only one printed form.
   EXPECT_EQ(PrintExpr(MustParse("NOT((#0) IS TRUE)")), "(#0) IS NOT TRUE");
 
-  ExpectExprError("(#0)", 4,
-                  "expected ` IS NULL`, ` IS TRUE` or ` IS FALSE` after `(...)`");
+  ExpectExprError(
+      "(#0)", 4,
+      "expected ` IS NULL`, ` IS TRUE` or ` IS FALSE` after `(...)`");
   ExpectExprError("(#0) IS MAYBE", 8, "expected `NULL`, `TRUE` or `FALSE`");
   ExpectExprError("(#0) IS NULLS", 8, "expected `NULL`, `TRUE` or `FALSE`");
-  ExpectExprError("NOT(#0, #1)", 4, "expected exactly one argument of `NOT(...)`");
+  ExpectExprError("NOT(#0, #1)", 4,
+                  "expected exactly one argument of `NOT(...)`");
 }
 
 TEST(ExprTest, FunctionsAndParams) {
@@ -254,8 +258,8 @@ TEST(ExprTest, CaseForms) {
   EXPECT_EQ(e.args[0], Col(4));
   EXPECT_EQ(e.args[1].literal, Literal::Null());
 
-  ScalarExpr lookup =
-      MustParse(R"(case_lookup #0 when 1 then "a" when 2 then "b" else null end)");
+  ScalarExpr lookup = MustParse(
+      R"(case_lookup #0 when 1 then "a" when 2 then "b" else null end)");
   EXPECT_EQ(lookup.kind, ScalarKind::kCaseLookup);
   ASSERT_EQ(lookup.args.size(), 6u);
   EXPECT_EQ(lookup.args[3].literal, Literal::Int(2));
@@ -264,13 +268,15 @@ TEST(ExprTest, CaseForms) {
   for (const char* text :
        {"case when #4 then null else #0 end",
         "case when (#0{a} = 1) then \"ooo\" else #1{b} end",
-        "case when #0 then case when #1 then 7 days else 1 day end else null end",
+        "case when #0 then case when #1 then 7 days else 1 day end else null "
+        "end",
         R"(case_lookup #0 when 1 then "a" when 2 then "b" else null end)",
         "case_lookup (#0 + 1) else 0 end"}) {
     ExpectExprRoundTrip(text);
   }
   ExpectExprError("case when #0 then #1 end", 20, "expected ` else `");
-  ExpectExprError("case_lookup #0 then 1 end", 14, "expected ` when ` or ` else `");
+  ExpectExprError("case_lookup #0 then 1 end", 14,
+                  "expected ` when ` or ` else `");
 }
 
 // ---- Literals ---------------------------------------------------------------
@@ -357,7 +363,8 @@ TEST(LiteralTest, PrintEscapesStrings) {
 }
 
 TEST(LiteralTest, TrailingBackslashIsLossy) {
-  // ../shared/reference/TEXT-FORMAT.md 7.8: backslashes are not escaped, so a string ending in
+  // ../shared/reference/TEXT-FORMAT.md 7.8: backslashes are not escaped, so a
+  // string ending in
   // `\` prints with `\"` at its end, which reads as an escaped quote.
   std::string out;
   AppendLiteral(out, Literal::String("a\\"));
@@ -448,17 +455,18 @@ TEST(ExprErrorTest, DepthIsLimited) {
 TEST(ExprTest, IrRoundTrip) {
   // IR -> text -> IR is the identity for every call style.
   std::vector<ScalarExpr> exprs = {
-      ScalarExpr::Call(CallStyle::kInfix, "AND", {Col(0), Col(1, "x y"), Col(2)}),
+      ScalarExpr::Call(CallStyle::kInfix, "AND",
+                       {Col(0), Col(1, "x y"), Col(2)}),
       ScalarExpr::Call(CallStyle::kInfix, "AND", {Col(0)}),
-      ScalarExpr::Call(CallStyle::kNot, "NOT",
-                       {ScalarExpr::Call(CallStyle::kPostfixIs, "IS FALSE",
-                                         {Col(0)})}),
+      ScalarExpr::Call(
+          CallStyle::kNot, "NOT",
+          {ScalarExpr::Call(CallStyle::kPostfixIs, "IS FALSE", {Col(0)})}),
       ScalarExpr::Call(CallStyle::kBracketList, "list", {Num(1), Num(-2)}),
       ScalarExpr::If(Col(0), ScalarExpr::Lit(Literal::String("a, b")),
                      ScalarExpr::Lit(Literal::Redacted())),
   };
-  ScalarExpr with_params = ScalarExpr::Call(CallStyle::kFunction, "record_get",
-                                            {Col(3, "r")});
+  ScalarExpr with_params =
+      ScalarExpr::Call(CallStyle::kFunction, "record_get", {Col(3, "r")});
   with_params.params = "1";
   exprs.push_back(with_params);
   for (const ScalarExpr& e : exprs) {
@@ -500,8 +508,9 @@ TEST(ListTest, PredicatesSplitOnlyAtTopLevel) {
   ASSERT_TRUE(preds.ok()) << preds.status();
   ASSERT_EQ(preds->size(), 3u);
   EXPECT_EQ((*preds)[1].func, "OR");
-  EXPECT_EQ(PrintPredicates(*preds),
-            "(#0{f1}) IS NOT NULL AND (#3 OR #4) AND ((#3 AND #5) OR (#4 AND #6))");
+  EXPECT_EQ(
+      PrintPredicates(*preds),
+      "(#0{f1}) IS NOT NULL AND (#3 OR #4) AND ((#3 AND #5) OR (#4 AND #6))");
 
   auto one = ParsePredicates("(#0 AND #1)", &pos);
   ASSERT_TRUE(one.ok());
@@ -564,10 +573,11 @@ TEST(CompactScalarsTest, RunsCollapseAndKeepEndpointNames) {
   std::vector<ScalarExpr> named = {Col(0, "a"), Col(1, "b"), Col(2, "c")};
   EXPECT_EQ(PrintCompactScalars(named), "#0{a}..=#2{c}");
   EXPECT_EQ(PrintCompactScalars({Col(0), Col(1)}), "#0, #1");
-  EXPECT_EQ(PrintCompactScalars(
-                {Col(0), ScalarExpr::Call(CallStyle::kInfix, "+", {Col(1), Num(1)}),
-                 Col(2), Col(3), Col(4, "e")}),
-            "#0, (#1 + 1), #2..=#4{e}");
+  EXPECT_EQ(
+      PrintCompactScalars(
+          {Col(0), ScalarExpr::Call(CallStyle::kInfix, "+", {Col(1), Num(1)}),
+           Col(2), Col(3), Col(4, "e")}),
+      "#0, (#1 + 1), #2..=#4{e}");
   EXPECT_EQ(PrintCompactScalars({}), "");
 
   size_t pos = 0;
@@ -620,7 +630,8 @@ TEST(ArrangementTest, RoundTripAndErrors) {
       "{ key=[#0{a}], permutation=id, thinning=(#1) }",
       "{ key=[], permutation=id, thinning=() }",
       "{ key=[#1{balance}], permutation={#0: #1, #1: #0}, thinning=(#0) }",
-      "{ key=[#0..=#2, (#3 + 1)], permutation={#0: #1, #1: #0}, thinning=(#0..=#2) }",
+      "{ key=[#0..=#2, (#3 + 1)], permutation={#0: #1, #1: #0}, "
+      "thinning=(#0..=#2) }",
   };
   for (const char* text : texts) {
     size_t pos = 0;
@@ -636,13 +647,16 @@ TEST(ArrangementTest, RoundTripAndErrors) {
   EXPECT_EQ(perm->key, std::vector<ScalarExpr>{Col(1, "balance")});
   EXPECT_EQ(perm->thinning, std::vector<int>{0});
 
-  ExpectError(ParseArrangement("{ key=[#0], permutation={#1: #0, #0: #1}, thinning=() }",
-                               &pos),
-              pos, 33, "expected permutation entries in ascending column order");
-  ExpectError(ParseArrangement("{ key=[#0], permutation={#0: #0}, thinning=() }", &pos),
-              pos, 25, "expected a permutation entry that moves its column");
-  ExpectError(ParseArrangement("{ key=[#0], permutation=id, thinning=()}", &pos),
-              pos, 38, "expected `) }`");
+  ExpectError(
+      ParseArrangement(
+          "{ key=[#0], permutation={#1: #0, #0: #1}, thinning=() }", &pos),
+      pos, 33, "expected permutation entries in ascending column order");
+  ExpectError(
+      ParseArrangement("{ key=[#0], permutation={#0: #0}, thinning=() }", &pos),
+      pos, 25, "expected a permutation entry that moves its column");
+  ExpectError(
+      ParseArrangement("{ key=[#0], permutation=id, thinning=()}", &pos), pos,
+      38, "expected `) }`");
   ExpectError(ParseArrangement("{ key=[#0 }", &pos), pos, 9,
               "expected `, ` or `]`");
   ExpectError(ParseArrangement("{ key=[#0], permutation=x", &pos), pos, 24,
@@ -670,7 +684,8 @@ TEST(AggregateTest, CountStarAndParams) {
   EXPECT_EQ(distinct->expr, Col(0, "b"));
 
   auto agg = ParseAggregate(
-      "array_agg[order_by=[#0 asc nulls_last]](row(array[#0{b}], #0{b}))", &pos);
+      "array_agg[order_by=[#0 asc nulls_last]](row(array[#0{b}], #0{b}))",
+      &pos);
   ASSERT_TRUE(agg.ok()) << agg.status();
   EXPECT_EQ(agg->func, "array_agg");
   EXPECT_EQ(agg->params, "order_by=[#0 asc nulls_last]");
@@ -678,9 +693,11 @@ TEST(AggregateTest, CountStarAndParams) {
 
   for (const char* text :
        {"count(*)", "sum(1)", "count(distinct #1{b})", "sum(#0{a})",
-        "string_agg[order_by=[]](row(row((integer_to_text(#0{b}) || \xE2\x96\x88), "
+        "string_agg[order_by=[]](row(row((integer_to_text(#0{b}) || "
+        "\xE2\x96\x88), "
         "\xE2\x96\x88)))",
-        "lag[ignore_nulls=true, order_by=[#0 asc nulls_last, #1 asc nulls_last]](#0)",
+        "lag[ignore_nulls=true, order_by=[#0 asc nulls_last, #1 asc "
+        "nulls_last]](#0)",
         "max(distinct (#0 + 1))"}) {
     auto parsed = ParseAggregate(text, &pos);
     ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.status();
@@ -726,7 +743,8 @@ TEST(RowTest, RowsAndConstantRows) {
   for (const Case& c : cases) {
     size_t pos = 0;
     auto entry = ParseConstantRow(c.text, &pos);
-    ASSERT_TRUE(entry.ok()) << c.text << ": " << entry.status() << " at " << pos;
+    ASSERT_TRUE(entry.ok())
+        << c.text << ": " << entry.status() << " at " << pos;
     EXPECT_EQ(entry->row.size(), c.columns) << c.text;
     EXPECT_EQ(entry->diff, c.diff) << c.text;
     EXPECT_EQ(PrintConstantRow(entry->row, entry->diff), c.text);

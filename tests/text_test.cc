@@ -63,9 +63,9 @@ TEST(TextIds, PostOrderWhenAbsent) {
   EXPECT_EQ(arrange.id, 5u);
   const Node& union_node = *arrange.inputs[0];
   EXPECT_EQ(union_node.id, 4u);
-  EXPECT_EQ(union_node.inputs[0]->id, 2u);              // Negate
-  EXPECT_EQ(union_node.inputs[0]->inputs[0]->id, 1u);   // Get b
-  EXPECT_EQ(union_node.inputs[1]->id, 3u);              // Get a
+  EXPECT_EQ(union_node.inputs[0]->id, 2u);             // Negate
+  EXPECT_EQ(union_node.inputs[0]->inputs[0]->id, 1u);  // Get b
+  EXPECT_EQ(union_node.inputs[1]->id, 3u);             // Get a
   EXPECT_FALSE(doc->node_identifiers);
 }
 
@@ -75,12 +75,14 @@ TEST(TextIds, PrintedOnRequestAndParsedBack) {
   PrintOptions options;
   options.node_identifiers = true;
   std::string with_ids = PrintText(*doc, options);
-  EXPECT_NE(with_ids.find(
-                "Threshold::Basic ensure_arrangement={ key=[#0], permutation=id, "
-                "thinning=() } // { node_id: LirId(6) }\n"),
-            std::string::npos)
+  EXPECT_NE(
+      with_ids.find(
+          "Threshold::Basic ensure_arrangement={ key=[#0], permutation=id, "
+          "thinning=() } // { node_id: LirId(6) }\n"),
+      std::string::npos)
       << with_ids;
-  EXPECT_NE(with_ids.find("Negate // { node_id: LirId(2) }\n"), std::string::npos);
+  EXPECT_NE(with_ids.find("Negate // { node_id: LirId(2) }\n"),
+            std::string::npos);
   absl::StatusOr<Document> again = ParseText(with_ids);
   ASSERT_TRUE(again.ok()) << again.status();
   EXPECT_TRUE(again->node_identifiers);
@@ -181,10 +183,11 @@ INSTANTIATE_TEST_SUITE_P(
                   "Explained Query:\n  Get::PassArrangements t\n    "
                   "arrangements[0]={ key=[#0], permutation=id, thinning=() }\n",
                   "bad.plan:3:5: expected 'raw=true' or 'raw=false'"},
-        ErrorCase{"unknown_node", "Explained Query:\n  Frobnicate\n",
-                  "bad.plan:2:3: expected a node (Constant, Error, Get::*, With, "
-                  "Mfp, FlatMap, Join::*, Reduce::*, TopK::*, Negate, "
-                  "Threshold::Basic, Union, ArrangeBy, SetDifference)"},
+        ErrorCase{
+            "unknown_node", "Explained Query:\n  Frobnicate\n",
+            "bad.plan:2:3: expected a node (Constant, Error, Get::*, With, "
+            "Mfp, FlatMap, Join::*, Reduce::*, TopK::*, Negate, "
+            "Threshold::Basic, Union, ArrangeBy, SetDifference)"},
         ErrorCase{"negate_without_child", "Explained Query:\n  Negate\n",
                   "bad.plan:2:3: expected 1 child plan under Negate, found 0"},
         ErrorCase{"child_too_deep",
@@ -202,7 +205,8 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"two_roots",
                   "Explained Query:\n  Constant <empty>\n  Constant <empty>\n",
                   "bad.plan:3:3: expected end of plan (the plan has one root)"},
-        ErrorCase{"stray_section", "Explained Query:\n  Constant <empty>\n\nBogus\n",
+        ErrorCase{"stray_section",
+                  "Explained Query:\n  Constant <empty>\n\nBogus\n",
                   "bad.plan:4:1: expected an object header '<name>:' or a "
                   "document section"}),
     [](const auto& info) { return std::string(info.param.name); });
@@ -221,13 +225,16 @@ TEST(TextAnnotate, ExtraFieldsFollowTheNodeId) {
     return node.Is<NegateOp>() ? "monotonic: false" : "";
   };
   std::string plain = PrintText(*doc, options);
-  EXPECT_NE(plain.find("        Negate // { monotonic: false }\n"), std::string::npos)
+  EXPECT_NE(plain.find("        Negate // { monotonic: false }\n"),
+            std::string::npos)
       << plain;
-  EXPECT_NE(plain.find("      Union consolidate_output=true\n"), std::string::npos);
+  EXPECT_NE(plain.find("      Union consolidate_output=true\n"),
+            std::string::npos);
   options.node_identifiers = true;
   std::string with_ids = PrintText(*doc, options);
-  EXPECT_NE(with_ids.find("Negate // { node_id: LirId(2), monotonic: false }\n"),
-            std::string::npos)
+  EXPECT_NE(
+      with_ids.find("Negate // { node_id: LirId(2), monotonic: false }\n"),
+      std::string::npos)
       << with_ids;
   // Computed fields are not trusted on input: they are dropped, ids kept.
   absl::StatusOr<Document> again = ParseText(with_ids);

@@ -65,7 +65,8 @@ NodePtr Constant(int width, int rows = 1) {
   return Build(std::move(op));
 }
 
-NodePtr ArrangeBy(NodePtr input, int arity, std::vector<std::vector<int>> keys) {
+NodePtr ArrangeBy(NodePtr input, int arity,
+                  std::vector<std::vector<int>> keys) {
   ArrangeByOp op;
   op.forms.raw = false;
   for (const auto& key : keys) {
@@ -86,10 +87,13 @@ NodePtr Mfp(NodePtr input, MapFilterProject mfp) {
   return Build(std::move(op), In(std::move(input)));
 }
 
-NodePtr Negate(NodePtr input) { return Build(NegateOp{}, In(std::move(input))); }
+NodePtr Negate(NodePtr input) {
+  return Build(NegateOp{}, In(std::move(input)));
+}
 
 /// The arity InferArities gives the root, which must validate.
-std::optional<int> RootArity(NodePtr& plan, const ValidateOptions& options = {}) {
+std::optional<int> RootArity(NodePtr& plan,
+                             const ValidateOptions& options = {}) {
   AssignPostOrderIds(*plan);
   EXPECT_TRUE(Validate(*plan, options).ok()) << Validate(*plan, options);
   auto arities = InferArities(*plan, options);
@@ -149,8 +153,8 @@ TEST(ValidateTest, GetArrangementAndCollectionApplyTheirMfp) {
   collection.id = CollectionId::Global("t");
   collection.kind = GetKind::kCollection;
   collection.keys.raw = true;
-  collection.mfp.filter = {ScalarExpr::Call(CallStyle::kPostfixIs, "IS NULL",
-                                            {Col(1)})};
+  collection.mfp.filter = {
+      ScalarExpr::Call(CallStyle::kPostfixIs, "IS NULL", {Col(1)})};
   NodePtr scan = Build(std::move(collection));
   ValidateOptions options;
   options.global_arity["t"] = 4;
@@ -158,8 +162,8 @@ TEST(ValidateTest, GetArrangementAndCollectionApplyTheirMfp) {
 }
 
 TEST(ValidateTest, LetBindsItsValueArity) {
-  NodePtr plan = Build(
-      LetOp{0}, In(Constant(2), Mfp(Local(0), Project({1, 0, 1}))));
+  NodePtr plan =
+      Build(LetOp{0}, In(Constant(2), Mfp(Local(0), Project({1, 0, 1}))));
   EXPECT_EQ(RootArity(plan), 3);
   auto arities = InferArities(*plan);
   ASSERT_TRUE(arities.ok());
@@ -192,9 +196,10 @@ TEST(ValidateTest, MfpMapsMayReadEarlierMappedColumns) {
   mfp.project = std::vector<int>{3, 0};
   NodePtr plan = Mfp(Constant(2), mfp);
   EXPECT_EQ(RootArity(plan), 2);
-  // Without a projection the map column only feeds filters (../shared/reference/SEMANTICS.md 8.1).
-  NodePtr no_project = Mfp(Constant(2), MapFilterProject{std::nullopt, {},
-                                                         {Col(0)}, {}});
+  // Without a projection the map column only feeds filters
+  // (../shared/reference/SEMANTICS.md 8.1).
+  NodePtr no_project =
+      Mfp(Constant(2), MapFilterProject{std::nullopt, {}, {Col(0)}, {}});
   EXPECT_EQ(RootArity(no_project), 2);
 }
 
@@ -203,7 +208,8 @@ TEST(ValidateTest, FlatMapAddsTheFunctionColumns) {
   op.func = "generate_series";
   op.exprs = {Col(0), Col(1), ScalarExpr::Lit(Literal::Int(1))};
   op.input_key = std::vector<ScalarExpr>{Col(0)};
-  op.mfp_after.filter = {ScalarExpr::Call(CallStyle::kInfix, ">", {Col(2), Col(0)})};
+  op.mfp_after.filter = {
+      ScalarExpr::Call(CallStyle::kInfix, ">", {Col(2), Col(0)})};
   NodePtr plan = Build(op, In(Global("t", 2, {{0}})));
   EXPECT_EQ(RootArity(plan), 3);
   // Unknown function: only a projection reveals the arity.
@@ -233,8 +239,8 @@ JoinPath LinearPath() {
 TEST(ValidateTest, LinearJoinTracksStreamArity) {
   JoinOp join;
   join.paths.push_back(LinearPath());
-  NodePtr plan = Build(std::move(join),
-                       In(Global("t", 2, {{0}}), Global("u", 2, {{0}})));
+  NodePtr plan =
+      Build(std::move(join), In(Global("t", 2, {{0}}), Global("u", 2, {{0}})));
   EXPECT_EQ(RootArity(plan), 4);
 }
 
@@ -248,8 +254,8 @@ TEST(ValidateTest, DeltaJoinPathsAgree) {
   // Stream (c, d) then lookup value b: (c, d, b) -> (a, b, c, d).
   second.final_closure = JoinClosure{Project({0, 2, 0, 1}), {}};
   join.paths.push_back(second);
-  NodePtr plan = Build(std::move(join),
-                       In(Global("t", 2, {{0}}), Global("u", 2, {{0}})));
+  NodePtr plan =
+      Build(std::move(join), In(Global("t", 2, {{0}}), Global("u", 2, {{0}})));
   EXPECT_EQ(RootArity(plan), 4);
 }
 
@@ -262,8 +268,10 @@ TEST(ValidateTest, ReduceKinds) {
 
   ReduceOp accumulable;
   accumulable.kind = ReduceKind::kAccumulable;
-  accumulable.simple_aggrs = {{1, AggregateExpr{"sum", std::nullopt, false, Col(1)}}};
-  accumulable.distinct_aggrs = {{0, AggregateExpr{"count", std::nullopt, true, Col(1)}}};
+  accumulable.simple_aggrs = {
+      {1, AggregateExpr{"sum", std::nullopt, false, Col(1)}}};
+  accumulable.distinct_aggrs = {
+      {0, AggregateExpr{"count", std::nullopt, true, Col(1)}}};
   accumulable.key_plan = Project({0});
   accumulable.val_plan = Project({1, 1});
   NodePtr a = Build(accumulable, In(Global("t", 2, {{0}})));
@@ -297,7 +305,8 @@ TEST(ValidateTest, TopKNegateUnionKeepArity) {
   topk.limit = ScalarExpr::Lit(Literal::Int(3));
   topk.offset = 2;
   NodePtr plan = Build(
-      UnionOp{false, {UnionStrategy::kDirect, UnionStrategy::kTemporalBucketing}},
+      UnionOp{false,
+              {UnionStrategy::kDirect, UnionStrategy::kTemporalBucketing}},
       In(Build(topk, In(Constant(2))), Negate(Global("t", 2))));
   EXPECT_EQ(RootArity(plan), 2);
 }
@@ -347,8 +356,9 @@ TEST(ValidateTest, DeepPlansValidateIteratively) {
 
 TEST(ValidateErrorTest, ProjectionOutOfRange) {
   NodePtr plan = Mfp(Constant(3), Project({0, 5}));
-  EXPECT_EQ(ErrorOf(plan),
-            "LirId(2) Mfp: projection column #5 out of range for input arity 3");
+  EXPECT_EQ(
+      ErrorOf(plan),
+      "LirId(2) Mfp: projection column #5 out of range for input arity 3");
   MapFilterProject mapped = Project({4});
   mapped.map = {Col(0)};
   NodePtr with_map = Mfp(Constant(3), mapped);
@@ -386,9 +396,10 @@ TEST(ValidateErrorTest, PermutationDoesNotMatchKey) {
   form.permutation.clear();
   op.forms.arranged.push_back(form);
   NodePtr plan = Build(op, In(Constant(2)));
-  EXPECT_EQ(ErrorOf(plan),
-            "LirId(2) ArrangeBy: arrangements[0]: permutation id does not match "
-            "key and thinning (expected {#0: #1, #1: #0})");
+  EXPECT_EQ(
+      ErrorOf(plan),
+      "LirId(2) ArrangeBy: arrangements[0]: permutation id does not match "
+      "key and thinning (expected {#0: #1, #1: #0})");
 }
 
 TEST(ValidateErrorTest, ThinningMissesAColumn) {
@@ -435,13 +446,14 @@ TEST(ValidateErrorTest, GlobalArityLearnedFromAnotherRead) {
   scan.kind = GetKind::kCollection;
   scan.keys.raw = true;
   scan.mfp = Project({5});
-  NodePtr plan = Build(UnionOp{}, In(Build(scan), Mfp(Global("t", 2, {{0}}),
-                                                     Project({0}))));
+  NodePtr plan = Build(
+      UnionOp{}, In(Build(scan), Mfp(Global("t", 2, {{0}}), Project({0}))));
   EXPECT_EQ(ErrorOf(plan),
             "LirId(1) Get::Collection: projection column #5 out of range for "
             "input arity 2");
   // Two reads that disagree about the arity.
-  NodePtr conflict = Build(UnionOp{}, In(Global("t", 2, {{0}}), Global("t", 3, {{0}})));
+  NodePtr conflict =
+      Build(UnionOp{}, In(Global("t", 2, {{0}}), Global("t", 3, {{0}})));
   EXPECT_EQ(ErrorOf(conflict),
             "LirId(2) Get::PassArrangements: arrangements[0]: key and thinning "
             "describe arity 3, but the collection has arity 2");
@@ -453,16 +465,19 @@ TEST(ValidateErrorTest, LetLearnsUnknownArityFromAnArrangedRead) {
   read.keys.arranged.push_back(MakeColumnArrangement({0}, 2));
   NodePtr body = Build(UnionOp{}, In(Build(read), Mfp(Local(0), Project({2}))));
   NodePtr plan = Build(LetOp{0}, In(Global("t", 2), std::move(body)));
-  EXPECT_EQ(ErrorOf(plan),
-            "LirId(4) Mfp: projection column #2 out of range for input arity 2");
+  EXPECT_EQ(
+      ErrorOf(plan),
+      "LirId(4) Mfp: projection column #2 out of range for input arity 2");
 }
 
 TEST(ValidateErrorTest, UnboundLocal) {
   NodePtr plan = Negate(Local(4));
-  EXPECT_EQ(ErrorOf(plan), "LirId(1) Get::PassArrangements: l4 is not bound here");
+  EXPECT_EQ(ErrorOf(plan),
+            "LirId(1) Get::PassArrangements: l4 is not bound here");
   // A Let's value cannot read its own id.
   NodePtr self = Build(LetOp{1}, In(Local(1), Local(1)));
-  EXPECT_EQ(ErrorOf(self), "LirId(1) Get::PassArrangements: l1 is not bound here");
+  EXPECT_EQ(ErrorOf(self),
+            "LirId(1) Get::PassArrangements: l1 is not bound here");
 }
 
 TEST(ValidateErrorTest, ShadowedBinding) {
@@ -477,13 +492,15 @@ TEST(ValidateErrorTest, LetRecShape) {
   duplicate.ids = {3, 3};
   duplicate.limits = {std::nullopt, std::nullopt};
   NodePtr dup = Build(duplicate, In(Constant(1), Constant(1), Local(3)));
-  EXPECT_EQ(ErrorOf(dup), "LirId(4) With Mutually Recursive: binds the same id twice");
+  EXPECT_EQ(ErrorOf(dup),
+            "LirId(4) With Mutually Recursive: binds the same id twice");
 
   LetRecOp limits;
   limits.ids = {3};
   NodePtr lim = Build(limits, In(Constant(1), Local(3)));
-  EXPECT_EQ(ErrorOf(lim),
-            "LirId(3) With Mutually Recursive: 1 bindings but 0 recursion limits");
+  EXPECT_EQ(
+      ErrorOf(lim),
+      "LirId(3) With Mutually Recursive: 1 bindings but 0 recursion limits");
 
   LetRecOp inputs;
   inputs.ids = {3};
@@ -518,11 +535,13 @@ TEST(ValidateErrorTest, InputCountPerKind) {
   NodePtr let = Build(LetOp{0}, In(Constant(1)));
   EXPECT_EQ(ErrorOf(let), "LirId(2) With: has 1 inputs, expected 2");
   NodePtr get = Build(Global("t", 1)->op, In(Constant(1)));
-  EXPECT_EQ(ErrorOf(get), "LirId(2) Get::PassArrangements: has 1 inputs, expected 0");
+  EXPECT_EQ(ErrorOf(get),
+            "LirId(2) Get::PassArrangements: has 1 inputs, expected 0");
   NodePtr empty_union = Build(UnionOp{});
   EXPECT_EQ(ErrorOf(empty_union), "LirId(1) Union: has no inputs");
   NodePtr set_difference = Build(SetDifferenceOp{}, In(Constant(1)));
-  EXPECT_EQ(ErrorOf(set_difference), "LirId(2) SetDifference: has 1 inputs, expected 2");
+  EXPECT_EQ(ErrorOf(set_difference),
+            "LirId(2) SetDifference: has 1 inputs, expected 2");
 }
 
 TEST(ValidateErrorTest, NullInputIsReportedNotFollowed) {
@@ -551,7 +570,8 @@ TEST(ValidateErrorTest, UnionArmsDisagree) {
 
 TEST(ValidateErrorTest, ConstantRowsDiffer) {
   ConstantOp op;
-  op.rows = {{Row{Literal::Int(1)}, 1}, {Row{Literal::Int(1), Literal::Int(2)}, 1}};
+  op.rows = {{Row{Literal::Int(1)}, 1},
+             {Row{Literal::Int(1), Literal::Int(2)}, 1}};
   NodePtr plan = Build(op);
   EXPECT_EQ(ErrorOf(plan),
             "LirId(1) Constant: row 1 has 2 columns, but row 0 has 1");
@@ -561,22 +581,24 @@ TEST(ValidateErrorTest, JoinRelations) {
   JoinOp out_of_range;
   out_of_range.paths.push_back(LinearPath());
   out_of_range.paths[0].stages[0].lookup_relation = 2;
-  NodePtr plan = Build(out_of_range, In(Global("t", 2, {{0}}), Global("u", 2, {{0}})));
+  NodePtr plan =
+      Build(out_of_range, In(Global("t", 2, {{0}}), Global("u", 2, {{0}})));
   EXPECT_EQ(ErrorOf(plan),
             "LirId(3) Join::Linear: linear_stage[0] lookup relation 2 out of "
             "range for 2 inputs");
 
   JoinOp missing;
   missing.paths.push_back(LinearPath());
-  NodePtr three = Build(missing, In(Global("t", 2, {{0}}), Global("u", 2, {{0}}),
-                                    Global("v", 1)));
+  NodePtr three = Build(missing, In(Global("t", 2, {{0}}),
+                                    Global("u", 2, {{0}}), Global("v", 1)));
   EXPECT_EQ(ErrorOf(three),
             "LirId(4) Join::Linear: relation 2 is never joined on this path");
 
   JoinOp twice;
   twice.paths.push_back(LinearPath());
   twice.paths[0].stages[0].lookup_relation = 0;
-  NodePtr repeated = Build(twice, In(Global("t", 2, {{0}}), Global("u", 2, {{0}})));
+  NodePtr repeated =
+      Build(twice, In(Global("t", 2, {{0}}), Global("u", 2, {{0}})));
   EXPECT_EQ(ErrorOf(repeated),
             "LirId(3) Join::Linear: linear_stage[0] lookup relation 0 is "
             "already joined earlier on this path");
@@ -626,9 +648,11 @@ TEST(ValidateErrorTest, DeltaPathsDisagree) {
             "LirId(3) Join::Delta: plan_path[1] produces arity 3, but an "
             "earlier path produces arity 4");
   join.paths[1].source_relation = 0;
-  NodePtr misordered = Build(join, In(Global("t", 2, {{0}}), Global("u", 2, {{0}})));
-  EXPECT_EQ(ErrorOf(misordered),
-            "LirId(3) Join::Delta: plan_path[1] starts from relation 0, expected 1");
+  NodePtr misordered =
+      Build(join, In(Global("t", 2, {{0}}), Global("u", 2, {{0}})));
+  EXPECT_EQ(
+      ErrorOf(misordered),
+      "LirId(3) Join::Delta: plan_path[1] starts from relation 0, expected 1");
 }
 
 TEST(ValidateErrorTest, ReduceShapes) {
@@ -643,8 +667,9 @@ TEST(ValidateErrorTest, ReduceShapes) {
 
   ReduceOp accumulable;
   accumulable.kind = ReduceKind::kAccumulable;
-  accumulable.simple_aggrs = {{1, AggregateExpr{"sum", std::nullopt, false, Col(0)}},
-                              {1, AggregateExpr{"sum", std::nullopt, false, Col(0)}}};
+  accumulable.simple_aggrs = {
+      {1, AggregateExpr{"sum", std::nullopt, false, Col(0)}},
+      {1, AggregateExpr{"sum", std::nullopt, false, Col(0)}}};
   accumulable.val_plan = Project({0, 0});
   NodePtr positions = Build(accumulable, In(Constant(1)));
   EXPECT_EQ(ErrorOf(positions),
@@ -664,9 +689,10 @@ TEST(ValidateErrorTest, ReduceShapes) {
   basic.aggrs = {AggregateExpr{"string_agg", std::nullopt, false, Col(5)}};
   basic.val_plan = Project({0});
   NodePtr aggregate = Build(basic, In(Constant(2)));
-  EXPECT_EQ(ErrorOf(aggregate),
-            "LirId(2) Reduce::Basic: aggrs[0] references column #5 out of range "
-            "for arity 2");
+  EXPECT_EQ(
+      ErrorOf(aggregate),
+      "LirId(2) Reduce::Basic: aggrs[0] references column #5 out of range "
+      "for arity 2");
 }
 
 TEST(ValidateErrorTest, TopKColumns) {
@@ -708,8 +734,9 @@ TEST(ValidateErrorTest, SetDifferenceArms) {
   op.base_key = {0};
   op.subtract_key = {0};
   NodePtr plan = Build(op, In(Constant(1), Constant(2)));
-  EXPECT_EQ(ErrorOf(plan),
-            "LirId(3) SetDifference: base has arity 1, but subtract has arity 2");
+  EXPECT_EQ(
+      ErrorOf(plan),
+      "LirId(3) SetDifference: base has arity 1, but subtract has arity 2");
   op.subtract_key = {};
   NodePtr keys = Build(op, In(Constant(1), Constant(1)));
   EXPECT_EQ(ErrorOf(keys),

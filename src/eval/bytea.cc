@@ -74,7 +74,8 @@ absl::StatusOr<std::string> ParseHex(std::string_view hex,
     std::optional<int> high = HexValue(hex[i]);
     if (!high.has_value()) return BadDigit(hex[i], text);
     if (++i == hex.size()) {
-      return SyntaxError("invalid hexadecimal data: odd number of digits", text);
+      return SyntaxError("invalid hexadecimal data: odd number of digits",
+                         text);
     }
     std::optional<int> low = HexValue(hex[i]);
     if (!low.has_value()) return BadDigit(hex[i], text);
@@ -106,8 +107,8 @@ absl::StatusOr<std::string> ParseEscape(std::string_view text) {
     if (!octal(i + 1, '3') || !octal(i + 2, '7') || !octal(i + 3, '7')) {
       return SyntaxError("invalid escape sequence", text);
     }
-    out += static_cast<char>((text[i + 1] - '0') * 64 + (text[i + 2] - '0') * 8 +
-                             (text[i + 3] - '0'));
+    out += static_cast<char>((text[i + 1] - '0') * 64 +
+                             (text[i + 2] - '0') * 8 + (text[i + 3] - '0'));
     i += 3;
   }
   return out;
@@ -159,8 +160,8 @@ absl::StatusOr<std::string> Digest(std::string_view bytes,
   // configuration refusing md5, say): an error, not a wrong value.
   if (md == nullptr ||
       EVP_Digest(bytes.data(), bytes.size(), out, &length, md, nullptr) != 1) {
-    return absl::InternalError(
-        absl::StrCat("OpenSSL could not compute digest ", std::string(algorithm)));
+    return absl::InternalError(absl::StrCat("OpenSSL could not compute digest ",
+                                            std::string(algorithm)));
   }
   return std::string(reinterpret_cast<const char*>(out), length);
 }

@@ -24,9 +24,9 @@ class DataErrors {
   explicit DataErrors(std::string_view filename) : filename_(filename) {}
 
   absl::Status At(std::string_view where, std::string_view what) const {
-    return absl::InvalidArgumentError(
-        absl::StrCat(std::string(filename_), ": ", std::string(where), ": ",
-                     std::string(what)));
+    return absl::InvalidArgumentError(absl::StrCat(std::string(filename_), ": ",
+                                                   std::string(where), ": ",
+                                                   std::string(what)));
   }
 
  private:
@@ -45,12 +45,9 @@ absl::StatusOr<Datum> ReadNested(const json& value, int depth);
 
 absl::StatusOr<Datum> ReadDatum(const json& value, int depth = 0) {
   switch (value.type()) {
-    case json::value_t::null:
-      return Datum::Null();
-    case json::value_t::boolean:
-      return Datum::Bool(value.get<bool>());
-    case json::value_t::number_integer:
-      return Datum::Int(value.get<int64_t>());
+    case json::value_t::null: return Datum::Null();
+    case json::value_t::boolean: return Datum::Bool(value.get<bool>());
+    case json::value_t::number_integer: return Datum::Int(value.get<int64_t>());
     case json::value_t::number_unsigned: {
       const uint64_t u = value.get<uint64_t>();
       if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
@@ -59,12 +56,9 @@ absl::StatusOr<Datum> ReadDatum(const json& value, int depth = 0) {
       }
       return Datum::Int(static_cast<int64_t>(u));
     }
-    case json::value_t::number_float:
-      return Datum::Float(value.get<double>());
-    case json::value_t::string:
-      return Datum::String(value.get<std::string>());
-    case json::value_t::object:
-      return ReadNested(value, depth);
+    case json::value_t::number_float: return Datum::Float(value.get<double>());
+    case json::value_t::string: return Datum::String(value.get<std::string>());
+    case json::value_t::object: return ReadNested(value, depth);
     default:
       return absl::InvalidArgumentError(absl::StrCat(
           "expected null, a boolean, an integer, a number, a string, "
@@ -87,11 +81,13 @@ absl::StatusOr<Datum> ReadNested(const json& value, int depth) {
           absl::StrCat("expected {\"", kind, "\": \"...\"}"));
     }
     if (kind[0] == 't') {
-      LIR_ASSIGN_OR_RETURN(Timestamp ts, ParseTimestamp(text.get<std::string>()));
+      LIR_ASSIGN_OR_RETURN(Timestamp ts,
+                           ParseTimestamp(text.get<std::string>()));
       return Datum::Time(ts);
     }
     if (kind[0] == 'b') {
-      LIR_ASSIGN_OR_RETURN(std::string bytes, ParseBytea(text.get<std::string>()));
+      LIR_ASSIGN_OR_RETURN(std::string bytes,
+                           ParseBytea(text.get<std::string>()));
       return Datum::Bytea(std::move(bytes));
     }
     LIR_ASSIGN_OR_RETURN(Interval iv, ParseInterval(text.get<std::string>()));
@@ -99,8 +95,7 @@ absl::StatusOr<Datum> ReadNested(const json& value, int depth) {
   }
   const bool is_list = value.size() == 1 && value.contains("list");
   const bool is_array = value.size() == 1 && value.contains("array");
-  if ((!is_list && !is_array) ||
-      !value.begin().value().is_array()) {
+  if ((!is_list && !is_array) || !value.begin().value().is_array()) {
     return absl::InvalidArgumentError(
         "expected an object {\"list\": [...]}, {\"array\": [...]}, "
         "{\"timestamp\": \"...\"}, {\"interval\": \"...\"} or "
@@ -158,9 +153,9 @@ absl::Status ReadUpdates(const json& updates, const std::string& where,
                                         TypeName(update[0])));
     }
     if (static_cast<int>(update[0].size()) != out->arity) {
-      return errors.At(at, absl::StrCat("the row has ", update[0].size(),
-                                        " values, the collection's arity is ",
-                                        out->arity));
+      return errors.At(
+          at, absl::StrCat("the row has ", update[0].size(),
+                           " values, the collection's arity is ", out->arity));
     }
     InputUpdate parsed;
     for (size_t c = 0; c < update[0].size(); ++c) {
@@ -221,12 +216,12 @@ absl::Status ReadIndexes(const json& indexes, const DataErrors& errors,
     parsed.on = index["on"].get<std::string>();
     auto collection = data->collections.find(parsed.on);
     if (!in_catalog && collection == data->collections.end()) {
-      return errors.At(absl::StrCat(where, ".on"),
-                       absl::StrCat("no collection \"", parsed.on,
-                                    "\" in \"collections\""));
+      return errors.At(
+          absl::StrCat(where, ".on"),
+          absl::StrCat("no collection \"", parsed.on, "\" in \"collections\""));
     }
-    const int64_t arity = in_catalog ? kMaxCatalogColumns
-                                     : collection->second.arity;
+    const int64_t arity =
+        in_catalog ? kMaxCatalogColumns : collection->second.arity;
     const json& key = index["key"];
     for (size_t i = 0; i < key.size(); ++i) {
       const std::optional<int64_t> column = ReadInteger(key[i]);
@@ -250,14 +245,10 @@ absl::Status ReadIndexes(const json& indexes, const DataErrors& errors,
 
 nlohmann::json DatumToJson(const Datum& datum) {
   switch (datum.value.index()) {
-    case 1:
-      return datum.as_bool();
-    case 2:
-      return datum.as_int();
-    case 3:
-      return datum.as_float();
-    case 4:
-      return datum.as_string();
+    case 1: return datum.as_bool();
+    case 2: return datum.as_int();
+    case 3: return datum.as_float();
+    case 4: return datum.as_string();
     case 5: {
       json elements = json::array();
       for (const Datum& element : datum.elements()) {
@@ -265,14 +256,10 @@ nlohmann::json DatumToJson(const Datum& datum) {
       }
       return json{{datum.is_array() ? "array" : "list", std::move(elements)}};
     }
-    case 6:
-      return json{{"timestamp", FormatTimestamp(datum.as_timestamp())}};
-    case 7:
-      return json{{"interval", FormatInterval(datum.as_interval())}};
-    case 8:
-      return json{{"bytea", FormatBytea(datum.as_bytea())}};
-    default:
-      return nullptr;
+    case 6: return json{{"timestamp", FormatTimestamp(datum.as_timestamp())}};
+    case 7: return json{{"interval", FormatInterval(datum.as_interval())}};
+    case 8: return json{{"bytea", FormatBytea(datum.as_bytea())}};
+    default: return nullptr;
   }
 }
 
@@ -319,9 +306,9 @@ absl::StatusOr<InputData> ParseInputData(std::string_view text,
       }
     }
     InputCollection parsed;
-    const std::optional<int64_t> arity =
-        collection.contains("arity") ? ReadInteger(collection["arity"])
-                                     : std::nullopt;
+    const std::optional<int64_t> arity = collection.contains("arity")
+                                             ? ReadInteger(collection["arity"])
+                                             : std::nullopt;
     if (!arity.has_value() || *arity < 0 || *arity > 100000) {
       return errors.At(where, "expected \"arity\": a non-negative integer");
     }
@@ -346,7 +333,8 @@ std::string InputDataToJson(const InputData& data) {
     for (const InputUpdate& update : collection.updates) {
       json row = json::array();
       for (const Datum& datum : update.row) row.push_back(DatumToJson(datum));
-      updates.push_back(json::array({std::move(row), update.round, update.diff}));
+      updates.push_back(
+          json::array({std::move(row), update.round, update.diff}));
     }
     collections[name] = {{"arity", collection.arity},
                          {"updates", std::move(updates)}};
@@ -401,9 +389,9 @@ absl::Status AddIndexes(const std::map<std::string, InputIndex>& indexes,
     }
     auto [it, added] = data->indexes.emplace(name, index);
     if (!added && (it->second.on != index.on || it->second.key != index.key)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          std::string(source), ": index \"", name,
-          "\" is declared differently by the data file"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(std::string(source), ": index \"", name,
+                       "\" is declared differently by the data file"));
     }
   }
   return absl::OkStatus();

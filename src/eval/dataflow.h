@@ -2,11 +2,11 @@
 // round by round with the changes of its global inputs, producing the
 // changes of its output; plus the arrangements it maintains.
 //
-// Two engines implement it (../shared/reference/SEMANTICS.md section 6): the snapshot engine
-// (snapshot.h) recomputes the whole plan from the accumulated inputs each
-// round and diffs against its previous output; the incremental engine
-// (incremental.h) pushes each round's changes through operators that keep
-// arrangements.
+// Two engines implement it (../shared/reference/SEMANTICS.md section 6): the
+// snapshot engine (snapshot.h) recomputes the whole plan from the accumulated
+// inputs each round and diffs against its previous output; the incremental
+// engine (incremental.h) pushes each round's changes through operators that
+// keep arrangements.
 #ifndef LIR_EVAL_DATAFLOW_H_
 #define LIR_EVAL_DATAFLOW_H_
 
@@ -47,8 +47,9 @@ struct DataflowOptions {
   uint64_t fuel = 0;
 };
 
-/// Size of one maintained arrangement (../shared/reference/SEMANTICS.md section 1: records are
-/// stored updates before cancellation that has not happened yet).
+/// Size of one maintained arrangement (../shared/reference/SEMANTICS.md section
+/// 1: records are stored updates before cancellation that has not happened
+/// yet).
 struct ArrangementStats {
   std::string object;
   LirId lir_id = 0;

@@ -68,18 +68,15 @@ Literal ToLiteral(const Datum& datum) {
       literal.text = NestedText(datum);
       return literal;
     }
-    case 1:
-      return Literal::Bool(datum.as_bool());
-    case 2:
-      return Literal::Int(datum.as_int());
+    case 1: return Literal::Bool(datum.as_bool());
+    case 2: return Literal::Int(datum.as_int());
     case 3: {
       Literal literal;
       literal.kind = LiteralKind::kNumber;
       literal.text = FloatText(datum.as_float());
       return literal;
     }
-    case 4:
-      return Literal::String(datum.as_string());
+    case 4: return Literal::String(datum.as_string());
     case 6: {
       Literal literal;
       literal.kind = LiteralKind::kTimestamp;
@@ -100,8 +97,7 @@ Literal ToLiteral(const Datum& datum) {
       literal.text = FormatBytea(datum.as_bytea());
       return literal;
     }
-    default:
-      return Literal::Null();
+    default: return Literal::Null();
   }
 }
 
@@ -112,14 +108,10 @@ std::strong_ordering Datum::Compare(const Datum& a, const Datum& b) {
     return a.value.index() <=> b.value.index();
   }
   switch (a.value.index()) {
-    case 1:
-      return a.as_bool() <=> b.as_bool();
-    case 2:
-      return a.as_int() <=> b.as_int();
-    case 3:
-      return CompareFloats(a.as_float(), b.as_float());
-    case 4:
-      return a.as_string().compare(b.as_string()) <=> 0;
+    case 1: return a.as_bool() <=> b.as_bool();
+    case 2: return a.as_int() <=> b.as_int();
+    case 3: return CompareFloats(a.as_float(), b.as_float());
+    case 4: return a.as_string().compare(b.as_string()) <=> 0;
     case 5: {
       const Nested& x = a.as_nested();
       const Nested& y = b.as_nested();
@@ -128,14 +120,10 @@ std::strong_ordering Datum::Compare(const Datum& a, const Datum& b) {
           x.elements.begin(), x.elements.end(), y.elements.begin(),
           y.elements.end());
     }
-    case 6:
-      return a.as_timestamp() <=> b.as_timestamp();
-    case 7:
-      return a.as_interval() <=> b.as_interval();
-    case 8:
-      return std::get<Bytes>(a.value) <=> std::get<Bytes>(b.value);
-    default:
-      return std::strong_ordering::equal;
+    case 6: return a.as_timestamp() <=> b.as_timestamp();
+    case 7: return a.as_interval() <=> b.as_interval();
+    case 8: return std::get<Bytes>(a.value) <=> std::get<Bytes>(b.value);
+    default: return std::strong_ordering::equal;
   }
 }
 
@@ -309,12 +297,9 @@ absl::StatusOr<Datum> FromLiteral(const Literal& literal) {
         if (pos == literal.text.size()) return nested;
       }
       break;
-    case LiteralKind::kNull:
-      return Datum::Null();
-    case LiteralKind::kBool:
-      return Datum::Bool(literal.text == "true");
-    case LiteralKind::kString:
-      return Datum::String(literal.text);
+    case LiteralKind::kNull: return Datum::Null();
+    case LiteralKind::kBool: return Datum::Bool(literal.text == "true");
+    case LiteralKind::kString: return Datum::String(literal.text);
     case LiteralKind::kTimestamp: {
       absl::StatusOr<Timestamp> ts = ParseTimestamp(literal.text);
       if (ts.ok()) return Datum::Time(*ts);
@@ -340,8 +325,7 @@ absl::StatusOr<Datum> FromLiteral(const Literal& literal) {
       if (absl::SimpleAtod(literal.text, &value)) return Datum::Float(value);
       break;
     }
-    default:
-      break;
+    default: break;
   }
   return absl::UnimplementedError(
       absl::StrCat("unsupported literal ", literal.text));

@@ -53,7 +53,9 @@ struct Datum {
   static Datum Time(Timestamp ts) { return Datum{ts}; }
   static Datum Span(Interval iv) { return Datum{iv}; }
   /// A bytea holding `bytes` (any bytes, not necessarily UTF-8).
-  static Datum Bytea(std::string bytes) { return Datum{Bytes{std::move(bytes)}}; }
+  static Datum Bytea(std::string bytes) {
+    return Datum{Bytes{std::move(bytes)}};
+  }
   /// A list: what Materialize's `row(...)` (a record), `list[...]` and the
   /// list-valued aggregates build (Materialize stores records and lists
   /// alike, as `Datum::List`; only the SQL type tells them apart).
@@ -112,7 +114,7 @@ struct Datum {
       case 3: {
         double f = d.as_float();
         if (f != f) return H::combine(std::move(h), 0x7ff8);  // every NaN
-        if (f == 0) f = 0;  // -0.0 == 0.0
+        if (f == 0) f = 0;                                    // -0.0 == 0.0
         return H::combine(std::move(h), f);
       }
       case 4: return H::combine(std::move(h), d.as_string());
@@ -188,9 +190,10 @@ absl::StatusOr<Multiset> DiffMultisets(const Multiset& after,
 absl::StatusOr<Datum> FromLiteral(const Literal& literal);
 
 /// The datum as EXPLAIN prints a literal: `null`, `true`, `42`, `1.5`,
-/// `"text"` (quoted and escaped as in ../shared/reference/TEXT-FORMAT.md), lists (and records)
-/// `[1, "x"]`, arrays `{1, 2}` (../shared/reference/TEXT-FORMAT.md 5.5); a bytea prints
-/// unquoted in PostgreSQL's hex form, `\x0a1b`.
+/// `"text"` (quoted and escaped as in ../shared/reference/TEXT-FORMAT.md),
+/// lists (and records)
+/// `[1, "x"]`, arrays `{1, 2}` (../shared/reference/TEXT-FORMAT.md 5.5); a
+/// bytea prints unquoted in PostgreSQL's hex form, `\x0a1b`.
 std::string FormatDatum(const Datum& datum);
 
 /// `(1, "x", null)`.

@@ -3,8 +3,9 @@
 // - `create_fast_path_plan` (adapter/src/coord/peek.rs) permutes an index
 //   peek's MFP around the index key (`permute_oneshot_mfp_around_index`),
 //   so Project/Filter/Map over ReadIndex read the arrangement's layout row
-//   `key ++ other columns` (../shared/reference/SEMANTICS.md 8.2), not the collection's row;
-//   a PeekPersist MFP is not permuted and reads the collection's row.
+//   `key ++ other columns` (../shared/reference/SEMANTICS.md 8.2), not the
+//   collection's row; a PeekPersist MFP is not permuted and reads the
+//   collection's row.
 // - `PeekResultIterator` (compute/src/compute_state/peek_result_iterator.rs)
 //   hands the MFP the key and value datums and, for a lookup, the looked-up
 //   literal again ("the columns the IndexedFilter join would add"); a
@@ -45,9 +46,8 @@ absl::StatusOr<DataRow> ToDataRow(const Row& row) {
 absl::StatusOr<const InputIndex*> FindIndex(const std::string& object,
                                             const FastPath& fast_path,
                                             const InputData& data) {
-  const std::string where =
-      absl::StrCat(object, ": ReadIndex on=", fast_path.collection, " ",
-                   fast_path.index);
+  const std::string where = absl::StrCat(
+      object, ": ReadIndex on=", fast_path.collection, " ", fast_path.index);
   auto exact = data.indexes.find(fast_path.index);
   std::vector<std::pair<const std::string*, const InputIndex*>> found;
   if (exact != data.indexes.end()) {
@@ -64,15 +64,15 @@ absl::StatusOr<const InputIndex*> FindIndex(const std::string& object,
         where,
         ": the plan does not give the index key and neither the catalog nor "
         "the data file declares an index \"",
-        fast_path.index, "\"; declare \"indexes\": {\"<qualified name>\": "
-        "{\"on\": \"", fast_path.collection,
-        "\", \"key\": [<column>, ...]}} in either"));
+        fast_path.index,
+        "\"; declare \"indexes\": {\"<qualified name>\": "
+        "{\"on\": \"",
+        fast_path.collection, "\", \"key\": [<column>, ...]}} in either"));
   }
   if (found.size() > 1) {
     return absl::InvalidArgumentError(absl::StrCat(
         where, ": the data file declares several indexes named \"",
-        fast_path.index, "\" (", *found[0].first, ", ", *found[1].first,
-        ")"));
+        fast_path.index, "\" (", *found[0].first, ", ", *found[1].first, ")"));
   }
   if (found[0].second->on != fast_path.collection) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -98,14 +98,14 @@ absl::StatusOr<FastPathPeek> FastPathPeek::Make(const std::string& object,
         // Unsupported literals and elided rows cannot run at all.
         absl::StatusOr<Multiset> rows = ConstantRows(fast_path.constant);
         if (!rows.ok()) {
-          return absl::Status(rows.status().code(),
-                              absl::StrCat(object, ": ", rows.status().message()));
+          return absl::Status(
+              rows.status().code(),
+              absl::StrCat(object, ": ", rows.status().message()));
         }
       }
       return peek;
     case FastPath::Kind::kReadIndex:
-    case FastPath::Kind::kPeekPersist:
-      break;
+    case FastPath::Kind::kPeekPersist: break;
   }
   peek.collection_ = fast_path.collection;
   if (arity < 0) {
@@ -129,10 +129,10 @@ absl::StatusOr<FastPathPeek> FastPathPeek::Make(const std::string& object,
       peek.lookup_.emplace();
       for (const Row& row : *fast_path.lookup) {
         if (row.size() != peek.key_.size()) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              object, ": a lookup value has ", row.size(),
-              " columns but the declared key of ", fast_path.index, " has ",
-              peek.key_.size()));
+          return absl::InvalidArgumentError(
+              absl::StrCat(object, ": a lookup value has ", row.size(),
+                           " columns but the declared key of ", fast_path.index,
+                           " has ", peek.key_.size()));
         }
         LIR_ASSIGN_OR_RETURN(DataRow value, ToDataRow(row));
         peek.lookup_->push_back(std::move(value));
@@ -141,9 +141,9 @@ absl::StatusOr<FastPathPeek> FastPathPeek::Make(const std::string& object,
     }
   } else if (fast_path.persist_value.has_value()) {
     if (static_cast<int>(fast_path.persist_value->size()) > arity) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          object, ": the PeekPersist value has more columns than ",
-          fast_path.collection, " (", arity, ")"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(object, ": the PeekPersist value has more columns than ",
+                       fast_path.collection, " (", arity, ")"));
     }
     LIR_ASSIGN_OR_RETURN(peek.prefix_, ToDataRow(*fast_path.persist_value));
   }
@@ -190,8 +190,8 @@ absl::StatusOr<Multiset> FastPathPeek::Answer(const Multiset& contents) const {
     DataRow input;
     if (kind_ == FastPath::Kind::kReadIndex) {
       for (int c : key_) input.push_back(row[c]);
-      if (lookup_.has_value() &&
-          std::find(lookup_->begin(), lookup_->end(), input) == lookup_->end()) {
+      if (lookup_.has_value() && std::find(lookup_->begin(), lookup_->end(),
+                                           input) == lookup_->end()) {
         continue;
       }
       for (int c : others_) input.push_back(row[c]);
@@ -209,9 +209,9 @@ absl::StatusOr<Multiset> FastPathPeek::Answer(const Multiset& contents) const {
                          EvalMfp(mfp_, std::move(input)));
     if (!kept.has_value()) continue;
     if (count < 0 && kind_ == FastPath::Kind::kReadIndex) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Invalid data in source, saw retractions (", -count,
-          ") for row that does not exist: ", FormatRow(row)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Invalid data in source, saw retractions (", -count,
+                       ") for row that does not exist: ", FormatRow(row)));
     }
     out.emplace_back(*std::move(kept), count);
   }

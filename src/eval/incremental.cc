@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "src/interp/arity.h"
 #include "src/eval/incremental_internal.h"
 #include "src/eval/scalar_eval.h"
 #include "src/eval/snapshot.h"
+#include "src/interp/arity.h"
 #include "src/lir/node_error.h"
 #include "src/lir/status_macros.h"
 #include "src/lir/walk.h"
@@ -35,22 +35,14 @@ absl::StatusOr<size_t> BuildOne(const Node& node, Graph& graph) {
     case NodeKind::kMfp:
     case NodeKind::kFlatMap:
     case NodeKind::kNegate:
-    case NodeKind::kUnion:
-      return BuildLinearOp(node, graph);
-    case NodeKind::kArrangeBy:
-      return BuildArrangeBy(node, graph);
-    case NodeKind::kThreshold:
-      return BuildThreshold(node, graph);
-    case NodeKind::kSetDifference:
-      return BuildSetDifference(node, graph);
-    case NodeKind::kReduce:
-      return BuildReduce(node, graph);
-    case NodeKind::kTopK:
-      return BuildTopK(node, graph);
-    case NodeKind::kJoin:
-      return BuildJoin(node, graph);
-    case NodeKind::kLetRec:
-      return BuildLetRecAdapter(node, graph);
+    case NodeKind::kUnion: return BuildLinearOp(node, graph);
+    case NodeKind::kArrangeBy: return BuildArrangeBy(node, graph);
+    case NodeKind::kThreshold: return BuildThreshold(node, graph);
+    case NodeKind::kSetDifference: return BuildSetDifference(node, graph);
+    case NodeKind::kReduce: return BuildReduce(node, graph);
+    case NodeKind::kTopK: return BuildTopK(node, graph);
+    case NodeKind::kJoin: return BuildJoin(node, graph);
+    case NodeKind::kLetRec: return BuildLetRecAdapter(node, graph);
   }
   return absl::InternalError("unknown node kind");
 }
@@ -165,9 +157,8 @@ class IncrementalDataflow : public Dataflow {
       for (const auto& [row, diff] : it->second) {
         absl::StatusOr<DataRow> key = EvalKey(import.key, row);
         if (!key.ok()) {
-          return batch.FinishWith(absl::InvalidArgumentError(
-              absl::StrCat("index of ", import.global, ": ",
-                           key.status().message())));
+          return batch.FinishWith(absl::InvalidArgumentError(absl::StrCat(
+              "index of ", import.global, ": ", key.status().message())));
         }
         LIR_RETURN_IF_ERROR(batch.Add(std::move(*key), row, diff));
       }

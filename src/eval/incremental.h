@@ -1,9 +1,9 @@
-// The incremental engine (../shared/reference/SEMANTICS.md section 6): operators consume each
-// round's changes and keep arrangements (trace.h), as Materialize renders
-// them. The fused SetDifference is a two-input reduce over the arrangements
-// its arms already maintain or import (co_reduce2): it builds no trace T and
-// keeps exactly one output arrangement, which is what makes its memory
-// measurable against the Threshold it replaces.
+// The incremental engine (../shared/reference/SEMANTICS.md section 6):
+// operators consume each round's changes and keep arrangements (trace.h), as
+// Materialize renders them. The fused SetDifference is a two-input reduce over
+// the arrangements its arms already maintain or import (co_reduce2): it builds
+// no trace T and keeps exactly one output arrangement, which is what makes its
+// memory measurable against the Threshold it replaces.
 //
 // Natively incremental: Constant, Get, Mfp, FlatMap, Negate, Union,
 // ArrangeBy, Let, Threshold, SetDifference, Reduce, TopK (per dirty group),

@@ -125,10 +125,10 @@ class NodeAdapter : public Operator {
     // Only joins run here, whose closures Materialize evaluates without
     // time (temporal filters are rejected when the dataflow is built).
     std::optional<uint64_t> unused;
-    LIR_ASSIGN_OR_RETURN(
-        Multiset now,
-        snapshot_internal::ComputeNode(node(), contents, false,
-                                       snapshot_internal::Clock{r.round, &unused}));
+    LIR_ASSIGN_OR_RETURN(Multiset now,
+                         snapshot_internal::ComputeNode(
+                             node(), contents, false,
+                             snapshot_internal::Clock{r.round, &unused}));
     return ReplaceContents(*output_, now, r.round);
   }
 
@@ -193,8 +193,8 @@ absl::StatusOr<size_t> BuildLetRecAdapter(const Node& node, Graph& graph) {
             absl::StrCat("unbound local ", get->id.ToString()));
       }
       op->inputs.push_back(it->second);
-      op->locals_.push_back(
-          {get->id.local, "", held(absl::StrCat("input ", get->id.ToString()))});
+      op->locals_.push_back({get->id.local, "",
+                             held(absl::StrCat("input ", get->id.ToString()))});
     } else if (seen_globals.insert(get->id.global).second) {
       if (!graph.options().globals.contains(get->id.global)) {
         return absl::InvalidArgumentError(

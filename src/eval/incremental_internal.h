@@ -15,8 +15,8 @@
 #include "absl/status/statusor.h"
 #include "src/eval/dataflow.h"
 #include "src/eval/datum.h"
-#include "src/interp/arity.h"
 #include "src/eval/trace.h"
+#include "src/interp/arity.h"
 #include "src/lir/node.h"
 
 namespace lir::eval::incremental_internal {

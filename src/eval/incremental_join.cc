@@ -39,8 +39,9 @@ absl::StatusOr<Multiset> ApplyInitial(const Node& join, const JoinPath& path,
   LayoutReader reader;
   if (!changes.empty()) {
     LIR_ASSIGN_OR_RETURN(
-        reader, DeltaSourceReader(join, path,
-                                  static_cast<int>(changes.front().first.size())));
+        reader,
+        DeltaSourceReader(join, path,
+                          static_cast<int>(changes.front().first.size())));
   }
   if (!path.initial_closure.has_value()) return reader.Apply(changes);
   std::vector<RowDiff> out;
@@ -60,8 +61,8 @@ absl::Status Emit(const JoinStage& stage, const DataRow& key,
   if (__builtin_mul_overflow(d1, d2, &diff)) {
     return absl::OutOfRangeError("multiplicity overflow in a join");
   }
-  DataRow joined = JoinedRow(key, stream, stage.stream_thinning, lookup,
-                             stage.lookup_key);
+  DataRow joined =
+      JoinedRow(key, stream, stage.stream_thinning, lookup, stage.lookup_key);
   LIR_ASSIGN_OR_RETURN(std::optional<DataRow> row,
                        ApplyClosure(stage.closure, std::move(joined)));
   if (row.has_value()) out.emplace_back(std::move(*row), diff);
@@ -125,9 +126,9 @@ class JoinOperator : public Operator {
             }
           }
         } else {
-          const uint64_t before =
-              stage.lookup_relation < path.source_relation ? r.round + 1
-                                                           : r.round;
+          const uint64_t before = stage.lookup_relation < path.source_relation
+                                      ? r.round + 1
+                                      : r.round;
           LIR_RETURN_IF_ERROR(
               StreamTimesLookup(stage, stream, *lookup.trace, before, out));
         }
@@ -187,8 +188,7 @@ absl::StatusOr<size_t> BuildJoin(const Node& node, Graph& graph) {
                       std::optional<std::vector<int>> value_columns) {
     for (size_t i = 0; i < op->arranged_.size(); ++i) {
       const Arranged& a = op->arranged_[i];
-      if (!a.stage && a.relation == relation &&
-          SameIgnoringNames(a.key, key)) {
+      if (!a.stage && a.relation == relation && SameIgnoringNames(a.key, key)) {
         return i;
       }
     }
@@ -216,10 +216,10 @@ absl::StatusOr<size_t> BuildJoin(const Node& node, Graph& graph) {
           static_cast<size_t>(stage.lookup_relation) >= n) {
         return absl::InvalidArgumentError("join lookup relation out of range");
       }
-      lookups.push_back(arranged(
-          stage.lookup_relation, stage.lookup_key,
-          absl::StrCat("JoinLookup", KeyListText(stage.lookup_key)),
-          std::nullopt));
+      lookups.push_back(
+          arranged(stage.lookup_relation, stage.lookup_key,
+                   absl::StrCat("JoinLookup", KeyListText(stage.lookup_key)),
+                   std::nullopt));
     }
     op->lookup_of_.push_back(std::move(lookups));
   }
@@ -236,9 +236,9 @@ absl::StatusOr<size_t> BuildJoin(const Node& node, Graph& graph) {
           FindOffered(graph.op(op->inputs[path.source_relation]).offered,
                       stage.stream_key) != nullptr;
       if (source_arranged) {
-        op->stream_of_.push_back(arranged(
-            static_cast<size_t>(path.source_relation), stage.stream_key, "",
-            std::nullopt));
+        op->stream_of_.push_back(
+            arranged(static_cast<size_t>(path.source_relation),
+                     stage.stream_key, "", std::nullopt));
         continue;
       }
       Trace::Info info;

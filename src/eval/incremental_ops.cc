@@ -8,12 +8,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "src/explain/text_primitives.h"
 #include "src/eval/incremental_internal.h"
 #include "src/eval/layout_read.h"
 #include "src/eval/operators.h"
 #include "src/eval/scalar_eval.h"
 #include "src/eval/temporal.h"
+#include "src/explain/text_primitives.h"
 #include "src/lir/status_macros.h"
 
 namespace lir::eval::incremental_internal {
@@ -188,7 +188,8 @@ class ConstantOperator : public Operator {
 class GetOperator : public Operator {
  public:
   GetOperator(const Node& node, std::optional<DataRow> seek)
-      : Operator(node), seek_(std::move(seek)),
+      : Operator(node),
+        seek_(std::move(seek)),
         temporal_(node.As<GetOp>().mfp) {}
   bool AlwaysRun() const override {
     return global_ || temporal_.Next().has_value();
@@ -208,8 +209,7 @@ class GetOperator : public Operator {
       source = r.TakeDelta(inputs[0]);
     }
     switch (get.kind) {
-      case GetKind::kPassArrangements:
-        return source;
+      case GetKind::kPassArrangements: return source;
       case GetKind::kArrangement: {
         LIR_ASSIGN_OR_RETURN(Multiset layout,
                              ReadAsLayout(node(), std::move(source)));
@@ -232,7 +232,8 @@ class GetOperator : public Operator {
 class MfpOperator : public Operator {
  public:
   MfpOperator(const Node& node, std::optional<DataRow> seek)
-      : Operator(node), seek_(std::move(seek)),
+      : Operator(node),
+        seek_(std::move(seek)),
         temporal_(node.As<MfpOp>().mfp) {}
   bool AlwaysRun() const override { return temporal_.Next().has_value(); }
   std::optional<uint64_t> PendingRound() const override {
@@ -274,7 +275,8 @@ class FlatMapOperator : public Operator {
     }
     for (const auto& [row, diff] : read) {
       LIR_ASSIGN_OR_RETURN(std::vector<DataRow> rows, FlatMapRow(op, row));
-      for (DataRow& produced : rows) out.emplace_back(std::move(produced), diff);
+      for (DataRow& produced : rows)
+        out.emplace_back(std::move(produced), diff);
     }
     return Consolidate(std::move(out));
   }
@@ -366,9 +368,9 @@ class ArrangeByOperator : public Operator {
     const ArrangeByOp& op = node().As<ArrangeByOp>();
     LIR_ASSIGN_OR_RETURN(Multiset read,
                          ReadAsLayout(node(), r.TakeDelta(inputs[0])));
-    LIR_ASSIGN_OR_RETURN(Multiset out,
-                         SeekThenMfp(std::move(read), std::nullopt,
-                                     op.input_mfp, temporal_, r.round));
+    LIR_ASSIGN_OR_RETURN(
+        Multiset out, SeekThenMfp(std::move(read), std::nullopt, op.input_mfp,
+                                  temporal_, r.round));
     for (const Offered& form : own_) {
       Trace::BatchInserter batch(*form.trace, r.round, out.size());
       for (const auto& [row, diff] : out) {
@@ -456,12 +458,8 @@ absl::StatusOr<size_t> BuildLinearOp(const Node& node, Graph& graph) {
     case NodeKind::kFlatMap:
       op = std::make_unique<FlatMapOperator>(node);
       break;
-    case NodeKind::kNegate:
-      op = std::make_unique<NegateOperator>(node);
-      break;
-    case NodeKind::kUnion:
-      op = std::make_unique<UnionOperator>(node);
-      break;
+    case NodeKind::kNegate: op = std::make_unique<NegateOperator>(node); break;
+    case NodeKind::kUnion: op = std::make_unique<UnionOperator>(node); break;
     // Built by their own functions (BuildArrangeBy, the join, reduce and
     // LetRec builders).
     case NodeKind::kLetRec:

@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "src/explain/text_primitives.h"
 #include "src/eval/incremental_internal.h"
 #include "src/eval/layout_read.h"
 #include "src/eval/operators.h"
 #include "src/eval/scalar_eval.h"
+#include "src/explain/text_primitives.h"
 #include "src/lir/status_macros.h"
 
 namespace lir::eval::incremental_internal {
@@ -76,8 +76,8 @@ class ThresholdOperator : public Operator {
     }
     std::vector<RowDiff> emitted;
     RefMultiset rows, positive;
-    LIR_RETURN_IF_ERROR(ForEachDirtyKey(
-        *input_, *output_, [&](const KeyRef& key, bool absent) {
+    LIR_RETURN_IF_ERROR(
+        ForEachDirtyKey(*input_, *output_, [&](const KeyRef& key, bool absent) {
           LIR_RETURN_IF_ERROR(input_->ReadRefs(key, r.round + 1, rows));
           positive.clear();
           for (const auto& [row, count] : rows) {
@@ -95,8 +95,9 @@ class ThresholdOperator : public Operator {
 
 // SetDifference as co_reduce2: per dirty key (a key with updates in either
 // arm arrangement this round), output max(0, count_base - count_subtract)
-// copies of the key row. The key is the whole row (../shared/reference/SEMANTICS.md 3), so the
-// arms' value columns are ignored and only their diffs are summed.
+// copies of the key row. The key is the whole row
+// (../shared/reference/SEMANTICS.md 3), so the arms' value columns are ignored
+// and only their diffs are summed.
 class SetDifferenceOperator : public Operator {
  public:
   using Operator::Operator;
@@ -145,8 +146,7 @@ class SetDifferenceOperator : public Operator {
         LIR_ASSIGN_OR_RETURN(base, base_->CountsAt(*key.base, r.round));
       }
       if (!SkipSubtract(key)) {
-        LIR_ASSIGN_OR_RETURN(sub,
-                             subtract_->CountsAt(*key.subtract, r.round));
+        LIR_ASSIGN_OR_RETURN(sub, subtract_->CountsAt(*key.subtract, r.round));
       }
       int64_t before = 0, now = 0;
       if (__builtin_sub_overflow(base.before, sub.before, &before) ||
@@ -178,9 +178,7 @@ class SetDifferenceOperator : public Operator {
     DirtyKeys(const std::vector<KeyRef>& base,
               const std::vector<KeyRef>& subtract)
         : base_(base), subtract_(subtract) {}
-    bool Done() const {
-      return i_ == base_.size() && j_ == subtract_.size();
-    }
+    bool Done() const { return i_ == base_.size() && j_ == subtract_.size(); }
     /// The next key (not Done).
     Refs Next() {
       if (j_ == subtract_.size() ||
@@ -229,8 +227,9 @@ class SetDifferenceOperator : public Operator {
 // wrapper to a Get (the bound collection's arrangement on `arm_key`) or an
 // ArrangeBy (one of its forms, or the input arrangement it reads), as the
 // recognizer allows (../shared/reference/SEMANTICS.md 4.3).
-absl::StatusOr<Trace*> ResolveArm(const Node& arm, const std::vector<int>& arm_key,
-                                  Graph& graph, absl::string_view which) {
+absl::StatusOr<Trace*> ResolveArm(const Node& arm,
+                                  const std::vector<int>& arm_key, Graph& graph,
+                                  absl::string_view which) {
   const Node* node = &arm;
   // The key in the wrapped node's output columns (before an ArrangeBy's
   // input_mfp), as the recognizer computes it: the whole row through the
@@ -264,14 +263,14 @@ absl::StatusOr<Trace*> ResolveArm(const Node& arm, const std::vector<int>& arm_k
     }
     if (found == nullptr && arrange.input_key.has_value() &&
         SameIgnoringNames(*arrange.input_key, key)) {
-      found = FindOffered(graph.op(graph.OpOf(node->inputs[0].get())).offered,
-                          key);
+      found =
+          FindOffered(graph.op(graph.OpOf(node->inputs[0].get())).offered, key);
     }
   }
   if (found == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        which, " arm offers no arrangement on [",
-        explain::PrintIndices(arm_key), "] to read"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(which, " arm offers no arrangement on [",
+                     explain::PrintIndices(arm_key), "] to read"));
   }
   return found;
 }
@@ -279,8 +278,7 @@ absl::StatusOr<Trace*> ResolveArm(const Node& arm, const std::vector<int>& arm_k
 // The Reduce's two arrangements, named as Materialize names them.
 std::pair<std::string, std::string> ReduceNames(ReduceKind kind) {
   switch (kind) {
-    case ReduceKind::kDistinct:
-      return {"Arranged DistinctBy", "DistinctBy"};
+    case ReduceKind::kDistinct: return {"Arranged DistinctBy", "DistinctBy"};
     case ReduceKind::kAccumulable:
       return {"ArrangeAccumulable [val: empty]", "ReduceAccumulable"};
     case ReduceKind::kHierarchicalMonotonic:
@@ -323,8 +321,7 @@ class ReduceOperator : public Operator {
     Multiset vals, desired;
     RefMultiset refs;
     LIR_RETURN_IF_ERROR(ForEachDirtyKey(
-        *input_, *output_,
-        [&](const KeyRef& key, bool absent) -> absl::Status {
+        *input_, *output_, [&](const KeyRef& key, bool absent) -> absl::Status {
           LIR_RETURN_IF_ERROR(input_->ReadRefs(key, r.round + 1, refs));
           vals.clear();
           for (const auto& [val, diff] : refs) vals.emplace_back(*val, diff);
@@ -341,8 +338,8 @@ class ReduceOperator : public Operator {
   // ReduceKeyVal for the common plans whose key and val plans only project
   // (columns in range): `row` splits without evaluating, its key moved out
   // when the key plan is the identity. False: evaluate with ReduceKeyVal.
-  static bool SplitByProjection(const ReduceOp& op, DataRow& row,
-                                DataRow& key, DataRow& val) {
+  static bool SplitByProjection(const ReduceOp& op, DataRow& row, DataRow& key,
+                                DataRow& val) {
     if (!op.key_plan.IsProjectionOnly() || !op.val_plan.IsProjectionOnly()) {
       return false;
     }
@@ -390,8 +387,7 @@ class TopKOperator : public Operator {
     std::vector<RowDiff> emitted;
     RefMultiset desired;
     LIR_RETURN_IF_ERROR(ForEachDirtyKey(
-        *input_, *output_,
-        [&](const KeyRef& key, bool absent) -> absl::Status {
+        *input_, *output_, [&](const KeyRef& key, bool absent) -> absl::Status {
           LIR_ASSIGN_OR_RETURN(Multiset rows,
                                input_->Read(*key.row, r.round + 1));
           Multiset selected;
@@ -416,8 +412,8 @@ absl::StatusOr<size_t> BuildThreshold(const Node& node, Graph& graph) {
   auto op = std::make_unique<ThresholdOperator>(node);
   const size_t input = graph.OpOf(node.inputs[0].get());
   op->inputs = {input};
-  op->input_ = FindOffered(graph.op(input).offered,
-                           threshold.ensure_arrangement.key);
+  op->input_ =
+      FindOffered(graph.op(input).offered, threshold.ensure_arrangement.key);
   if (op->input_ == nullptr) {
     // Materialize always gives Threshold an arranged input (trace T); a
     // plan without one gets a private trace T here.
@@ -428,8 +424,8 @@ absl::StatusOr<size_t> BuildThreshold(const Node& node, Graph& graph) {
     op->input_ = graph.NewTrace(std::move(info));
     op->own_input_ = true;
   }
-  op->output_ = OutputTrace(graph, node, "Threshold local",
-                            threshold.ensure_arrangement);
+  op->output_ =
+      OutputTrace(graph, node, "Threshold local", threshold.ensure_arrangement);
   op->offered.push_back({threshold.ensure_arrangement.key, op->output_});
   return graph.Add(std::move(op));
 }
@@ -456,9 +452,9 @@ absl::StatusOr<size_t> BuildSetDifference(const Node& node, Graph& graph) {
                 graph.OpOf(node.inputs[1].get())};
   LIR_ASSIGN_OR_RETURN(op->base_,
                        ResolveArm(*node.inputs[0], sd.base_key, graph, "base"));
-  LIR_ASSIGN_OR_RETURN(op->subtract_, ResolveArm(*node.inputs[1],
-                                                 sd.subtract_key, graph,
-                                                 "subtract"));
+  LIR_ASSIGN_OR_RETURN(
+      op->subtract_,
+      ResolveArm(*node.inputs[1], sd.subtract_key, graph, "subtract"));
   op->output_ =
       OutputTrace(graph, node, "SetDifference", sd.ensure_arrangement);
   op->offered.push_back({sd.ensure_arrangement.key, op->output_});
@@ -481,7 +477,8 @@ absl::StatusOr<size_t> BuildReduce(const Node& node, Graph& graph) {
   // key_plan's output arity over the input's.
   std::optional<int> key_arity;
   if (std::optional<int> input_arity = graph.ArityOf(*node.inputs[0])) {
-    // With an input key, key_plan reads the layout row (../shared/reference/SEMANTICS.md 8.3).
+    // With an input key, key_plan reads the layout row
+    // (../shared/reference/SEMANTICS.md 8.3).
     const int read = reduce.input_key.has_value()
                          ? LayoutArity(*reduce.input_key, *input_arity)
                          : *input_arity;
@@ -519,16 +516,16 @@ absl::StatusOr<size_t> BuildTopK(const Node& node, Graph& graph) {
   auto op = std::make_unique<TopKOperator>(node);
   op->inputs = {graph.OpOf(node.inputs[0].get())};
   Trace::Info in;
-  in.operator_name =
-      top1 ? "Arranged MonotonicTop1 partial [val: empty]" : "Arranged TopK input";
+  in.operator_name = top1 ? "Arranged MonotonicTop1 partial [val: empty]"
+                          : "Arranged TopK input";
   in.lir_id = node.id;
   op->input_ = graph.NewTrace(std::move(in));
   Trace::Info out;
   out.operator_name = top1 ? "MonotonicTop1" : "Reduced TopK input";
   out.lir_id = node.id;
   op->output_ = graph.NewTrace(std::move(out));
-  // MonotonicTop1's output is arranged by the group key (../shared/reference/SEMANTICS.md 2):
-  // its output trace holds exactly that.
+  // MonotonicTop1's output is arranged by the group key
+  // (../shared/reference/SEMANTICS.md 2): its output trace holds exactly that.
   if (top1) op->offered.push_back({ColumnKey(topk.group_by), op->output_});
   return graph.Add(std::move(op));
 }

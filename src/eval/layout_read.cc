@@ -44,8 +44,8 @@ absl::StatusOr<DataRow> LayoutReader::Apply(const DataRow& row) const {
       LIR_ASSIGN_OR_RETURN(Datum v, EvalScalar(key_[p], row));
       out.push_back(std::move(v));
     } else {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "layout position ", p, " holds no column"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("layout position ", p, " holds no column"));
     }
   }
   return out;
@@ -57,8 +57,9 @@ absl::StatusOr<Multiset> LayoutReader::Apply(Multiset rows) const {
     LIR_ASSIGN_OR_RETURN(entry.first, Apply(entry.first));
   }
   // Distinct rows stay distinct; only their order changes.
-  std::sort(rows.begin(), rows.end(),
-            [](const RowDiff& a, const RowDiff& b) { return a.first < b.first; });
+  std::sort(rows.begin(), rows.end(), [](const RowDiff& a, const RowDiff& b) {
+    return a.first < b.first;
+  });
   return rows;
 }
 
@@ -99,8 +100,7 @@ absl::StatusOr<LayoutReader> ReaderFor(const Node& node, int input_arity) {
     case NodeKind::kReduce:
       return ReaderOfInput(node, node.As<ReduceOp>().input_key, input_arity);
     case NodeKind::kArrangeBy:
-      return ReaderOfInput(node, node.As<ArrangeByOp>().input_key,
-                           input_arity);
+      return ReaderOfInput(node, node.As<ArrangeByOp>().input_key, input_arity);
     case NodeKind::kConstant:
     case NodeKind::kLet:
     case NodeKind::kLetRec:
@@ -109,8 +109,7 @@ absl::StatusOr<LayoutReader> ReaderFor(const Node& node, int input_arity) {
     case NodeKind::kNegate:
     case NodeKind::kThreshold:
     case NodeKind::kUnion:
-    case NodeKind::kSetDifference:
-      return LayoutReader();
+    case NodeKind::kSetDifference: return LayoutReader();
   }
   return LayoutReader();
 }

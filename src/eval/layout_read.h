@@ -1,8 +1,8 @@
 // Arranged reads in the evaluator: every expression that reads an
 // arrangement is written over the arrangement's layout row `key ++ thinned
-// value` (../shared/reference/SEMANTICS.md section 8), not over the collection's row. Both
-// engines keep collections as rows and turn them into layout rows exactly
-// where a plan reads an arrangement.
+// value` (../shared/reference/SEMANTICS.md section 8), not over the
+// collection's row. Both engines keep collections as rows and turn them into
+// layout rows exactly where a plan reads an arrangement.
 #ifndef LIR_EVAL_LAYOUT_READ_H_
 #define LIR_EVAL_LAYOUT_READ_H_
 
@@ -47,8 +47,8 @@ class LayoutReader {
 /// The reader for the arranged read `node` makes of its input, whose rows
 /// have `input_arity` columns: a Get::Arrangement reads its binding's form
 /// `key=`; an Mfp, FlatMap, Reduce or ArrangeBy with `input_key` reads the
-/// form its input offers with that key (../shared/reference/SEMANTICS.md 8.5). The identity reader
-/// for every other read.
+/// form its input offers with that key (../shared/reference/SEMANTICS.md 8.5).
+/// The identity reader for every other read.
 absl::StatusOr<LayoutReader> ReaderFor(const Node& node, int input_arity);
 
 /// The reader for a Join::Delta path's source (`source={ relation=i, key=K

@@ -51,9 +51,8 @@ absl::Status CheckJoin(const JoinOp& op, size_t inputs) {
   for (const JoinPath& path : op.paths) {
     if (path.source_relation < 0 ||
         static_cast<size_t>(path.source_relation) >= inputs) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("join source relation ", path.source_relation,
-                       " out of range"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "join source relation ", path.source_relation, " out of range"));
     }
     if (path.source_key.has_value()) {
       LIR_RETURN_IF_ERROR(CheckExprs(*path.source_key));
@@ -62,9 +61,8 @@ absl::Status CheckJoin(const JoinOp& op, size_t inputs) {
     for (const JoinStage& stage : path.stages) {
       if (stage.lookup_relation < 0 ||
           static_cast<size_t>(stage.lookup_relation) >= inputs) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("join lookup relation ", stage.lookup_relation,
-                         " out of range"));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "join lookup relation ", stage.lookup_relation, " out of range"));
       }
       if (stage.lookup_key.size() != stage.stream_key.size()) {
         return absl::InvalidArgumentError(
@@ -161,9 +159,9 @@ absl::Status CheckNode(const Node& node) {
     case NodeKind::kConstant: {
       const ConstantOp& op = node.As<ConstantOp>();
       if (op.elided_total_rows.has_value()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "constant with elided rows (", *op.elided_total_rows,
-            " rows, only ", op.rows.size(), " printed)"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("constant with elided rows (", *op.elided_total_rows,
+                         " rows, only ", op.rows.size(), " printed)"));
       }
       for (const ConstantOp::Entry& entry : op.rows) {
         LIR_RETURN_IF_ERROR(CheckRow(entry.row));
@@ -187,21 +185,21 @@ absl::Status CheckNode(const Node& node) {
     }
     case NodeKind::kMfp: {
       const MfpOp& op = node.As<MfpOp>();
-      if (op.input_key.has_value()) LIR_RETURN_IF_ERROR(CheckExprs(*op.input_key));
-      if (op.input_val.has_value()) LIR_RETURN_IF_ERROR(CheckRow(*op.input_val));
+      if (op.input_key.has_value())
+        LIR_RETURN_IF_ERROR(CheckExprs(*op.input_key));
+      if (op.input_val.has_value())
+        LIR_RETURN_IF_ERROR(CheckRow(*op.input_val));
       return CheckTemporalMfp(op.mfp);
     }
-    case NodeKind::kFlatMap:
-      return CheckFlatMap(node.As<FlatMapOp>());
+    case NodeKind::kFlatMap: return CheckFlatMap(node.As<FlatMapOp>());
     case NodeKind::kJoin:
       return CheckJoin(node.As<JoinOp>(), node.inputs.size());
-    case NodeKind::kReduce:
-      return internal::CheckReduce(node.As<ReduceOp>());
-    case NodeKind::kTopK:
-      return CheckTopK(node.As<TopKOp>());
+    case NodeKind::kReduce: return internal::CheckReduce(node.As<ReduceOp>());
+    case NodeKind::kTopK: return CheckTopK(node.As<TopKOp>());
     case NodeKind::kArrangeBy: {
       const ArrangeByOp& op = node.As<ArrangeByOp>();
-      if (op.input_key.has_value()) LIR_RETURN_IF_ERROR(CheckExprs(*op.input_key));
+      if (op.input_key.has_value())
+        LIR_RETURN_IF_ERROR(CheckExprs(*op.input_key));
       LIR_RETURN_IF_ERROR(CheckForms(op.forms));
       return CheckTemporalMfp(op.input_mfp);
     }
@@ -212,8 +210,7 @@ absl::Status CheckNode(const Node& node) {
     case NodeKind::kLet:
     case NodeKind::kLetRec:
     case NodeKind::kNegate:
-    case NodeKind::kUnion:
-      return absl::OkStatus();
+    case NodeKind::kUnion: return absl::OkStatus();
   }
   return absl::OkStatus();
 }
@@ -267,8 +264,9 @@ DataRow JoinedRow(const DataRow& key, const DataRow& stream,
   // Plans are validated before they run; an out-of-range column here would
   // be a planner bug, and reads as NULL rather than crashing.
   for (int c : stream_thinning) {
-    out.push_back(c >= 0 && static_cast<size_t>(c) < stream.size() ? stream[c]
-                                                                   : Datum::Null());
+    out.push_back(c >= 0 && static_cast<size_t>(c) < stream.size()
+                      ? stream[c]
+                      : Datum::Null());
   }
   std::vector<bool> in_key(lookup.size(), false);
   for (const ScalarExpr& e : lookup_key) {
@@ -294,7 +292,8 @@ absl::StatusOr<std::optional<DataRow>> ApplyClosure(
       if (v.is_null()) return std::nullopt;
     }
     for (size_t i = 1; i < values.size(); ++i) {
-      LIR_ASSIGN_OR_RETURN(bool equal, internal::SqlEqual(values[0], values[i]));
+      LIR_ASSIGN_OR_RETURN(bool equal,
+                           internal::SqlEqual(values[0], values[i]));
       if (!equal) return std::nullopt;
     }
   }

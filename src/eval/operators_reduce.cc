@@ -60,8 +60,7 @@ bool IsWindowFunction(const std::string& func) {
 absl::StatusOr<std::vector<AggSpec>> AggregatesInOrder(const ReduceOp& op) {
   std::vector<AggSpec> out;
   switch (op.kind) {
-    case ReduceKind::kDistinct:
-      return out;
+    case ReduceKind::kDistinct: return out;
     case ReduceKind::kAccumulable: {
       const size_t n = op.simple_aggrs.size() + op.distinct_aggrs.size();
       std::vector<std::optional<AggSpec>> slots(n);
@@ -70,14 +69,15 @@ absl::StatusOr<std::vector<AggSpec>> AggregatesInOrder(const ReduceOp& op) {
           LIR_ASSIGN_OR_RETURN(AggSpec spec, SpecOf(aggr));
           if (position < 0 || static_cast<size_t>(position) >= n ||
               slots[position].has_value()) {
-            return absl::InvalidArgumentError(absl::StrCat(
-                "accumulable aggregate position ", position,
-                " is out of range or repeated"));
+            return absl::InvalidArgumentError(
+                absl::StrCat("accumulable aggregate position ", position,
+                             " is out of range or repeated"));
           }
           slots[position] = std::move(spec);
         }
       }
-      for (std::optional<AggSpec>& slot : slots) out.push_back(std::move(*slot));
+      for (std::optional<AggSpec>& slot : slots)
+        out.push_back(std::move(*slot));
       return out;
     }
     case ReduceKind::kHierarchicalMonotonic:
@@ -120,9 +120,9 @@ absl::StatusOr<Datum> Aggregate(const AggSpec& spec, size_t column,
   inputs.reserve(vals.size());
   for (const auto& [row, diff] : vals) {
     if (column >= row.size()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Reduce value row has ", row.size(), " columns; aggregate ", column,
-          " reads past them"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Reduce value row has ", row.size(),
+                       " columns; aggregate ", column, " reads past them"));
     }
     if (!row[column].is_null()) inputs.push_back({row[column], diff});
   }
@@ -143,7 +143,8 @@ absl::StatusOr<Datum> Aggregate(const AggSpec& spec, size_t column,
   if (f == "count") {
     int64_t count = 0;
     for (const auto& input : inputs) {
-      if (__builtin_add_overflow(count, input.second, &count)) return Overflow();
+      if (__builtin_add_overflow(count, input.second, &count))
+        return Overflow();
     }
     return Datum::Int(count);
   }
@@ -166,7 +167,8 @@ absl::StatusOr<Datum> Aggregate(const AggSpec& spec, size_t column,
         return absl::InvalidArgumentError("sum of a non-numeric value");
       }
     }
-    if (any_float) return Datum::Float(static_cast<double>(int_sum) + float_sum);
+    if (any_float)
+      return Datum::Float(static_cast<double>(int_sum) + float_sum);
     return Datum::Int(int_sum);
   }
   if (f == "min" || f == "max") {
@@ -222,7 +224,8 @@ namespace internal {
 absl::Status CheckReduce(const ReduceOp& op) {
   LIR_RETURN_IF_ERROR(AggregatesInOrder(op).status());
   if (op.input_key.has_value()) {
-    for (const ScalarExpr& e : *op.input_key) LIR_RETURN_IF_ERROR(CheckScalar(e));
+    for (const ScalarExpr& e : *op.input_key)
+      LIR_RETURN_IF_ERROR(CheckScalar(e));
   }
   LIR_RETURN_IF_ERROR(CheckMfp(op.key_plan));
   LIR_RETURN_IF_ERROR(CheckMfp(op.val_plan));
@@ -291,8 +294,8 @@ DataRow TopKGroupKey(const TopKOp& op, const DataRow& row) {
   DataRow key;
   key.reserve(op.group_by.size());
   for (int c : op.group_by) {
-    key.push_back(c >= 0 && static_cast<size_t>(c) < row.size() ? row[c]
-                                                                : Datum::Null());
+    key.push_back(
+        c >= 0 && static_cast<size_t>(c) < row.size() ? row[c] : Datum::Null());
   }
   return key;
 }
@@ -310,13 +313,13 @@ absl::StatusOr<Multiset> TopKGroup(const TopKOp& op, const Multiset& rows) {
   if (op.kind == TopKKind::kMonotonicTop1) {
     limit = 1;
   } else if (op.limit.has_value()) {
-    LIR_ASSIGN_OR_RETURN(Datum value,
-                         EvalScalar(*op.limit, TopKGroupKey(op, rows[0].first)));
+    LIR_ASSIGN_OR_RETURN(
+        Datum value, EvalScalar(*op.limit, TopKGroupKey(op, rows[0].first)));
     if (!value.is_null()) {
       if (!value.is_int() || value.as_int() < 0) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "TopK limit must be a non-negative integer, not ",
-            FormatDatum(value)));
+        return absl::InvalidArgumentError(
+            absl::StrCat("TopK limit must be a non-negative integer, not ",
+                         FormatDatum(value)));
       }
       limit = value.as_int();
     }
@@ -349,8 +352,9 @@ absl::StatusOr<Multiset> TopKGroup(const TopKOp& op, const Multiset& rows) {
   }
   // The kept rows are a sub-multiset of `rows`: sort them back into row
   // order so the result is consolidated.
-  std::sort(out.begin(), out.end(),
-            [](const RowDiff& a, const RowDiff& b) { return a.first < b.first; });
+  std::sort(out.begin(), out.end(), [](const RowDiff& a, const RowDiff& b) {
+    return a.first < b.first;
+  });
   return out;
 }
 

@@ -18,9 +18,9 @@ constexpr int64_t kMaxInputs = 10'000'000;
 
 absl::Status Unsupported(const std::string& func,
                          const std::optional<std::string>& params) {
-  return absl::UnimplementedError(absl::StrCat(
-      "unsupported aggregate ", func,
-      params.has_value() ? absl::StrCat("[", *params, "]") : ""));
+  return absl::UnimplementedError(
+      absl::StrCat("unsupported aggregate ", func,
+                   params.has_value() ? absl::StrCat("[", *params, "]") : ""));
 }
 
 absl::Status Shape(const std::string& func, std::string_view what) {
@@ -28,7 +28,9 @@ absl::Status Shape(const std::string& func, std::string_view what) {
       absl::StrCat(func, ": ", std::string(what)));
 }
 
-bool IsLagLead(std::string_view func) { return func == "lag" || func == "lead"; }
+bool IsLagLead(std::string_view func) {
+  return func == "lag" || func == "lead";
+}
 
 // `order_by=[keys]` -> the keys; nullopt when `text` is not of that form.
 std::optional<std::vector<OrderKey>> ParseOrderBy(std::string_view text) {
@@ -242,8 +244,8 @@ absl::StatusOr<Datum> LagLeadList(const OrderedAggregate& spec,
   std::vector<Datum> out;
   out.reserve(sorted.size());
   for (size_t i = 0; i < sorted.size(); ++i) {
-    out.push_back(Datum::List(
-        {std::move(results[i]), Payload(sorted[i]).elements()[0]}));
+    out.push_back(
+        Datum::List({std::move(results[i]), Payload(sorted[i]).elements()[0]}));
   }
   return Datum::List(std::move(out));
 }
@@ -266,7 +268,8 @@ absl::StatusOr<Datum> FusedList(const OrderedAggregate& spec,
   }
   std::vector<std::vector<Datum>> results(sorted.size());
   for (size_t f = 0; f < k; ++f) {
-    LIR_ASSIGN_OR_RETURN(std::vector<Datum> column, LagLead(spec.fused[f], args[f]));
+    LIR_ASSIGN_OR_RETURN(std::vector<Datum> column,
+                         LagLead(spec.fused[f], args[f]));
     for (size_t i = 0; i < sorted.size(); ++i) {
       results[i].push_back(std::move(column[i]));
     }
@@ -348,12 +351,12 @@ absl::StatusOr<OrderedAggregate> ParseOrderedAggregate(
       if (!IsLagLead(name)) return Unsupported(func, params);
       LIR_ASSIGN_OR_RETURN(
           OrderedAggregate inner,
-          ParseOrderedAggregate(
-              name, std::string(part.substr(open + 1, part.size() - open - 2))));
+          ParseOrderedAggregate(name, std::string(part.substr(
+                                          open + 1, part.size() - open - 2))));
       if (inner.order_by != out.order_by) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "fused_value_window_func: ", name,
-            " has another order_by than the fused function"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("fused_value_window_func: ", name,
+                         " has another order_by than the fused function"));
       }
       out.fused.push_back(std::move(inner));
     }

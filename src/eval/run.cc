@@ -9,12 +9,12 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "src/interp/arity.h"
 #include "src/eval/fast_path.h"
 #include "src/eval/incremental.h"
 #include "src/eval/scalar_eval.h"
 #include "src/eval/snapshot.h"
 #include "src/eval/temporal.h"
+#include "src/interp/arity.h"
 #include "src/lir/status_macros.h"
 
 namespace lir::eval {
@@ -41,8 +41,8 @@ absl::StatusOr<std::map<std::string, Feed>> FeedsFromData(
     const SourceBlock* source =
         sources.count(name) > 0 ? sources.at(name) : nullptr;
     auto at_source = [&](const absl::Status& status) {
-      return absl::Status(status.code(), absl::StrCat("Source ", name, ": ",
-                                                      status.message()));
+      return absl::Status(
+          status.code(), absl::StrCat("Source ", name, ": ", status.message()));
     };
     // A Source filter comparing mz_now() moves updates in time as any
     // temporal MFP does (temporal.h), here before any dataflow reads them.
@@ -66,9 +66,9 @@ absl::StatusOr<std::map<std::string, Feed>> FeedsFromData(
         absl::StatusOr<std::optional<DataRow>> kept =
             EvalMfp(source->mfp, std::move(row));
         if (!kept.ok()) {
-          return absl::Status(kept.status().code(),
-                              absl::StrCat("Source ", name, ": ",
-                                           kept.status().message()));
+          return absl::Status(
+              kept.status().code(),
+              absl::StrCat("Source ", name, ": ", kept.status().message()));
         }
         if (!kept->has_value()) continue;
         row = **std::move(kept);
@@ -76,7 +76,8 @@ absl::StatusOr<std::map<std::string, Feed>> FeedsFromData(
       by_round[update.round].emplace_back(std::move(row), update.diff);
     }
     for (auto& [round, updates] : by_round) {
-      LIR_ASSIGN_OR_RETURN(feed.changes[round], Consolidate(std::move(updates)));
+      LIR_ASSIGN_OR_RETURN(feed.changes[round],
+                           Consolidate(std::move(updates)));
     }
     feeds.emplace(name, std::move(feed));
   }
@@ -141,10 +142,10 @@ absl::Status CheckArities(const Object& object,
     if (it == feeds.end() || it->second.arity < 0) continue;
     if (arity.state == interp::Arity::State::kConflict ||
         (arity.known() && arity.value != it->second.arity)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          object.name, ": the plan reads ", name, " with arity ",
-          interp::FormatArity(arity), " but the data gives it arity ",
-          it->second.arity));
+      return absl::InvalidArgumentError(
+          absl::StrCat(object.name, ": the plan reads ", name, " with arity ",
+                       interp::FormatArity(arity),
+                       " but the data gives it arity ", it->second.arity));
     }
   }
   return absl::OkStatus();
@@ -166,7 +167,8 @@ std::optional<uint64_t> NextTemporalRound(
     auto it = feed.changes.upper_bound(round);
     if (it != feed.changes.end()) consider(it->first);
   }
-  for (const auto& dataflow : dataflows) consider(dataflow->NextTemporalRound());
+  for (const auto& dataflow : dataflows)
+    consider(dataflow->NextTemporalRound());
   return next;
 }
 
@@ -177,7 +179,8 @@ std::optional<uint64_t> NextTemporalRound(
 void DropUnchangedRound(RunResult& result) {
   for (const ObjectRun& object : result.objects) {
     const size_t n = object.rounds.size();
-    if (n < 2 || object.rounds[n - 1].contents != object.rounds[n - 2].contents) {
+    if (n < 2 ||
+        object.rounds[n - 1].contents != object.rounds[n - 2].contents) {
       return;
     }
   }
@@ -223,9 +226,9 @@ absl::StatusOr<RunResult> RunDocument(const Document& doc,
     absl::StatusOr<std::unique_ptr<Dataflow>> dataflow =
         MakeDataflow(*object.plan, dataflow_options, options.engine);
     if (!dataflow.ok()) {
-      return absl::Status(dataflow.status().code(),
-                          absl::StrCat(object.name, ": ",
-                                       dataflow.status().message()));
+      return absl::Status(
+          dataflow.status().code(),
+          absl::StrCat(object.name, ": ", dataflow.status().message()));
     }
     dataflows.push_back(*std::move(dataflow));
     // Later objects may read this one by name (its arity is all its feed
@@ -253,7 +256,9 @@ absl::StatusOr<RunResult> RunDocument(const Document& doc,
     if (!doc.objects[i].fast_path.has_value()) continue;
     const FastPath& fast_path = *doc.objects[i].fast_path;
     auto feed = data.collections.find(fast_path.collection);
-    const int arity = feed == data.collections.end() ? -1 : feeds.at(fast_path.collection).arity;
+    const int arity = feed == data.collections.end()
+                          ? -1
+                          : feeds.at(fast_path.collection).arity;
     LIR_ASSIGN_OR_RETURN(
         FastPathPeek peek,
         FastPathPeek::Make(doc.objects[i].name, fast_path, data, arity));
@@ -327,9 +332,9 @@ absl::StatusOr<RunResult> RunDocument(const Document& doc,
     if (!next.has_value()) break;
     if (++temporal_rounds > kMaxTemporalRounds) {
       result.error = absl::StrCat(
-          "temporal filters have updates due at more than ",
-          kMaxTemporalRounds, " rounds after the data's last round (",
-          last, "); the next is round ", *next);
+          "temporal filters have updates due at more than ", kMaxTemporalRounds,
+          " rounds after the data's last round (", last,
+          "); the next is round ", *next);
       for (ObjectRun& object : result.objects) {
         RoundContents entry;
         entry.round = *next;
@@ -385,8 +390,8 @@ std::string FormatRunText(const RunResult& result, bool arrangement_sizes) {
                                     : "\nArrangements:\n");
         }
         any = true;
-        absl::StrAppend(&out, "  ", stats.object, " LirId(", stats.lir_id,
-                        ") ", stats.operator_name, ": records=", stats.records,
+        absl::StrAppend(&out, "  ", stats.object, " LirId(", stats.lir_id, ") ",
+                        stats.operator_name, ": records=", stats.records,
                         " batches=", stats.batches, " bytes=", stats.bytes,
                         "\n");
         records += stats.records;
@@ -404,7 +409,6 @@ std::string FormatRunText(const RunResult& result, bool arrangement_sizes) {
   }
   return out;
 }
-
 
 nlohmann::json RunToJson(const RunResult& result, bool arrangement_sizes) {
   nlohmann::json objects = nlohmann::json::array();
@@ -434,12 +438,10 @@ nlohmann::json RunToJson(const RunResult& result, bool arrangement_sizes) {
     nlohmann::json arrangements = nlohmann::json::array();
     nlohmann::json adapters = nlohmann::json::array();
     for (const ArrangementStats& stats : result.arrangements) {
-      nlohmann::json entry = {{"object", stats.object},
-                              {"lir_id", stats.lir_id},
-                              {"operator", stats.operator_name},
-                              {"records", stats.records},
-                              {"batches", stats.batches},
-                              {"bytes", stats.bytes}};
+      nlohmann::json entry = {
+          {"object", stats.object},          {"lir_id", stats.lir_id},
+          {"operator", stats.operator_name}, {"records", stats.records},
+          {"batches", stats.batches},        {"bytes", stats.bytes}};
       (stats.adapter ? adapters : arrangements).push_back(std::move(entry));
     }
     out["arrangements"] = std::move(arrangements);

@@ -116,10 +116,10 @@ struct InfixEntry {
 };
 
 constexpr InfixEntry kInfix[] = {
-    {"+", Op::kAdd},    {"-", Op::kSub},     {"*", Op::kMul},
-    {"/", Op::kDiv},    {"%", Op::kMod},     {"=", Op::kEq},
-    {"!=", Op::kNotEq}, {"<>", Op::kNotEq},  {"<", Op::kLt},
-    {"<=", Op::kLte},   {">", Op::kGt},      {">=", Op::kGte},
+    {"+", Op::kAdd},     {"-", Op::kSub},    {"*", Op::kMul},
+    {"/", Op::kDiv},     {"%", Op::kMod},    {"=", Op::kEq},
+    {"!=", Op::kNotEq},  {"<>", Op::kNotEq}, {"<", Op::kLt},
+    {"<=", Op::kLte},    {">", Op::kGt},     {">=", Op::kGte},
     {"||", Op::kConcat},
 };
 
@@ -220,9 +220,9 @@ absl::Status TypeError(const char* op, const Datum& a) {
 }
 
 absl::Status TypeError(const char* op, const Datum& a, const Datum& b) {
-  return absl::InvalidArgumentError(absl::StrCat(
-      "operator ", op, " does not apply to a ", KindName(a), " and a ",
-      KindName(b)));
+  return absl::InvalidArgumentError(
+      absl::StrCat("operator ", op, " does not apply to a ", KindName(a),
+                   " and a ", KindName(b)));
 }
 
 bool IsNumber(const Datum& d) { return d.is_int() || d.is_float(); }
@@ -261,9 +261,12 @@ absl::StatusOr<int> CompareValues(const char* op, const Datum& a,
   if (a.is_int() && b.is_int()) {
     return a.as_int() < b.as_int() ? -1 : (a.as_int() > b.as_int() ? 1 : 0);
   }
-  if (a.is_int() && b.is_float()) return CompareIntDouble(a.as_int(), b.as_float());
-  if (a.is_float() && b.is_int()) return -CompareIntDouble(b.as_int(), a.as_float());
-  if (a.is_float() && b.is_float()) return CompareDoubles(a.as_float(), b.as_float());
+  if (a.is_int() && b.is_float())
+    return CompareIntDouble(a.as_int(), b.as_float());
+  if (a.is_float() && b.is_int())
+    return -CompareIntDouble(b.as_int(), a.as_float());
+  if (a.is_float() && b.is_float())
+    return CompareDoubles(a.as_float(), b.as_float());
   if (a.is_string() && b.is_string()) {
     int c = a.as_string().compare(b.as_string());
     return c < 0 ? -1 : (c > 0 ? 1 : 0);
@@ -293,8 +296,8 @@ absl::StatusOr<Datum> Arithmetic(Op op, const char* name, const Datum& a,
   const int sign = op == Op::kAdd ? 1 : (op == Op::kSub ? -1 : 0);
   if (sign != 0 && b.is_interval() && (a.is_timestamp() || a.is_interval())) {
     if (a.is_interval()) {
-      LIR_ASSIGN_OR_RETURN(Interval sum,
-                           AddIntervals(a.as_interval(), b.as_interval(), sign));
+      LIR_ASSIGN_OR_RETURN(
+          Interval sum, AddIntervals(a.as_interval(), b.as_interval(), sign));
       return Datum::Span(sum);
     }
     LIR_ASSIGN_OR_RETURN(Timestamp ts,
@@ -331,8 +334,7 @@ absl::StatusOr<Datum> Arithmetic(Op op, const char* name, const Datum& a,
         if (y == 0) return DivisionByZero();
         if (y == -1) return Datum::Int(0);  // avoids INT64_MIN % -1 trapping
         return Datum::Int(x % y);
-      default:
-        break;
+      default: break;
     }
     return absl::InternalError("not an arithmetic operator");
   }
@@ -350,8 +352,7 @@ absl::StatusOr<Datum> Arithmetic(Op op, const char* name, const Datum& a,
     case Op::kMod:
       if (y == 0) return DivisionByZero();
       return Datum::Float(std::fmod(x, y));
-    default:
-      break;
+    default: break;
   }
   return absl::InternalError("not an arithmetic operator");
 }
@@ -384,8 +385,9 @@ absl::StatusOr<Datum> CastInt(Op op, const char* name, const Datum& a) {
       int64_t bound = op == Op::kToInt32 ? std::numeric_limits<int32_t>::max()
                                          : std::numeric_limits<int16_t>::max();
       if (a.as_int() > bound || a.as_int() < -bound - 1) {
-        return absl::OutOfRangeError(
-            op == Op::kToInt32 ? "integer out of range" : "smallint out of range");
+        return absl::OutOfRangeError(op == Op::kToInt32
+                                         ? "integer out of range"
+                                         : "smallint out of range");
       }
       return a;
     }
@@ -399,8 +401,7 @@ absl::StatusOr<Datum> CastInt(Op op, const char* name, const Datum& a) {
     case Op::kIntToText:
       if (!a.is_int()) return TypeError(name, a);
       return Datum::String(absl::StrCat(a.as_int()));
-    default:
-      break;
+    default: break;
   }
   return absl::InternalError("not a cast");
 }
@@ -427,13 +428,12 @@ absl::StatusOr<Datum> ByteaFunction(Op op, const char* name,
       if (!(a.is_bytea() || a.is_string()) || !args[1].is_string()) {
         return TypeError(name, a, args[1]);
       }
-      LIR_ASSIGN_OR_RETURN(
-          std::string hash,
-          Digest(a.is_bytea() ? a.as_bytea() : a.as_string(), args[1].as_string()));
+      LIR_ASSIGN_OR_RETURN(std::string hash,
+                           Digest(a.is_bytea() ? a.as_bytea() : a.as_string(),
+                                  args[1].as_string()));
       return Datum::Bytea(std::move(hash));
     }
-    default:
-      break;
+    default: break;
   }
   return absl::InternalError("not a bytea function");
 }
@@ -498,8 +498,7 @@ absl::StatusOr<Datum> EvalCall(const ScalarExpr& e, const DataRow& row) {
       }
       return best;
     }
-    default:
-      break;
+    default: break;
   }
   // Strict operations: evaluate every operand first.
   std::vector<Datum> args;
@@ -513,21 +512,20 @@ absl::StatusOr<Datum> EvalCall(const ScalarExpr& e, const DataRow& row) {
     case Op::kSub:
     case Op::kMul:
     case Op::kDiv:
-    case Op::kMod:
-      return Arithmetic(*op, name, args[0], args[1]);
+    case Op::kMod: return Arithmetic(*op, name, args[0], args[1]);
     case Op::kEq:
     case Op::kNotEq:
     case Op::kLt:
     case Op::kLte:
     case Op::kGt:
-    case Op::kGte:
-      return Compare(*op, name, args[0], args[1]);
+    case Op::kGte: return Compare(*op, name, args[0], args[1]);
     case Op::kConcat:
       if (args[0].is_null() || args[1].is_null()) return Datum::Null();
       if (!args[0].is_string() || !args[1].is_string()) {
         return TypeError(name, args[0], args[1]);
       }
-      return Datum::String(absl::StrCat(args[0].as_string(), args[1].as_string()));
+      return Datum::String(
+          absl::StrCat(args[0].as_string(), args[1].as_string()));
     case Op::kNeg: {
       const Datum& a = args[0];
       if (a.is_null()) return Datum::Null();
@@ -551,10 +549,8 @@ absl::StatusOr<Datum> EvalCall(const ScalarExpr& e, const DataRow& row) {
       return Datum::Bool(!a.as_bool());
     }
     case Op::kRow:
-    case Op::kListBuild:
-      return Datum::List(std::move(args));
-    case Op::kArrayBuild:
-      return Datum::Array(std::move(args));
+    case Op::kListBuild: return Datum::List(std::move(args));
+    case Op::kArrayBuild: return Datum::Array(std::move(args));
     case Op::kRecordGet: {
       const Datum& r = args[0];
       if (r.is_null()) return Datum::Null();
@@ -582,7 +578,8 @@ absl::StatusOr<Datum> EvalCall(const ScalarExpr& e, const DataRow& row) {
       const Datum& a = args[0];
       if (a.is_null()) return Datum::Null();
       if (!a.is_timestamp()) return TypeError(name, a);
-      LIR_ASSIGN_OR_RETURN(int64_t ms, TimestampToMzTimestamp(a.as_timestamp()));
+      LIR_ASSIGN_OR_RETURN(int64_t ms,
+                           TimestampToMzTimestamp(a.as_timestamp()));
       return Datum::Int(ms);
     }
     case Op::kStepMz: {
@@ -609,14 +606,11 @@ absl::StatusOr<Datum> EvalCall(const ScalarExpr& e, const DataRow& row) {
     case Op::kIntToFloat:
     case Op::kIntToReal:
     case Op::kFloatToReal:
-    case Op::kIntToText:
-      return CastInt(*op, name, args[0]);
+    case Op::kIntToText: return CastInt(*op, name, args[0]);
     case Op::kTextToBytea:
     case Op::kByteaToText:
-    case Op::kDigest:
-      return ByteaFunction(*op, name, args);
-    default:
-      break;
+    case Op::kDigest: return ByteaFunction(*op, name, args);
+    default: break;
   }
   return absl::InternalError(absl::StrCat("unhandled operation ", e.func));
 }
@@ -654,8 +648,7 @@ absl::Status CheckScalar(const ScalarExpr& expr) {
         return absl::InvalidArgumentError("case when needs three operands");
       }
       break;
-    case ScalarKind::kCaseLookup:
-      return Unsupported("case_lookup");
+    case ScalarKind::kCaseLookup: return Unsupported("case_lookup");
     case ScalarKind::kOpaque:
       return absl::UnimplementedError(
           absl::StrCat("unsupported expression ", expr.opaque));
@@ -691,19 +684,18 @@ absl::StatusOr<Datum> EvalScalar(const ScalarExpr& expr, const DataRow& row) {
       if (!d.ok()) return absl::UnimplementedError(d.status().message());
       return d;
     }
-    case ScalarKind::kCall:
-      return EvalCall(expr, row);
+    case ScalarKind::kCall: return EvalCall(expr, row);
     case ScalarKind::kIf: {
       if (expr.args.size() != 3) {
         return absl::InvalidArgumentError("case when needs three operands");
       }
       LIR_ASSIGN_OR_RETURN(Datum cond, EvalScalar(expr.args[0], row));
-      if (!cond.is_null() && !cond.is_bool()) return TypeError("case when", cond);
+      if (!cond.is_null() && !cond.is_bool())
+        return TypeError("case when", cond);
       bool take_then = cond.is_bool() && cond.as_bool();
       return EvalScalar(expr.args[take_then ? 1 : 2], row);
     }
-    case ScalarKind::kCaseLookup:
-      return Unsupported("case_lookup");
+    case ScalarKind::kCaseLookup: return Unsupported("case_lookup");
     case ScalarKind::kOpaque:
       return absl::UnimplementedError(
           absl::StrCat("unsupported expression ", expr.opaque));
@@ -725,8 +717,9 @@ absl::StatusOr<std::optional<DataRow>> EvalMfp(const MapFilterProject& mfp,
   for (size_t i = 0; i < mfp.filter.size(); ++i) {
     order.push_back({FilterSupport(mfp.filter[i], input_arity), i});
   }
-  std::stable_sort(order.begin(), order.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(
+      order.begin(), order.end(),
+      [](const auto& a, const auto& b) { return a.first < b.first; });
   row.reserve(row.size() + mfp.map.size());
   size_t mapped = 0;
   auto map_until = [&](size_t count) -> absl::Status {
@@ -744,7 +737,8 @@ absl::StatusOr<std::optional<DataRow>> EvalMfp(const MapFilterProject& mfp,
     if (!(keep.is_bool() && keep.as_bool())) return std::nullopt;
   }
   if (!mfp.project.has_value()) {
-    // ../shared/reference/SEMANTICS.md 8.1: map columns only fed the filters; they are not output.
+    // ../shared/reference/SEMANTICS.md 8.1: map columns only fed the filters;
+    // they are not output.
     row.resize(input_arity);
     return row;
   }

@@ -115,8 +115,8 @@ class SnapshotVisitor : public ScopedVisitorBase<Multiset> {
       LIR_ASSIGN_OR_RETURN(const Multiset* source, Lookup(node, op.id));
       result = snapshot_internal::ComputeGet(node, *source, Clock());
     } else {
-      result = snapshot_internal::ComputeNode(
-          node, inputs, env_.check_delta_paths, Clock());
+      result = snapshot_internal::ComputeNode(node, inputs,
+                                              env_.check_delta_paths, Clock());
     }
     if (!result.ok()) return AttachNode(node, result.status());
     return result;
@@ -204,9 +204,9 @@ class SnapshotDataflow : public Dataflow {
           "the dataflow failed at an earlier round");
     }
     if (round < next_round_) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "round ", round, " stepped, expected round ", next_round_,
-          " or later"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("round ", round, " stepped, expected round ",
+                       next_round_, " or later"));
     }
     ++activations_;
     env_.now = round;

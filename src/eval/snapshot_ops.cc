@@ -13,8 +13,8 @@
 #include "src/eval/layout_read.h"
 #include "src/eval/operators.h"
 #include "src/eval/scalar_eval.h"
-#include "src/eval/temporal.h"
 #include "src/eval/snapshot_internal.h"
+#include "src/eval/temporal.h"
 #include "src/lir/status_macros.h"
 
 namespace lir::eval::snapshot_internal {
@@ -52,7 +52,8 @@ absl::StatusOr<Multiset> FlatMap(const FlatMapOp& op, const Multiset& input,
     // The table function's rows, then the temporal mfp_after at `now`.
     std::vector<RowDiff> joined;
     for (const auto& [row, diff] : input) {
-      LIR_ASSIGN_OR_RETURN(std::vector<DataRow> rows, FlatMapJoinedRows(op, row));
+      LIR_ASSIGN_OR_RETURN(std::vector<DataRow> rows,
+                           FlatMapJoinedRows(op, row));
       for (DataRow& r : rows) joined.emplace_back(std::move(r), diff);
     }
     LIR_ASSIGN_OR_RETURN(Multiset all, Consolidate(std::move(joined)));
@@ -73,12 +74,13 @@ absl::StatusOr<Multiset> RunPath(const Node& join, const JoinPath& path,
                                  std::span<const Multiset> relations) {
   std::vector<RowDiff> stream;
   const Multiset& source = relations[path.source_relation];
-  // A delta path starts from its source's layout row (../shared/reference/SEMANTICS.md 8.4).
+  // A delta path starts from its source's layout row
+  // (../shared/reference/SEMANTICS.md 8.4).
   LayoutReader reader;
   if (!source.empty()) {
     LIR_ASSIGN_OR_RETURN(
-        reader, DeltaSourceReader(join, path,
-                                  static_cast<int>(source.front().first.size())));
+        reader, DeltaSourceReader(
+                    join, path, static_cast<int>(source.front().first.size())));
   }
   for (const auto& [source_row, diff] : source) {
     LIR_ASSIGN_OR_RETURN(DataRow row, reader.Apply(source_row));
@@ -129,7 +131,8 @@ absl::StatusOr<Multiset> Join(const Node& node,
   LIR_ASSIGN_OR_RETURN(Multiset result, RunPath(node, op.paths[0], relations));
   if (op.delta && check_delta_paths) {
     for (size_t i = 1; i < op.paths.size(); ++i) {
-      LIR_ASSIGN_OR_RETURN(Multiset other, RunPath(node, op.paths[i], relations));
+      LIR_ASSIGN_OR_RETURN(Multiset other,
+                           RunPath(node, op.paths[i], relations));
       if (other != result) {
         return absl::InternalError(absl::StrCat(
             "delta join paths disagree: plan_path[0] has ", result.size(),
@@ -247,8 +250,9 @@ absl::StatusOr<Multiset> ReadSeekMfp(const Multiset& input,
     }
     if (temporal.has_value()) {
       // Present at `now` when its bounds admit it (temporal.h).
-      LIR_ASSIGN_OR_RETURN(std::optional<DataRow> kept,
-                           EvalTemporalAt(*temporal, row, clock.now, clock.next));
+      LIR_ASSIGN_OR_RETURN(
+          std::optional<DataRow> kept,
+          EvalTemporalAt(*temporal, row, clock.now, clock.next));
       if (kept.has_value()) out.emplace_back(std::move(*kept), diff);
       continue;
     }
@@ -262,8 +266,7 @@ absl::StatusOr<Multiset> ComputeGet(const Node& node, const Multiset& source,
                                     const Clock& clock) {
   const GetOp& op = node.As<GetOp>();
   switch (op.kind) {
-    case GetKind::kPassArrangements:
-      return source;
+    case GetKind::kPassArrangements: return source;
     case GetKind::kArrangement: {
       LIR_ASSIGN_OR_RETURN(Multiset layout, ReadAsLayout(node, source));
       return ReadSeekMfp(layout, &op.seek, op.mfp, clock);
@@ -311,8 +314,7 @@ absl::StatusOr<Multiset> ComputeNode(const Node& node,
                                      bool check_delta_paths,
                                      const Clock& clock) {
   switch (node.kind()) {
-    case NodeKind::kConstant:
-      return ConstantRows(node.As<ConstantOp>());
+    case NodeKind::kConstant: return ConstantRows(node.As<ConstantOp>());
     case NodeKind::kMfp: {
       const MfpOp& op = node.As<MfpOp>();
       LIR_ASSIGN_OR_RETURN(Multiset read,
@@ -330,21 +332,16 @@ absl::StatusOr<Multiset> ComputeNode(const Node& node,
                            ReadAsLayout(node, std::move(inputs[0])));
       return FlatMap(node.As<FlatMapOp>(), read, clock);
     }
-    case NodeKind::kJoin:
-      return Join(node, inputs, check_delta_paths);
+    case NodeKind::kJoin: return Join(node, inputs, check_delta_paths);
     case NodeKind::kReduce: {
       LIR_ASSIGN_OR_RETURN(Multiset read,
                            ReadAsLayout(node, std::move(inputs[0])));
       return Reduce(node.As<ReduceOp>(), read);
     }
-    case NodeKind::kTopK:
-      return TopK(node.As<TopKOp>(), inputs[0]);
-    case NodeKind::kNegate:
-      return Negate(std::move(inputs[0]));
-    case NodeKind::kThreshold:
-      return KeepPositive(std::move(inputs[0]));
-    case NodeKind::kUnion:
-      return Union(inputs);
+    case NodeKind::kTopK: return TopK(node.As<TopKOp>(), inputs[0]);
+    case NodeKind::kNegate: return Negate(std::move(inputs[0]));
+    case NodeKind::kThreshold: return KeepPositive(std::move(inputs[0]));
+    case NodeKind::kUnion: return Union(inputs);
     case NodeKind::kArrangeBy: {
       LIR_ASSIGN_OR_RETURN(Multiset read,
                            ReadAsLayout(node, std::move(inputs[0])));
@@ -356,8 +353,7 @@ absl::StatusOr<Multiset> ComputeNode(const Node& node,
     }
     case NodeKind::kGet:
     case NodeKind::kLet:
-    case NodeKind::kLetRec:
-      break;
+    case NodeKind::kLetRec: break;
   }
   return absl::InternalError("node kind evaluated by the walk, not here");
 }

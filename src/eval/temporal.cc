@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "src/explain/text_primitives.h"
 #include "src/eval/scalar_eval.h"
+#include "src/explain/text_primitives.h"
 #include "src/lir/status_macros.h"
 
 namespace lir::eval {
@@ -42,14 +42,14 @@ absl::StatusOr<std::optional<int64_t>> EvalBound(const ScalarExpr& bound,
   LIR_ASSIGN_OR_RETURN(Datum v, EvalScalar(bound, row));
   if (v.is_null()) return std::nullopt;
   if (!v.is_int()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "temporal bound ", explain::PrintExpr(bound),
-        " is not an mz_timestamp: ", FormatDatum(v)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("temporal bound ", explain::PrintExpr(bound),
+                     " is not an mz_timestamp: ", FormatDatum(v)));
   }
   if (v.as_int() < 0) {
-    return absl::OutOfRangeError(absl::StrCat(
-        "temporal bound ", explain::PrintExpr(bound), " is negative: ",
-        v.as_int()));
+    return absl::OutOfRangeError(absl::StrCat("temporal bound ",
+                                              explain::PrintExpr(bound),
+                                              " is negative: ", v.as_int()));
   }
   return v.as_int();
 }
@@ -57,8 +57,7 @@ absl::StatusOr<std::optional<int64_t>> EvalBound(const ScalarExpr& bound,
 absl::Status BeyondLimit(const DataRow& row, int64_t round) {
   return absl::OutOfRangeError(absl::StrCat(
       "temporal filter: row ", FormatRow(row), " is due at round ", round,
-      ", beyond the last round the evaluator runs (", kMaxTemporalRound,
-      ")"));
+      ", beyond the last round the evaluator runs (", kMaxTemporalRound, ")"));
 }
 
 }  // namespace
@@ -114,10 +113,14 @@ absl::StatusOr<TemporalMfp> PlanTemporal(const MapFilterProject& mfp) {
         return Misplaced("inside a larger predicate", filter);
       }
       bound = &filter.args[0];
-      if (op == "<") op = ">";
-      else if (op == ">") op = "<";
-      else if (op == "<=") op = ">=";
-      else if (op == ">=") op = "<=";
+      if (op == "<")
+        op = ">";
+      else if (op == ">")
+        op = "<";
+      else if (op == "<=")
+        op = ">=";
+      else if (op == ">=")
+        op = "<=";
     }
     if (ContainsMzNow(*bound)) {
       return Misplaced("compared with an expression that reads mz_now()",
@@ -139,7 +142,8 @@ absl::StatusOr<TemporalMfp> PlanTemporal(const MapFilterProject& mfp) {
     }
   }
   for (const ScalarExpr& e : plan.mfp.map) LIR_RETURN_IF_ERROR(CheckScalar(e));
-  for (const ScalarExpr& e : plan.mfp.filter) LIR_RETURN_IF_ERROR(CheckScalar(e));
+  for (const ScalarExpr& e : plan.mfp.filter)
+    LIR_RETURN_IF_ERROR(CheckScalar(e));
   for (const std::vector<ScalarExpr>* bounds : {&plan.lower, &plan.upper}) {
     for (const ScalarExpr& e : *bounds) {
       if (ContainsMzNow(e)) return Misplaced("inside a temporal bound", e);
@@ -165,7 +169,8 @@ absl::StatusOr<std::optional<TemporalRow>> EvalTemporal(const TemporalMfp& plan,
   for (int c = 0; c < input_arity + static_cast<int>(full.map.size()); ++c) {
     full.project->push_back(c);
   }
-  LIR_ASSIGN_OR_RETURN(std::optional<DataRow> wide, EvalMfp(full, std::move(row)));
+  LIR_ASSIGN_OR_RETURN(std::optional<DataRow> wide,
+                       EvalMfp(full, std::move(row)));
   if (!wide.has_value()) return std::nullopt;
   // Every bound is evaluated (an error in any is reported) before a NULL
   // one drops the row; Materialize skips the remaining upper bounds once
@@ -174,13 +179,17 @@ absl::StatusOr<std::optional<TemporalRow>> EvalTemporal(const TemporalMfp& plan,
   TemporalRow out;
   for (const ScalarExpr& e : plan.lower) {
     LIR_ASSIGN_OR_RETURN(std::optional<int64_t> v, EvalBound(e, *wide));
-    if (!v.has_value()) null_bound = true;
-    else out.lower = std::max(out.lower, *v);
+    if (!v.has_value())
+      null_bound = true;
+    else
+      out.lower = std::max(out.lower, *v);
   }
   for (const ScalarExpr& e : plan.upper) {
     LIR_ASSIGN_OR_RETURN(std::optional<int64_t> v, EvalBound(e, *wide));
-    if (!v.has_value()) null_bound = true;
-    else out.upper = out.upper.has_value() ? std::min(*out.upper, *v) : *v;
+    if (!v.has_value())
+      null_bound = true;
+    else
+      out.upper = out.upper.has_value() ? std::min(*out.upper, *v) : *v;
   }
   if (null_bound) return std::nullopt;
   if (plan.mfp.project.has_value()) {
@@ -194,7 +203,8 @@ absl::StatusOr<std::optional<TemporalRow>> EvalTemporal(const TemporalMfp& plan,
       out.row.push_back((*wide)[c]);
     }
   } else {
-    // ../shared/reference/SEMANTICS.md 8.1: without a projection only the input columns are output.
+    // ../shared/reference/SEMANTICS.md 8.1: without a projection only the input
+    // columns are output.
     wide->resize(input_arity);
     out.row = *std::move(wide);
   }
@@ -215,7 +225,8 @@ absl::Status ScheduleTemporal(const TemporalMfp& plan, DataRow row,
     return BeyondLimit(r->row, *r->upper);
   }
   if (r->upper.has_value()) {
-    if (diff == INT64_MIN) return absl::OutOfRangeError("multiplicity out of 64-bit range");
+    if (diff == INT64_MIN)
+      return absl::OutOfRangeError("multiplicity out of 64-bit range");
     (*out)[static_cast<uint64_t>(*r->upper)].emplace_back(r->row, -diff);
   }
   (*out)[static_cast<uint64_t>(lower)].emplace_back(std::move(r->row), diff);

@@ -87,9 +87,9 @@ absl::Status ScheduleTemporal(const TemporalMfp& plan, DataRow row,
 /// time <= now) is present at `now`, with its output row; `next` is lowered
 /// to the next round after `now` at which the answer may change. Errors as
 /// ScheduleTemporal reports them for the same row.
-absl::StatusOr<std::optional<DataRow>> EvalTemporalAt(const TemporalMfp& plan,
-                                                      DataRow row, uint64_t now,
-                                                      std::optional<uint64_t>* next);
+absl::StatusOr<std::optional<DataRow>> EvalTemporalAt(
+    const TemporalMfp& plan, DataRow row, uint64_t now,
+    std::optional<uint64_t>* next);
 
 }  // namespace lir::eval
 

@@ -46,7 +46,8 @@ Civil CivilFromDays(int64_t z) {
 bool IsLeap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
 int64_t DaysInMonth(int64_t y, int64_t m) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30,
+                                  31, 31, 30, 31, 30, 31};
   return m == 2 && IsLeap(y) ? 29 : kDays[m - 1];
 }
 
@@ -150,12 +151,12 @@ std::string FormatTimestamp(Timestamp ts) {
   const int64_t frac = rest % kMicrosPerSecond;
   rest /= kMicrosPerSecond;
   char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), "%04lld-%02lld-%02lld %02lld:%02lld:%02lld",
-                static_cast<long long>(c.year), static_cast<long long>(c.month),
-                static_cast<long long>(c.day),
-                static_cast<long long>(rest / 3600),
-                static_cast<long long>(rest / 60 % 60),
-                static_cast<long long>(rest % 60));
+  std::snprintf(
+      buffer, sizeof(buffer), "%04lld-%02lld-%02lld %02lld:%02lld:%02lld",
+      static_cast<long long>(c.year), static_cast<long long>(c.month),
+      static_cast<long long>(c.day), static_cast<long long>(rest / 3600),
+      static_cast<long long>(rest / 60 % 60),
+      static_cast<long long>(rest % 60));
   return absl::StrCat(buffer, FractionText(frac));
 }
 
@@ -184,7 +185,8 @@ absl::StatusOr<Interval> ParseInterval(absl::string_view text) {
       size_t pos = 0;
       int64_t t = 0;
       if (!TimeOfDay(padded, pos, &t) || pos != padded.size()) return bad();
-      const __int128 total = hours * 3600 * kMicrosPerSecond + static_cast<__int128>(t);
+      const __int128 total =
+          hours * 3600 * kMicrosPerSecond + static_cast<__int128>(t);
       micros += negative ? -total : total;
       continue;
     }
@@ -222,8 +224,10 @@ std::string FormatInterval(const Interval& iv) {
   std::vector<std::string> parts;
   const int64_t years = iv.months / 12;
   const int64_t mons = iv.months % 12;
-  if (years != 0) parts.push_back(absl::StrCat(years, years == 1 ? " year" : " years"));
-  if (mons != 0) parts.push_back(absl::StrCat(mons, mons == 1 ? " mon" : " mons"));
+  if (years != 0)
+    parts.push_back(absl::StrCat(years, years == 1 ? " year" : " years"));
+  if (mons != 0)
+    parts.push_back(absl::StrCat(mons, mons == 1 ? " mon" : " mons"));
   if (iv.days != 0) {
     parts.push_back(absl::StrCat(iv.days, iv.days == 1 ? " day" : " days"));
   }
@@ -240,7 +244,8 @@ std::string FormatInterval(const Interval& iv) {
                   static_cast<unsigned long long>(m / 3600),
                   static_cast<unsigned long long>(m / 60 % 60),
                   static_cast<unsigned long long>(m % 60));
-    parts.push_back(absl::StrCat(buffer, FractionText(static_cast<int64_t>(frac))));
+    parts.push_back(
+        absl::StrCat(buffer, FractionText(static_cast<int64_t>(frac))));
   }
   std::string out;
   for (const std::string& part : parts) {
@@ -265,16 +270,18 @@ absl::StatusOr<Timestamp> AddInterval(Timestamp ts, const Interval& iv,
   const int64_t time = ts.micros - days * kMicrosPerDay;
   if (iv.months != 0) {
     const Civil c = CivilFromDays(days);
-    const int64_t month0 = c.year * 12 + (c.month - 1) + sign * static_cast<int64_t>(iv.months);
+    const int64_t month0 =
+        c.year * 12 + (c.month - 1) + sign * static_cast<int64_t>(iv.months);
     const int64_t year = FloorDiv(month0, 12);
     const int64_t month = month0 - year * 12 + 1;
     if (year < 1 || year > 9999) return TimestampOutOfRange();
     const int64_t day = std::min(c.day, DaysInMonth(year, month));
     days = DaysFromCivil(year, month, day);
   }
-  const __int128 micros = (static_cast<__int128>(days) + sign * static_cast<__int128>(iv.days)) *
-                              kMicrosPerDay +
-                          time + sign * static_cast<__int128>(iv.micros);
+  const __int128 micros =
+      (static_cast<__int128>(days) + sign * static_cast<__int128>(iv.days)) *
+          kMicrosPerDay +
+      time + sign * static_cast<__int128>(iv.micros);
   if (micros < kMinMicros || micros > kMaxMicros) return TimestampOutOfRange();
   return Timestamp{static_cast<int64_t>(micros)};
 }
@@ -282,8 +289,10 @@ absl::StatusOr<Timestamp> AddInterval(Timestamp ts, const Interval& iv,
 absl::StatusOr<Interval> AddIntervals(const Interval& a, const Interval& b,
                                       int sign) {
   Interval out;
-  if (__builtin_add_overflow(a.months, sign * static_cast<int64_t>(b.months), &out.months) ||
-      __builtin_add_overflow(a.days, sign * static_cast<int64_t>(b.days), &out.days) ||
+  if (__builtin_add_overflow(a.months, sign * static_cast<int64_t>(b.months),
+                             &out.months) ||
+      __builtin_add_overflow(a.days, sign * static_cast<int64_t>(b.days),
+                             &out.days) ||
       (sign < 0 && b.micros == INT64_MIN) ||
       __builtin_add_overflow(a.micros, sign * b.micros, &out.micros)) {
     return absl::OutOfRangeError("interval out of range");
@@ -293,9 +302,9 @@ absl::StatusOr<Interval> AddIntervals(const Interval& a, const Interval& b,
 
 absl::StatusOr<int64_t> TimestampToMzTimestamp(Timestamp ts) {
   if (ts.micros < 0) {
-    return absl::OutOfRangeError(absl::StrCat(
-        "mz_timestamp out of range: ", FormatTimestamp(ts),
-        " is before the Unix epoch"));
+    return absl::OutOfRangeError(
+        absl::StrCat("mz_timestamp out of range: ", FormatTimestamp(ts),
+                     " is before the Unix epoch"));
   }
   return ts.micros / 1000;
 }

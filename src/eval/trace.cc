@@ -74,8 +74,7 @@ bool IdenticalRows(const DataRow& a, const DataRow& b) {
 }
 
 Trace::Trace(Info info)
-    : info_(std::move(info)),
-      index_(0, SlotHash{}, SlotEq{&slots_}) {}
+    : info_(std::move(info)), index_(0, SlotHash{}, SlotEq{&slots_}) {}
 
 uint32_t Trace::FindSlot(const KeyRef& key) const {
   if (key.owner == this) return key.slot;
@@ -178,9 +177,8 @@ absl::Status Trace::BatchInserter::InsertPending(Pending& p) {
   const KeyRef ref(p.key, p.hash, nullptr, 0);
   const uint32_t slot = trace_.SlotFor(ref, &p.key);
   // `p.key` may have moved into the slot, which then holds it unchanged.
-  return trace_.InsertAt(slot, p.key,
-                         p.val_ref != nullptr ? *p.val_ref : p.val, round_,
-                         p.diff);
+  return trace_.InsertAt(slot, p.key, p.val_ref != nullptr ? *p.val_ref : p.val,
+                         round_, p.diff);
 }
 
 absl::Status Trace::BatchInserter::FinishWith(absl::Status error) {
@@ -199,8 +197,7 @@ absl::Status Trace::BatchInserter::Finish() {
 // `key` is the key as the caller gave it (it may be moved-from when the
 // slot took it: then the slot holds it unchanged).
 absl::Status Trace::InsertAt(uint32_t slot, const DataRow& key,
-                             const DataRow& val, uint64_t round,
-                             int64_t diff) {
+                             const DataRow& val, uint64_t round, int64_t diff) {
   Slot& s = slots_[slot];
   if (!s.touched) {
     s.touched = true;
@@ -328,8 +325,7 @@ absl::Status Trace::SetRows(const KeyRef& key, const RefMultiset& desired,
     }
   }
   if (emitted.size() == first) return absl::OkStatus();
-  const uint32_t slot =
-      found != nullptr ? found_slot : SlotFor(key, nullptr);
+  const uint32_t slot = found != nullptr ? found_slot : SlotFor(key, nullptr);
   for (size_t e = first; e < emitted.size(); ++e) {
     LIR_RETURN_IF_ERROR(
         InsertAt(slot, *key.row, emitted[e].first, round, emitted[e].second));
@@ -352,8 +348,7 @@ absl::StatusOr<int64_t> Trace::Count(const DataRow& key,
   return Count(KeyRef(key), before);
 }
 
-absl::StatusOr<int64_t> Trace::Count(const KeyRef& key,
-                                     uint64_t before) const {
+absl::StatusOr<int64_t> Trace::Count(const KeyRef& key, uint64_t before) const {
   int64_t total = 0;
   const Slot* s = Find(key);
   if (s == nullptr) return total;

@@ -16,9 +16,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "src/eval/big_alloc.h"
-#include "src/eval/stable_vector.h"
 #include "src/eval/dataflow.h"
 #include "src/eval/datum.h"
+#include "src/eval/stable_vector.h"
 #include "src/lir/node.h"
 
 namespace lir::eval {

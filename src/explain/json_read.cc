@@ -338,34 +338,20 @@ absl::StatusOr<NodeOp> ReadOpAs(Fields& fields,
 
 absl::StatusOr<NodeOp> ReadOp(NodeKind kind, Fields& fields) {
   switch (kind) {
-    case NodeKind::kConstant:
-      return ReadOpAs(fields, ReadConstant);
-    case NodeKind::kGet:
-      return ReadOpAs(fields, ReadGet);
-    case NodeKind::kLet:
-      return ReadOpAs(fields, ReadLet);
-    case NodeKind::kLetRec:
-      return ReadOpAs(fields, ReadLetRec);
-    case NodeKind::kMfp:
-      return ReadOpAs(fields, ReadMfpNode);
-    case NodeKind::kFlatMap:
-      return ReadOpAs(fields, ReadFlatMap);
-    case NodeKind::kJoin:
-      return ReadOpAs(fields, ReadJoin);
-    case NodeKind::kReduce:
-      return ReadOpAs(fields, ReadReduce);
-    case NodeKind::kTopK:
-      return ReadOpAs(fields, ReadTopK);
-    case NodeKind::kNegate:
-      return NodeOp(NegateOp{});
-    case NodeKind::kThreshold:
-      return ReadOpAs(fields, ReadThreshold);
-    case NodeKind::kUnion:
-      return ReadOpAs(fields, ReadUnion);
-    case NodeKind::kArrangeBy:
-      return ReadOpAs(fields, ReadArrangeBy);
-    case NodeKind::kSetDifference:
-      return ReadOpAs(fields, ReadSetDifference);
+    case NodeKind::kConstant: return ReadOpAs(fields, ReadConstant);
+    case NodeKind::kGet: return ReadOpAs(fields, ReadGet);
+    case NodeKind::kLet: return ReadOpAs(fields, ReadLet);
+    case NodeKind::kLetRec: return ReadOpAs(fields, ReadLetRec);
+    case NodeKind::kMfp: return ReadOpAs(fields, ReadMfpNode);
+    case NodeKind::kFlatMap: return ReadOpAs(fields, ReadFlatMap);
+    case NodeKind::kJoin: return ReadOpAs(fields, ReadJoin);
+    case NodeKind::kReduce: return ReadOpAs(fields, ReadReduce);
+    case NodeKind::kTopK: return ReadOpAs(fields, ReadTopK);
+    case NodeKind::kNegate: return NodeOp(NegateOp{});
+    case NodeKind::kThreshold: return ReadOpAs(fields, ReadThreshold);
+    case NodeKind::kUnion: return ReadOpAs(fields, ReadUnion);
+    case NodeKind::kArrangeBy: return ReadOpAs(fields, ReadArrangeBy);
+    case NodeKind::kSetDifference: return ReadOpAs(fields, ReadSetDifference);
   }
   return absl::InternalError("unknown node kind");
 }
@@ -376,9 +362,8 @@ absl::Status CheckInputCount(const NodeOp& op, size_t count,
   const NodeKind kind = KindOf(op);
   const InputCountRange range = RequiredInputs(op);
   if (!range.Allows(count)) {
-    std::string expected = range.Exact()
-                               ? absl::StrCat("exactly ", range.min)
-                               : absl::StrCat("at least ", range.min);
+    std::string expected = range.Exact() ? absl::StrCat("exactly ", range.min)
+                                         : absl::StrCat("at least ", range.min);
     return JsonError(inputs_path,
                      absl::StrCat("expected ", expected, " input(s) for a ",
                                   ToAbsl(EnumName(kNodeKindNames, kind)),
@@ -518,7 +503,8 @@ absl::Status ReadFastPath(const json& value, const JsonPath& path,
   }
   LIR_RETURN_IF_ERROR(Optional(fields, "filter", out.filter, ReadExprs));
   LIR_RETURN_IF_ERROR(Optional(fields, "map", out.map, ReadExprs));
-  LIR_RETURN_IF_ERROR(Required(fields, "collection", out.collection, ReadString));
+  LIR_RETURN_IF_ERROR(
+      Required(fields, "collection", out.collection, ReadString));
   if (out.kind == FastPath::Kind::kReadIndex) {
     LIR_RETURN_IF_ERROR(Required(fields, "index", out.index, ReadString));
     LIR_RETURN_IF_ERROR(OptionalValue(
@@ -540,7 +526,8 @@ absl::Status ReadFastPathLinesV1(const json& value, const JsonPath& path,
   std::vector<std::string> lines;
   LIR_RETURN_IF_ERROR(ReadStrings(value, path, lines));
   std::string text = "Explained Query (fast path):\n";
-  for (const std::string& line : lines) absl::StrAppend(&text, "  ", line, "\n");
+  for (const std::string& line : lines)
+    absl::StrAppend(&text, "  ", line, "\n");
   ParseOptions options;
   options.filename = path.ToString();
   absl::StatusOr<Document> doc = ParseText(text, options);

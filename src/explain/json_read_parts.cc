@@ -19,27 +19,21 @@ namespace {
 // prints the value itself: it may be huge or deeply nested.
 std::string Describe(const json& value) {
   switch (value.type()) {
-    case json::value_t::null:
-      return "null";
-    case json::value_t::boolean:
-      return "a boolean";
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "a boolean";
     case json::value_t::number_integer:
       return absl::StrCat("the integer ", value.get<int64_t>());
     case json::value_t::number_unsigned:
       return absl::StrCat("the integer ", value.get<uint64_t>());
-    case json::value_t::number_float:
-      return "a non-integer number";
+    case json::value_t::number_float: return "a non-integer number";
     case json::value_t::string: {
       const std::string& text = value.get_ref<const std::string&>();
       if (text.size() > 40) return "a string";
       return absl::StrCat("\"", text, "\"");
     }
-    case json::value_t::array:
-      return "an array";
-    case json::value_t::object:
-      return "an object";
-    default:
-      return "a non-JSON value";
+    case json::value_t::array: return "an array";
+    case json::value_t::object: return "an object";
+    default: return "a non-JSON value";
   }
 }
 
@@ -114,8 +108,7 @@ absl::Status CheckArgs(const ScalarExpr& e, const JsonPath& args_path) {
         }
       }
       return absl::OkStatus();
-    default:
-      return absl::OkStatus();
+    default: return absl::OkStatus();
   }
 }
 

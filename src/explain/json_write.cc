@@ -60,12 +60,8 @@ json ExprToJson(const ScalarExpr& e) {
       out["args"] = ExprListToJson(e.args);
       break;
     case ScalarKind::kIf:
-    case ScalarKind::kCaseLookup:
-      out["args"] = ExprListToJson(e.args);
-      break;
-    case ScalarKind::kOpaque:
-      out["text"] = e.opaque;
-      break;
+    case ScalarKind::kCaseLookup: out["args"] = ExprListToJson(e.args); break;
+    case ScalarKind::kOpaque: out["text"] = e.opaque; break;
   }
   return out;
 }
@@ -374,17 +370,14 @@ json FastPathToJson(const FastPath& fast_path) {
       out["kind"] = "constant";
       OpWriter{out}(fast_path.constant);
       return out;
-    case FastPath::Kind::kReadIndex:
-      out["kind"] = "read_index";
-      break;
-    case FastPath::Kind::kPeekPersist:
-      out["kind"] = "peek_persist";
-      break;
+    case FastPath::Kind::kReadIndex: out["kind"] = "read_index"; break;
+    case FastPath::Kind::kPeekPersist: out["kind"] = "peek_persist"; break;
   }
   if (fast_path.project.has_value()) {
     out["project"] = ExprListToJson(*fast_path.project);
   }
-  if (!fast_path.filter.empty()) out["filter"] = ExprListToJson(fast_path.filter);
+  if (!fast_path.filter.empty())
+    out["filter"] = ExprListToJson(fast_path.filter);
   if (!fast_path.map.empty()) out["map"] = ExprListToJson(fast_path.map);
   out["collection"] = fast_path.collection;
   if (fast_path.kind == FastPath::Kind::kReadIndex) {

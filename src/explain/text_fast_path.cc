@@ -1,7 +1,7 @@
-// Fast-path object bodies (../shared/reference/TEXT-FORMAT.md 1.2), as Materialize's
-// `FastPathPlan` printer writes them (adapter/src/coord/peek.rs): a
-// constant, or `Project`/`Filter`/`Map` lines, each one level deeper than
-// the previous, over `ReadIndex ...` or `PeekPersist ...`.
+// Fast-path object bodies (../shared/reference/TEXT-FORMAT.md 1.2), as
+// Materialize's `FastPathPlan` printer writes them (adapter/src/coord/peek.rs):
+// a constant, or `Project`/`Filter`/`Map` lines, each one level deeper than the
+// previous, over `ReadIndex ...` or `PeekPersist ...`.
 #include "src/explain/text_fast_path.h"
 
 #include <algorithm>
@@ -23,8 +23,8 @@ namespace {
 constexpr absl::string_view kFullScan = "*** full scan ***";
 
 // The fast-path error message is printed with Rust's `quoted()`, which
-// escapes `"`, newline, CR and tab (../shared/reference/TEXT-FORMAT.md 1.2), unlike the LIR
-// `Error` node which escapes only `"`.
+// escapes `"`, newline, CR and tab (../shared/reference/TEXT-FORMAT.md 1.2),
+// unlike the LIR `Error` node which escapes only `"`.
 std::string QuoteMessage(absl::string_view message) {
   std::string out = "\"";
   for (char c : message) {
@@ -84,7 +84,8 @@ absl::StatusOr<FastPath> ParseConstantBody(const ErrorSink& errors,
   LIR_ASSIGN_OR_RETURN(NodePtr node,
                        ParseNodeHeader(errors, header, header.content, cursor));
   if (!node->Is<ConstantOp>()) {
-    return errors.Expected(header, 0, "'Constant', 'Constant <empty>' or 'Error'");
+    return errors.Expected(header, 0,
+                           "'Constant', 'Constant <empty>' or 'Error'");
   }
   if (!cursor.Done()) {
     return errors.Expected(cursor.Peek(), 0,
@@ -102,8 +103,8 @@ absl::Status ParseIndexBody(const ErrorSink& errors, const TextLine& line,
                             FastPath& out) {
   if (body == kFullScan) return absl::OkStatus();
   if (absl::StartsWith(body, "lookup value=")) {
-    LIR_ASSIGN_OR_RETURN(Row row, ParseAt(errors, line, base + 13,
-                                          body.substr(13), ParseRow));
+    LIR_ASSIGN_OR_RETURN(
+        Row row, ParseAt(errors, line, base + 13, body.substr(13), ParseRow));
     out.lookup = std::vector<Row>{std::move(row)};
     return absl::OkStatus();
   }
@@ -150,7 +151,8 @@ absl::Status ParseReadIndex(const ErrorSink& errors, const TextLine& line,
   const size_t index_base = kPrefix + space + 1;
   const size_t open = index_part.find("=[");
   if (open == 0 || open == absl::string_view::npos) {
-    return errors.Expected(line, index_base, "'<index>=[' after the collection");
+    return errors.Expected(line, index_base,
+                           "'<index>=[' after the collection");
   }
   if (!absl::EndsWith(index_part, "]")) {
     return errors.Expected(line, line.content.size(),
@@ -184,8 +186,9 @@ absl::Status ParsePeekPersist(const ErrorSink& errors, const TextLine& line,
     return errors.Expected(line, line.content.size(), "']' after the value");
   }
   row.remove_suffix(1);
-  LIR_ASSIGN_OR_RETURN(out.persist_value,
-                       ParseAt(errors, line, kPrefix + value + 8, row, ParseRow));
+  LIR_ASSIGN_OR_RETURN(
+      out.persist_value,
+      ParseAt(errors, line, kPrefix + value + 8, row, ParseRow));
   return absl::OkStatus();
 }
 
@@ -203,7 +206,8 @@ absl::StatusOr<FastPath> ParseFastPathBody(const ErrorSink& errors,
   if (first.level != level) {
     return errors.Expected(first, 0,
                            absl::StrCat("the fast-path body at indentation "
-                                        "level ", level));
+                                        "level ",
+                                        level));
   }
   absl::string_view head = first.content;
   if (head == "Constant" || head == "Constant <empty>" ||
@@ -227,9 +231,9 @@ absl::StatusOr<FastPath> ParseFastPathBody(const ErrorSink& errors,
     }
     absl::string_view text = line.content;
     if (stage <= kProject && absl::StartsWith(text, "Project (")) {
-      LIR_ASSIGN_OR_RETURN(absl::string_view list,
-                           Between(errors, line, "Project (", ")",
-                                   "'Project (...)'"));
+      LIR_ASSIGN_OR_RETURN(
+          absl::string_view list,
+          Between(errors, line, "Project (", ")", "'Project (...)'"));
       LIR_ASSIGN_OR_RETURN(std::vector<ScalarExpr> columns,
                            ParseAt(errors, line, 9, list, ParseCompactScalars));
       if (!std::all_of(columns.begin(), columns.end(),
@@ -243,7 +247,8 @@ absl::StatusOr<FastPath> ParseFastPathBody(const ErrorSink& errors,
             break;
           }
         }
-        return errors.Expected(line, 9 + at, "a column reference in 'Project (...)'");
+        return errors.Expected(line, 9 + at,
+                               "a column reference in 'Project (...)'");
       }
       out.project = std::move(columns);
       stage = kFilter;
@@ -302,23 +307,25 @@ void AppendFastPath(std::string& out, const FastPath& fast_path, int level) {
       return;
     }
     case FastPath::Kind::kReadIndex:
-    case FastPath::Kind::kPeekPersist:
-      break;
+    case FastPath::Kind::kPeekPersist: break;
   }
   int depth = level;
   if (fast_path.project.has_value()) {
-    line(depth++, absl::StrCat("Project (", PrintCompactScalars(*fast_path.project), ")"));
+    line(depth++, absl::StrCat("Project (",
+                               PrintCompactScalars(*fast_path.project), ")"));
   }
   if (!fast_path.filter.empty()) {
     line(depth++, absl::StrCat("Filter ", PrintPredicates(fast_path.filter)));
   }
   if (!fast_path.map.empty()) {
-    line(depth++, absl::StrCat("Map (", PrintCompactScalars(fast_path.map), ")"));
+    line(depth++,
+         absl::StrCat("Map (", PrintCompactScalars(fast_path.map), ")"));
   }
   if (fast_path.kind == FastPath::Kind::kPeekPersist) {
     std::string text = absl::StrCat("PeekPersist ", fast_path.collection);
     if (fast_path.persist_value.has_value()) {
-      absl::StrAppend(&text, " [value=", PrintRow(*fast_path.persist_value), "]");
+      absl::StrAppend(&text, " [value=", PrintRow(*fast_path.persist_value),
+                      "]");
     }
     line(depth, text);
     return;

@@ -1,5 +1,6 @@
-// Parsing and printing of fast-path object bodies (../shared/reference/TEXT-FORMAT.md 1.2;
-// internal to the text parser and printer).
+// Parsing and printing of fast-path object bodies
+// (../shared/reference/TEXT-FORMAT.md 1.2; internal to the text parser and
+// printer).
 #ifndef LIR_EXPLAIN_TEXT_FAST_PATH_H_
 #define LIR_EXPLAIN_TEXT_FAST_PATH_H_
 

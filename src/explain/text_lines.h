@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include "absl/strings/string_view.h"
 #include <vector>
+#include "absl/strings/string_view.h"
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -20,8 +20,8 @@ namespace lir::explain::internal {
 /// One input line split into indentation level and content.
 struct TextLine {
   absl::string_view content;  ///< without indentation and newline
-  int level = 0;             ///< indentation / 2
-  int number = 0;            ///< 1-based line number
+  int level = 0;              ///< indentation / 2
+  int number = 0;             ///< 1-based line number
   bool blank = false;
 };
 
@@ -33,9 +33,9 @@ class ErrorSink {
   /// An error at byte `offset` of `line`'s content.
   absl::Status At(const TextLine& line, size_t offset,
                   absl::string_view message) const {
-    return absl::InvalidArgumentError(absl::StrCat(
-        filename_, ":", line.number, ":", 2 * line.level + offset + 1, ": ",
-        message));
+    return absl::InvalidArgumentError(
+        absl::StrCat(filename_, ":", line.number, ":",
+                     2 * line.level + offset + 1, ": ", message));
   }
   /// `expected <what>` at byte `offset` of `line`'s content.
   absl::Status Expected(const TextLine& line, size_t offset,

@@ -1,5 +1,6 @@
 // Parses the attribute lines of Join::Linear and Join::Delta nodes:
-// closures, lookup stages and sources (../shared/reference/TEXT-FORMAT.md section 3).
+// closures, lookup stages and sources (../shared/reference/TEXT-FORMAT.md
+// section 3).
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -34,7 +35,8 @@ absl::Status ParseSource(const ErrorSink& errors, const TextLine& line,
   absl::string_view rest = body.substr(comma + 2);
   if (rest == "raw") return absl::OkStatus();
   size_t base = 18 + comma + 2;
-  if (!absl::ConsumePrefix(&rest, "key=[") || !absl::ConsumeSuffix(&rest, "]")) {
+  if (!absl::ConsumePrefix(&rest, "key=[") ||
+      !absl::ConsumeSuffix(&rest, "]")) {
     return errors.Expected(line, base, "'raw' or 'key=[...]'");
   }
   LIR_PARSE_AT(path->source_key, line, base + 5, rest, ParseCompactScalars);
@@ -46,8 +48,8 @@ absl::StatusOr<JoinClosure> ParseClosure(const ErrorSink& errors, LineCursor& c,
                                          int level) {
   c.Next();  // the label
   JoinClosure closure;
-  LIR_RETURN_IF_ERROR(
-      ParseMfpLines(errors, c, level + 1, /*allow_temporal=*/false, &closure.mfp));
+  LIR_RETURN_IF_ERROR(ParseMfpLines(errors, c, level + 1,
+                                    /*allow_temporal=*/false, &closure.mfp));
   if (c.At(level + 1, "ready_equivalences=")) {
     const TextLine& line = c.Next();
     constexpr size_t kBase = 19;  // strlen("ready_equivalences=")
@@ -91,7 +93,8 @@ absl::StatusOr<JoinStage> ParseStage(const ErrorSink& errors, LineCursor& c,
   }
   if (!c.At(level, "stream={ key=[")) {
     if (c.Done()) return errors.AtEnd(c.LineNumberHint(), "expected 'stream='");
-    return errors.Expected(c.Peek(), 0, "'stream={ key=[...], thinning=(...) }'");
+    return errors.Expected(c.Peek(), 0,
+                           "'stream={ key=[...], thinning=(...) }'");
   }
   const TextLine& line = c.Next();
   LIR_ASSIGN_OR_RETURN(absl::string_view body,
@@ -103,8 +106,8 @@ absl::StatusOr<JoinStage> ParseStage(const ErrorSink& errors, LineCursor& c,
   }
   LIR_PARSE_AT(stage.stream_key, line, 14, body.substr(0, sep),
                ParseCompactScalars);
-  LIR_PARSE_AT(stage.stream_thinning, line, 14 + sep + 13, body.substr(sep + 13),
-               ParseIndices);
+  LIR_PARSE_AT(stage.stream_thinning, line, 14 + sep + 13,
+               body.substr(sep + 13), ParseIndices);
   return stage;
 }
 
@@ -119,8 +122,9 @@ absl::StatusOr<JoinPath> ParseJoinPath(const ErrorSink& errors, LineCursor& c,
   std::vector<int> indexes;
   while (c.At(level, stage_label)) {
     const TextLine& line = c.Next();
-    LIR_ASSIGN_OR_RETURN(absl::string_view num,
-                         Between(errors, line, stage_label, "]", "stage label"));
+    LIR_ASSIGN_OR_RETURN(
+        absl::string_view num,
+        Between(errors, line, stage_label, "]", "stage label"));
     int index = 0;
     if (!absl::SimpleAtoi(num, &index) || index < 0) {
       return errors.Expected(line, stage_label.size(), "a stage number");
@@ -131,12 +135,12 @@ absl::StatusOr<JoinPath> ParseJoinPath(const ErrorSink& errors, LineCursor& c,
   }
   // Linear stages print ascending, delta stages descending; both from/to 0.
   for (size_t i = 0; i < indexes.size(); ++i) {
-    int want = delta ? static_cast<int>(indexes.size() - 1 - i)
-                     : static_cast<int>(i);
+    int want =
+        delta ? static_cast<int>(indexes.size() - 1 - i) : static_cast<int>(i);
     if (indexes[i] != want) {
       return errors.AtEnd(c.LineNumberHint(),
-                          absl::StrCat("expected stage index ", want, " but found ",
-                                       indexes[i]));
+                          absl::StrCat("expected stage index ", want,
+                                       " but found ", indexes[i]));
     }
   }
   if (delta) std::reverse(path.stages.begin(), path.stages.end());
@@ -160,13 +164,16 @@ absl::Status ParseJoin(const ErrorSink& errors, LineCursor& c, int level,
     join->paths.push_back(std::move(path));
     return absl::OkStatus();
   }
-  for (size_t p = 0; c.AtExactly(level, absl::StrCat("plan_path[", p, "]")); ++p) {
+  for (size_t p = 0; c.AtExactly(level, absl::StrCat("plan_path[", p, "]"));
+       ++p) {
     c.Next();
-    LIR_ASSIGN_OR_RETURN(JoinPath path, ParseJoinPath(errors, c, level + 1, true));
+    LIR_ASSIGN_OR_RETURN(JoinPath path,
+                         ParseJoinPath(errors, c, level + 1, true));
     join->paths.push_back(std::move(path));
   }
   if (join->paths.empty()) {
-    if (c.Done()) return errors.AtEnd(c.LineNumberHint(), "expected 'plan_path[0]'");
+    if (c.Done())
+      return errors.AtEnd(c.LineNumberHint(), "expected 'plan_path[0]'");
     return errors.Expected(c.Peek(), 0, "'plan_path[0]'");
   }
   return absl::OkStatus();

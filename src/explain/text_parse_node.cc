@@ -1,17 +1,18 @@
-// Parses one node's header line and attribute lines (../shared/reference/TEXT-FORMAT.md section
-// 3). The structure of the tree (children, With blocks) is handled by
-// text_parser.cc; attribute blocks are shallow, so this code may recurse.
+// Parses one node's header line and attribute lines
+// (../shared/reference/TEXT-FORMAT.md section 3). The structure of the tree
+// (children, With blocks) is handled by text_parser.cc; attribute blocks are
+// shallow, so this code may recurse.
 #include <algorithm>
 #include <cctype>
 #include <optional>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
+#include "absl/strings/string_view.h"
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
-#include "absl/strings/str_split.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "src/explain/text_lines.h"
 #include "src/explain/text_primitives.h"
@@ -56,10 +57,10 @@ std::vector<std::pair<size_t, absl::string_view>> SplitTopLevel(
 // Strips `prefix` and `suffix` around a line's content or fails, naming
 // the expected form.
 absl::StatusOr<absl::string_view> Between(const ErrorSink& errors,
-                                         const TextLine& line,
-                                         absl::string_view prefix,
-                                         absl::string_view suffix,
-                                         absl::string_view what) {
+                                          const TextLine& line,
+                                          absl::string_view prefix,
+                                          absl::string_view suffix,
+                                          absl::string_view what) {
   absl::string_view s = line.content;
   if (!absl::StartsWith(s, prefix)) return errors.Expected(line, 0, what);
   s.remove_prefix(prefix.size());
@@ -88,7 +89,8 @@ absl::StatusOr<bool> ParseRawLine(const ErrorSink& errors, LineCursor& c,
     return false;
   }
   if (c.Done()) {
-    return errors.AtEnd(c.LineNumberHint(), "expected 'raw=true' or 'raw=false'");
+    return errors.AtEnd(c.LineNumberHint(),
+                        "expected 'raw=true' or 'raw=false'");
   }
   return errors.Expected(c.Peek(), 0, "'raw=true' or 'raw=false'");
 }
@@ -134,14 +136,15 @@ absl::StatusOr<Row> ParseRowLine(const ErrorSink& errors, const TextLine& line,
 // `(<pos>, <aggregate>)` after `prefix`.
 absl::StatusOr<std::pair<int, AggregateExpr>> ParsePositionedAggregate(
     const ErrorSink& errors, const TextLine& line, absl::string_view prefix) {
-  LIR_ASSIGN_OR_RETURN(
-      absl::string_view body,
-      Between(errors, line, absl::StrCat(prefix, "("), ")", "'(<position>, <aggregate>)'"));
+  LIR_ASSIGN_OR_RETURN(absl::string_view body,
+                       Between(errors, line, absl::StrCat(prefix, "("), ")",
+                               "'(<position>, <aggregate>)'"));
   size_t comma = body.find(", ");
   int pos = 0;
   if (comma == absl::string_view::npos ||
       !absl::SimpleAtoi(body.substr(0, comma), &pos)) {
-    return errors.Expected(line, prefix.size() + 1, "aggregate position and ', '");
+    return errors.Expected(line, prefix.size() + 1,
+                           "aggregate position and ', '");
   }
   LIR_PARSE_AT(AggregateExpr agg, line, prefix.size() + 1 + comma + 2,
                body.substr(comma + 2), ParseAggregate);
@@ -178,8 +181,7 @@ absl::Status ParseKeyValPlan(const ErrorSink& errors, LineCursor& c, int level,
 absl::Status ParseReduce(const ErrorSink& errors, LineCursor& c, int level,
                          ReduceOp* r) {
   switch (r->kind) {
-    case ReduceKind::kDistinct:
-      break;
+    case ReduceKind::kDistinct: break;
     case ReduceKind::kAccumulable: {
       auto into = [&](std::vector<std::pair<int, AggregateExpr>>* out) {
         return [&errors, out](const TextLine& line,
@@ -190,19 +192,23 @@ absl::Status ParseReduce(const ErrorSink& errors, LineCursor& c, int level,
           return absl::OkStatus();
         };
       };
-      LIR_RETURN_IF_ERROR(ParseIndexed(c, level, "simple_aggrs", into(&r->simple_aggrs)));
-      LIR_RETURN_IF_ERROR(ParseIndexed(c, level, "distinct_aggrs", into(&r->distinct_aggrs)));
+      LIR_RETURN_IF_ERROR(
+          ParseIndexed(c, level, "simple_aggrs", into(&r->simple_aggrs)));
+      LIR_RETURN_IF_ERROR(
+          ParseIndexed(c, level, "distinct_aggrs", into(&r->distinct_aggrs)));
       break;
     }
     case ReduceKind::kHierarchicalMonotonic:
     case ReduceKind::kHierarchicalBucketed: {
       if (!c.At(level, "aggr_funcs=[")) {
-        if (c.Done()) return errors.AtEnd(c.LineNumberHint(), "expected 'aggr_funcs=['");
+        if (c.Done())
+          return errors.AtEnd(c.LineNumberHint(), "expected 'aggr_funcs=['");
         return errors.Expected(c.Peek(), 0, "'aggr_funcs=['");
       }
       const TextLine& line = c.Next();
-      LIR_ASSIGN_OR_RETURN(absl::string_view list,
-                           Between(errors, line, "aggr_funcs=[", "]", "'aggr_funcs=[...]'"));
+      LIR_ASSIGN_OR_RETURN(
+          absl::string_view list,
+          Between(errors, line, "aggr_funcs=[", "]", "'aggr_funcs=[...]'"));
       if (!list.empty()) {
         for (absl::string_view name : absl::StrSplit(list, ", ")) {
           r->aggr_funcs.emplace_back(name);
@@ -218,19 +224,23 @@ absl::Status ParseReduce(const ErrorSink& errors, LineCursor& c, int level,
       } else if (c.At(level, "buckets=[")) {
         const TextLine& bl = c.Next();
         r->kind = ReduceKind::kHierarchicalBucketed;
-        LIR_ASSIGN_OR_RETURN(absl::string_view nums,
-                             Between(errors, bl, "buckets=[", "]", "'buckets=[...]'"));
+        LIR_ASSIGN_OR_RETURN(
+            absl::string_view nums,
+            Between(errors, bl, "buckets=[", "]", "'buckets=[...]'"));
         if (!nums.empty()) {
           for (absl::string_view n : absl::StrSplit(nums, ", ")) {
             uint64_t value = 0;
             if (!absl::SimpleAtoi(n, &value)) {
-              return errors.Expected(bl, 9 + (n.data() - nums.data()), "a bucket size");
+              return errors.Expected(bl, 9 + (n.data() - nums.data()),
+                                     "a bucket size");
             }
             r->buckets.push_back(value);
           }
         }
       } else {
-        if (c.Done()) return errors.AtEnd(c.LineNumberHint(), "expected 'monotonic' or 'buckets=['");
+        if (c.Done())
+          return errors.AtEnd(c.LineNumberHint(),
+                              "expected 'monotonic' or 'buckets=['");
         return errors.Expected(c.Peek(), 0, "'monotonic' or 'buckets=['");
       }
       break;
@@ -240,40 +250,49 @@ absl::Status ParseReduce(const ErrorSink& errors, LineCursor& c, int level,
       if (c.At(level, "aggr=(")) {
         const TextLine& line = c.Next();
         r->kind = ReduceKind::kBasicSingle;
-        LIR_ASSIGN_OR_RETURN(absl::string_view body,
-                             Between(errors, line, "aggr=(", ")", "'aggr=(...)'"));
-        r->fused_unnest_list = absl::ConsumeSuffix(&body, ", fused_unnest_list=true");
+        LIR_ASSIGN_OR_RETURN(
+            absl::string_view body,
+            Between(errors, line, "aggr=(", ")", "'aggr=(...)'"));
+        r->fused_unnest_list =
+            absl::ConsumeSuffix(&body, ", fused_unnest_list=true");
         LIR_PARSE_AT(AggregateExpr agg, line, 6, body, ParseAggregate);
         r->aggrs.push_back(std::move(agg));
       } else if (c.At(level, "aggrs[0]=")) {
         r->kind = ReduceKind::kBasicMultiple;
         LIR_RETURN_IF_ERROR(ParseIndexed(
             c, level, "aggrs",
-            [&](const TextLine& line, absl::string_view prefix) -> absl::Status {
+            [&](const TextLine& line,
+                absl::string_view prefix) -> absl::Status {
               LIR_PARSE_AT(AggregateExpr agg, line, prefix.size(),
                            line.content.substr(prefix.size()), ParseAggregate);
               r->aggrs.push_back(std::move(agg));
               return absl::OkStatus();
             }));
       } else {
-        if (c.Done()) return errors.AtEnd(c.LineNumberHint(), "expected 'aggr=(' or 'aggrs[0]='");
+        if (c.Done())
+          return errors.AtEnd(c.LineNumberHint(),
+                              "expected 'aggr=(' or 'aggrs[0]='");
         return errors.Expected(c.Peek(), 0, "'aggr=(' or 'aggrs[0]='");
       }
       break;
     }
   }
   if (c.At(level, "input_key=")) {
-    LIR_ASSIGN_OR_RETURN(r->input_key, ParseKeyLine(errors, c.Next(), "input_key=", false));
+    LIR_ASSIGN_OR_RETURN(r->input_key,
+                         ParseKeyLine(errors, c.Next(), "input_key=", false));
   }
   if (c.AtExactly(level, "temporal_bucketing_strategy=TemporalBucketing")) {
     c.Next();
     r->temporal_bucketing = true;
   }
-  LIR_RETURN_IF_ERROR(ParseKeyValPlan(errors, c, level, "key_plan", &r->key_plan));
-  LIR_RETURN_IF_ERROR(ParseKeyValPlan(errors, c, level, "val_plan", &r->val_plan));
+  LIR_RETURN_IF_ERROR(
+      ParseKeyValPlan(errors, c, level, "key_plan", &r->key_plan));
+  LIR_RETURN_IF_ERROR(
+      ParseKeyValPlan(errors, c, level, "val_plan", &r->val_plan));
   if (c.AtExactly(level, "mfp_after")) {
     c.Next();
-    LIR_RETURN_IF_ERROR(ParseMfpLines(errors, c, level + 1, false, &r->mfp_after));
+    LIR_RETURN_IF_ERROR(
+        ParseMfpLines(errors, c, level + 1, false, &r->mfp_after));
   }
   return absl::OkStatus();
 }
@@ -299,7 +318,8 @@ absl::Status ParseTopKHeader(const ErrorSink& errors, const TextLine& line,
         --depth;
       }
     }
-    return errors.Expected(line, offset(), absl::StrCat("']' closing '", key, "'"));
+    return errors.Expected(line, offset(),
+                           absl::StrCat("']' closing '", key, "'"));
   };
   if (absl::StartsWith(rest, " group_by=[")) {
     absl::string_view list;
@@ -325,7 +345,8 @@ absl::Status ParseTopKHeader(const ErrorSink& errors, const TextLine& line,
       rest = rest.substr(0, pos);
     }
   }
-  if (t->kind != TopKKind::kMonotonicTop1 && absl::StartsWith(rest, " limit=")) {
+  if (t->kind != TopKKind::kMonotonicTop1 &&
+      absl::StartsWith(rest, " limit=")) {
     size_t base = offset() + 7;
     LIR_PARSE_AT(t->limit, line, base, rest.substr(7), ParseExpr);
     rest = {};
@@ -338,8 +359,8 @@ absl::Status ParseTopKHeader(const ErrorSink& errors, const TextLine& line,
   return absl::OkStatus();
 }
 
-absl::Status ParseConstantRows(const ErrorSink& errors, LineCursor& c, int level,
-                               ConstantOp* op) {
+absl::Status ParseConstantRows(const ErrorSink& errors, LineCursor& c,
+                               int level, ConstantOp* op) {
   int row_level = level;
   if (c.At(level, "total_rows (diffs absed): ")) {
     const TextLine& line = c.Next();
@@ -349,7 +370,8 @@ absl::Status ParseConstantRows(const ErrorSink& errors, LineCursor& c, int level
     }
     op->elided_total_rows = total;
     if (!c.AtExactly(level, "first_rows:")) {
-      if (c.Done()) return errors.AtEnd(c.LineNumberHint(), "expected 'first_rows:'");
+      if (c.Done())
+        return errors.AtEnd(c.LineNumberHint(), "expected 'first_rows:'");
       return errors.Expected(c.Peek(), 0, "'first_rows:'");
     }
     c.Next();
@@ -362,7 +384,9 @@ absl::Status ParseConstantRows(const ErrorSink& errors, LineCursor& c, int level
     op->rows.push_back(std::move(entry));
   }
   if (op->rows.empty()) {
-    if (c.Done()) return errors.AtEnd(c.LineNumberHint(), "expected constant rows '- (...)'");
+    if (c.Done())
+      return errors.AtEnd(c.LineNumberHint(),
+                          "expected constant rows '- (...)'");
     return errors.Expected(c.Peek(), 0, "constant row '- (...)'");
   }
   return absl::OkStatus();
@@ -394,7 +418,8 @@ absl::StatusOr<CollectionId> ParseCollectionId(const ErrorSink& errors,
     return errors.Expected(line, base, "a collection name");
   }
   uint64_t local = 0;
-  if (text.size() > 1 && text[0] == 'l' && absl::SimpleAtoi(text.substr(1), &local) &&
+  if (text.size() > 1 && text[0] == 'l' &&
+      absl::SimpleAtoi(text.substr(1), &local) &&
       std::isdigit(static_cast<unsigned char>(text[1]))) {
     return CollectionId::Local(local);
   }
@@ -407,7 +432,8 @@ absl::Status ParseFlatMapHeader(const ErrorSink& errors, const TextLine& line,
                                 absl::string_view text, size_t base,
                                 FlatMapOp* f) {
   if (text.empty() || text.back() != ')') {
-    return errors.Expected(line, base + text.size(), "')' ending the arguments");
+    return errors.Expected(line, base + text.size(),
+                           "')' ending the arguments");
   }
   int depth = 0;
   bool in_string = false;
@@ -430,12 +456,15 @@ absl::Status ParseFlatMapHeader(const ErrorSink& errors, const TextLine& line,
       --depth;
     }
   }
-  if (group_start == absl::string_view::npos || group_start == 0 || depth != 0) {
+  if (group_start == absl::string_view::npos || group_start == 0 ||
+      depth != 0) {
     return errors.Expected(line, base, "a table function call 'name(args)'");
   }
   f->func = std::string(text.substr(0, group_start));
-  absl::string_view args = text.substr(group_start + 1, text.size() - group_start - 2);
-  LIR_PARSE_AT(f->exprs, line, base + group_start + 1, args, ParseCompactScalars);
+  absl::string_view args =
+      text.substr(group_start + 1, text.size() - group_start - 2);
+  LIR_PARSE_AT(f->exprs, line, base + group_start + 1, args,
+               ParseCompactScalars);
   return absl::OkStatus();
 }
 
@@ -480,9 +509,8 @@ struct HeaderVariant {
 // Finds the variant `text` starts with; sets `*kind` and returns the text
 // after the prefix.
 template <typename E, size_t N>
-std::optional<absl::string_view> MatchVariant(absl::string_view text,
-                                              const HeaderVariant<E> (&table)[N],
-                                              E* kind) {
+std::optional<absl::string_view> MatchVariant(
+    absl::string_view text, const HeaderVariant<E> (&table)[N], E* kind) {
   for (const HeaderVariant<E>& variant : table) {
     if (absl::StartsWith(text, variant.prefix)) {
       *kind = variant.kind;
@@ -498,14 +526,16 @@ absl::Status ParseMfpLines(const ErrorSink& errors, LineCursor& c, int level,
                            bool allow_temporal, MapFilterProject* mfp) {
   if (c.At(level, "project=(")) {
     const TextLine& line = c.Next();
-    LIR_ASSIGN_OR_RETURN(absl::string_view list,
-                         Between(errors, line, "project=(", ")", "'project=(...)'"));
+    LIR_ASSIGN_OR_RETURN(
+        absl::string_view list,
+        Between(errors, line, "project=(", ")", "'project=(...)'"));
     LIR_PARSE_AT(mfp->project, line, 9, list, ParseIndices);
   }
   if (c.At(level, "filter=(")) {
     const TextLine& line = c.Next();
-    LIR_ASSIGN_OR_RETURN(absl::string_view list,
-                         Between(errors, line, "filter=(", ")", "'filter=(...)'"));
+    LIR_ASSIGN_OR_RETURN(
+        absl::string_view list,
+        Between(errors, line, "filter=(", ")", "'filter=(...)'"));
     LIR_PARSE_AT(mfp->filter, line, 8, list, ParsePredicates);
   }
   if (c.At(level, "map=(")) {
@@ -526,14 +556,16 @@ absl::Status ParseMfpLines(const ErrorSink& errors, LineCursor& c, int level,
       if (!absl::EndsWith(text.substr(0, now), " <= ")) {
         return errors.Expected(line, 16 + now, "' <= ' before 'mz_now()'");
       }
-      LIR_PARSE_AT(temporal.lower, line, 16, text.substr(0, now - 4), ParseExprList);
+      LIR_PARSE_AT(temporal.lower, line, 16, text.substr(0, now - 4),
+                   ParseExprList);
     }
     absl::string_view after = text.substr(now + 8);
     if (!after.empty()) {
       if (!absl::StartsWith(after, " < ")) {
         return errors.Expected(line, 16 + now + 8, "' < ' or end of line");
       }
-      LIR_PARSE_AT(temporal.upper, line, 16 + now + 11, after.substr(3), ParseExprList);
+      LIR_PARSE_AT(temporal.upper, line, 16 + now + 11, after.substr(3),
+                   ParseExprList);
     }
     mfp->temporal = std::move(temporal);
   }
@@ -561,7 +593,8 @@ absl::StatusOr<NodePtr> ParseNodeHeader(const ErrorSink& errors,
   }
   if (starts("Error \"")) {
     if (text.size() < 8 || text.back() != '"') {
-      return errors.Expected(header, text.size(), "'\"' closing the error message");
+      return errors.Expected(header, text.size(),
+                             "'\"' closing the error message");
     }
     std::string message;
     absl::string_view body = text.substr(7, text.size() - 8);
@@ -580,11 +613,15 @@ absl::StatusOr<NodePtr> ParseNodeHeader(const ErrorSink& errors,
         {"Get::Arrangement ", GetKind::kArrangement},
         {"Get::Collection ", GetKind::kCollection},
     };
-    std::optional<absl::string_view> rest = MatchVariant(text, kGetKinds, &g.kind);
+    std::optional<absl::string_view> rest =
+        MatchVariant(text, kGetKinds, &g.kind);
     if (!rest.has_value()) {
-      return errors.Expected(header, 5, "'PassArrangements', 'Arrangement' or 'Collection'");
+      return errors.Expected(
+          header, 5, "'PassArrangements', 'Arrangement' or 'Collection'");
     }
-    LIR_ASSIGN_OR_RETURN(g.id, ParseCollectionId(errors, header, text.size() - rest->size(), *rest));
+    LIR_ASSIGN_OR_RETURN(
+        g.id,
+        ParseCollectionId(errors, header, text.size() - rest->size(), *rest));
     LIR_RETURN_IF_ERROR(ParseGetAttributes(errors, c, d1, &g));
     return MakeNode(std::move(g));
   }
@@ -592,18 +629,22 @@ absl::StatusOr<NodePtr> ParseNodeHeader(const ErrorSink& errors,
     MfpOp m;
     LIR_RETURN_IF_ERROR(ParseMfpLines(errors, c, d1, true, &m.mfp));
     if (c.At(d1, "input_key=")) {
-      LIR_ASSIGN_OR_RETURN(m.input_key, ParseKeyLine(errors, c.Next(), "input_key=", false));
+      LIR_ASSIGN_OR_RETURN(m.input_key,
+                           ParseKeyLine(errors, c.Next(), "input_key=", false));
       if (c.At(d1, "input_val=")) {
-        LIR_ASSIGN_OR_RETURN(m.input_val, ParseRowLine(errors, c.Next(), "input_val="));
+        LIR_ASSIGN_OR_RETURN(m.input_val,
+                             ParseRowLine(errors, c.Next(), "input_val="));
       }
     }
     return MakeNode(std::move(m));
   }
   if (starts("FlatMap ")) {
     FlatMapOp f;
-    LIR_RETURN_IF_ERROR(ParseFlatMapHeader(errors, header, text.substr(8), 8, &f));
+    LIR_RETURN_IF_ERROR(
+        ParseFlatMapHeader(errors, header, text.substr(8), 8, &f));
     if (c.At(d1, "input_key=")) {
-      LIR_ASSIGN_OR_RETURN(f.input_key, ParseKeyLine(errors, c.Next(), "input_key=", false));
+      LIR_ASSIGN_OR_RETURN(f.input_key,
+                           ParseKeyLine(errors, c.Next(), "input_key=", false));
     }
     if (c.AtExactly(d1, "mfp_after")) {
       c.Next();
@@ -625,9 +666,11 @@ absl::StatusOr<NodePtr> ParseNodeHeader(const ErrorSink& errors,
         {"Reduce::Hierarchical", ReduceKind::kHierarchicalMonotonic},
         {"Reduce::Basic", ReduceKind::kBasicSingle},
     };
-    std::optional<absl::string_view> rest = MatchVariant(text, kReduceKinds, &r.kind);
+    std::optional<absl::string_view> rest =
+        MatchVariant(text, kReduceKinds, &r.kind);
     if (!rest.has_value() || !rest->empty()) {
-      return errors.Expected(header, 8, "'Distinct', 'Accumulable', 'Hierarchical' or 'Basic'");
+      return errors.Expected(
+          header, 8, "'Distinct', 'Accumulable', 'Hierarchical' or 'Basic'");
     }
     LIR_RETURN_IF_ERROR(ParseReduce(errors, c, d1, &r));
     return MakeNode(std::move(r));
@@ -639,9 +682,11 @@ absl::StatusOr<NodePtr> ParseNodeHeader(const ErrorSink& errors,
         {"TopK::MonotonicTopK", TopKKind::kMonotonicTopK},
         {"TopK::Basic", TopKKind::kBasic},
     };
-    std::optional<absl::string_view> rest = MatchVariant(text, kTopKKinds, &t.kind);
+    std::optional<absl::string_view> rest =
+        MatchVariant(text, kTopKKinds, &t.kind);
     if (!rest.has_value()) {
-      return errors.Expected(header, 6, "'MonotonicTop1', 'MonotonicTopK' or 'Basic'");
+      return errors.Expected(header, 6,
+                             "'MonotonicTop1', 'MonotonicTopK' or 'Basic'");
     }
     LIR_RETURN_IF_ERROR(
         ParseTopKHeader(errors, header, text.size() - rest->size(), *rest, &t));
@@ -654,8 +699,9 @@ absl::StatusOr<NodePtr> ParseNodeHeader(const ErrorSink& errors,
   if (text == "Negate") return MakeNode(NegateOp{});
   if (starts("Threshold::Basic")) {
     ThresholdOp op;
-    LIR_ASSIGN_OR_RETURN(op.ensure_arrangement,
-                         ParseEnsureArrangement(errors, header, text, "Threshold::Basic"));
+    LIR_ASSIGN_OR_RETURN(
+        op.ensure_arrangement,
+        ParseEnsureArrangement(errors, header, text, "Threshold::Basic"));
     return MakeNode(std::move(op));
   }
   if (text == "Union" || text == "Union consolidate_output=true") {
@@ -663,9 +709,10 @@ absl::StatusOr<NodePtr> ParseNodeHeader(const ErrorSink& errors,
     u.consolidate_output = text != "Union";
     if (c.At(d1, "temporal_bucketing_strategies=[")) {
       const TextLine& line = c.Next();
-      LIR_ASSIGN_OR_RETURN(absl::string_view list,
-                           Between(errors, line, "temporal_bucketing_strategies=[", "]",
-                                   "'temporal_bucketing_strategies=[...]'"));
+      LIR_ASSIGN_OR_RETURN(
+          absl::string_view list,
+          Between(errors, line, "temporal_bucketing_strategies=[", "]",
+                  "'temporal_bucketing_strategies=[...]'"));
       for (absl::string_view s : absl::StrSplit(list, ", ")) {
         if (s == "Direct") {
           u.strategies.push_back(UnionStrategy::kDirect);
@@ -682,7 +729,8 @@ absl::StatusOr<NodePtr> ParseNodeHeader(const ErrorSink& errors,
   if (text == "ArrangeBy") {
     ArrangeByOp a;
     if (c.At(d1, "input_key=")) {
-      LIR_ASSIGN_OR_RETURN(a.input_key, ParseKeyLine(errors, c.Next(), "input_key=", true));
+      LIR_ASSIGN_OR_RETURN(a.input_key,
+                           ParseKeyLine(errors, c.Next(), "input_key=", true));
     }
     if (c.AtExactly(d1, "strategy=TemporalBucketing")) {
       c.Next();
@@ -694,15 +742,19 @@ absl::StatusOr<NodePtr> ParseNodeHeader(const ErrorSink& errors,
   }
   if (starts("SetDifference")) {
     SetDifferenceOp s;
-    LIR_ASSIGN_OR_RETURN(s.ensure_arrangement,
-                         ParseEnsureArrangement(errors, header, text, "SetDifference"));
-    LIR_ASSIGN_OR_RETURN(s.base_key, ParseColumnKeyLine(errors, c, d1, "base_key="));
-    LIR_ASSIGN_OR_RETURN(s.subtract_key, ParseColumnKeyLine(errors, c, d1, "subtract_key="));
+    LIR_ASSIGN_OR_RETURN(
+        s.ensure_arrangement,
+        ParseEnsureArrangement(errors, header, text, "SetDifference"));
+    LIR_ASSIGN_OR_RETURN(s.base_key,
+                         ParseColumnKeyLine(errors, c, d1, "base_key="));
+    LIR_ASSIGN_OR_RETURN(s.subtract_key,
+                         ParseColumnKeyLine(errors, c, d1, "subtract_key="));
     return MakeNode(std::move(s));
   }
   return errors.Expected(
       header, 0,
-      "a node (Constant, Error, Get::*, With, Mfp, FlatMap, Join::*, Reduce::*, "
+      "a node (Constant, Error, Get::*, With, Mfp, FlatMap, Join::*, "
+      "Reduce::*, "
       "TopK::*, Negate, Threshold::Basic, Union, ArrangeBy, SetDifference)");
 }
 

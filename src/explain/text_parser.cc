@@ -9,8 +9,8 @@
 #include <cctype>
 #include <optional>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
+#include "absl/strings/string_view.h"
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -54,17 +54,18 @@ absl::StatusOr<std::vector<TextLine>> SplitLines(absl::string_view text,
     }
     line.level = static_cast<int>(spaces / 2);
     if (spaces % 2 != 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          errors.filename(), ":", number, ":", spaces + 1,
-          ": expected indentation by two spaces per level, found ", spaces,
-          " spaces"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(errors.filename(), ":", number, ":", spaces + 1,
+                       ": expected indentation by two spaces per level, found ",
+                       spaces, " spaces"));
     }
     if (line.content[0] == '\t') {
       return errors.Expected(line, 0, "spaces for indentation, found a tab");
     }
     if (line.content.back() == '\r') {
-      return errors.At(line, line.content.size() - 1,
-                       "unexpected carriage return (lines must end with \\n only)");
+      return errors.At(
+          line, line.content.size() - 1,
+          "unexpected carriage return (lines must end with \\n only)");
     }
     lines.push_back(line);
   }
@@ -96,8 +97,8 @@ size_t FindCommentStart(absl::string_view content) {
 // Removes a trailing ` // { node_id: LirId(n), ... }` comment. Other fields
 // of the comment (analysis results) are recomputed, never trusted.
 absl::StatusOr<absl::string_view> StripAnnotation(const ErrorSink& errors,
-                                                 const TextLine& line,
-                                                 std::optional<LirId>* id) {
+                                                  const TextLine& line,
+                                                  std::optional<LirId>* id) {
   absl::string_view content = line.content;
   if (content.back() != '}') return content;  // the common case: no comment
   size_t pos = FindCommentStart(content);
@@ -156,12 +157,13 @@ class PlanBuilder {
       }
       if (stack_.empty()) {
         if (root_ != nullptr) {
-          return errors_.Expected(line, 0, "end of plan (the plan has one root)");
+          return errors_.Expected(line, 0,
+                                  "end of plan (the plan has one root)");
         }
         if (line.level != base_level) {
-          return errors_.Expected(line, 0,
-                                  absl::StrCat("plan root at indentation level ",
-                                               base_level));
+          return errors_.Expected(
+              line, 0,
+              absl::StrCat("plan root at indentation level ", base_level));
         }
         LIR_ASSIGN_OR_RETURN(i, OpenNode(i, end));
         continue;
@@ -172,16 +174,17 @@ class PlanBuilder {
         continue;
       }
       if (line.level != top.level + 1) {
-        return errors_.Expected(line, 0,
-                                absl::StrCat("a child plan at indentation level ",
-                                             top.level + 1));
+        return errors_.Expected(
+            line, 0,
+            absl::StrCat("a child plan at indentation level ", top.level + 1));
       }
       LIR_ASSIGN_OR_RETURN(i, OpenNode(i, end));
     }
     while (!stack_.empty()) LIR_RETURN_IF_ERROR(Close());
     if (root_ == nullptr) {
-      int number = begin < lines_.size() ? lines_[begin].number
-                                         : (lines_.empty() ? 1 : lines_.back().number);
+      int number = begin < lines_.size()
+                       ? lines_[begin].number
+                       : (lines_.empty() ? 1 : lines_.back().number);
       return errors_.AtEnd(number, "expected a plan");
     }
     return std::move(root_);
@@ -197,7 +200,8 @@ class PlanBuilder {
     if (is_return && line.level == top.level) {
       LIR_RETURN_IF_ERROR(CheckBindingsComplete(top, line));
       std::optional<LirId> id;
-      LIR_ASSIGN_OR_RETURN(absl::string_view text, StripAnnotation(errors_, line, &id));
+      LIR_ASSIGN_OR_RETURN(absl::string_view text,
+                           StripAnnotation(errors_, line, &id));
       if (text != "Return") return errors_.Expected(line, 0, "'Return'");
       if (id.has_value()) saw_node_ids_ = true;
       top.return_id = id;
@@ -226,8 +230,8 @@ class PlanBuilder {
 
   absl::Status CheckBindingsComplete(const Frame& top, const TextLine& line) {
     if (top.values.size() < top.ids.size()) {
-      return errors_.Expected(line, 0,
-                              absl::StrCat("the plan bound to l", top.ids.back()));
+      return errors_.Expected(
+          line, 0, absl::StrCat("the plan bound to l", top.ids.back()));
     }
     return absl::OkStatus();
   }
@@ -236,13 +240,15 @@ class PlanBuilder {
   // return_at_limit]] l<n> =`.
   absl::Status ParseCte(Frame& top, const TextLine& line) {
     absl::string_view text = line.content;
-    if (!absl::ConsumePrefix(&text, "cte ") || !absl::ConsumeSuffix(&text, " =")) {
+    if (!absl::ConsumePrefix(&text, "cte ") ||
+        !absl::ConsumeSuffix(&text, " =")) {
       return errors_.Expected(line, 0, "'cte l<n> =' or 'Return'");
     }
     std::optional<LetRecLimit> limit;
     if (absl::ConsumePrefix(&text, "[recursion_limit=")) {
       if (!top.recursive) {
-        return errors_.Expected(line, 4, "a local id (limits need With Mutually Recursive)");
+        return errors_.Expected(
+            line, 4, "a local id (limits need With Mutually Recursive)");
       }
       size_t close = text.find("] ");
       if (close == absl::string_view::npos) {
@@ -273,7 +279,8 @@ class PlanBuilder {
   absl::StatusOr<size_t> OpenNode(size_t i, size_t end) {
     const TextLine& line = lines_[i];
     std::optional<LirId> id;
-    LIR_ASSIGN_OR_RETURN(absl::string_view text, StripAnnotation(errors_, line, &id));
+    LIR_ASSIGN_OR_RETURN(absl::string_view text,
+                         StripAnnotation(errors_, line, &id));
     if (text == "With" || text == "With Mutually Recursive") {
       Frame frame;
       frame.level = line.level;
@@ -282,7 +289,8 @@ class PlanBuilder {
       stack_.push_back(std::move(frame));
       return i + 1;
     }
-    if (IsAttributeLine(text) || text == "Return" || absl::StartsWith(text, "cte ")) {
+    if (IsAttributeLine(text) || text == "Return" ||
+        absl::StartsWith(text, "cte ")) {
       return errors_.Expected(line, 0, "a child plan (a node header)");
     }
     size_t j = i + 1;
@@ -292,14 +300,13 @@ class PlanBuilder {
       ++j;
     }
     LineCursor cursor(lines_, i + 1, j);
-    LIR_ASSIGN_OR_RETURN(NodePtr node,
-                         internal::ParseNodeHeader(errors_, line, text, cursor));
+    LIR_ASSIGN_OR_RETURN(
+        NodePtr node, internal::ParseNodeHeader(errors_, line, text, cursor));
     if (!cursor.Done()) {
       const TextLine& extra = cursor.Peek();
       return errors_.Expected(
           extra, 0,
-          absl::StrCat(extra.level > line.level + 1 ? "less indentation: "
-                                                    : "",
+          absl::StrCat(extra.level > line.level + 1 ? "less indentation: " : "",
                        "an attribute of ", HeaderName(*node),
                        " in the documented order, or a child plan"));
     }
@@ -329,17 +336,20 @@ class PlanBuilder {
             absl::StrCat("expected ",
                          want.Exact() ? absl::StrCat(want.min)
                                       : absl::StrCat("at least ", want.min),
-                         " child plan", want.Exact() && want.min == 1 ? "" : "s",
-                         " under ", HeaderName(*frame.node), ", found ", have));
+                         " child plan",
+                         want.Exact() && want.min == 1 ? "" : "s", " under ",
+                         HeaderName(*frame.node), ", found ", have));
       }
       done = std::move(frame.node);
     } else {
       if (frame.ids.empty()) {
-        return errors_.At(frame.header, 0, "expected 'cte l<n> =' lines in With block");
+        return errors_.At(frame.header, 0,
+                          "expected 'cte l<n> =' lines in With block");
       }
       if (frame.values.size() < frame.ids.size()) {
-        return errors_.At(frame.header, 0,
-                          absl::StrCat("expected the plan bound to l", frame.ids.back()));
+        return errors_.At(
+            frame.header, 0,
+            absl::StrCat("expected the plan bound to l", frame.ids.back()));
       }
       if (frame.body == nullptr) {
         return errors_.At(frame.header, 0, "expected 'Return' and a body plan");
@@ -398,16 +408,18 @@ void FillMissingIds(Node& root, bool annotated) {
   });
 }
 
-absl::StatusOr<Finish> ParseFinish(const ErrorSink& errors, const TextLine& line) {
+absl::StatusOr<Finish> ParseFinish(const ErrorSink& errors,
+                                   const TextLine& line) {
   Finish finish;
   absl::string_view rest = line.content.substr(6);  // after "Finish"
   auto offset = [&] { return line.content.size() - rest.size(); };
   if (absl::ConsumePrefix(&rest, " order_by=[")) {
     size_t close = rest.find(']');
-    if (close == absl::string_view::npos) return errors.Expected(line, offset(), "']'");
-    LIR_ASSIGN_OR_RETURN(finish.order_by,
-                         ParseAt(errors, line, offset(), rest.substr(0, close),
-                                 ParseOrderKeys));
+    if (close == absl::string_view::npos)
+      return errors.Expected(line, offset(), "']'");
+    LIR_ASSIGN_OR_RETURN(
+        finish.order_by,
+        ParseAt(errors, line, offset(), rest.substr(0, close), ParseOrderKeys));
     rest.remove_prefix(close + 1);
   }
   for (auto [key, field] : {std::pair{" limit=", &finish.limit}}) {
@@ -427,8 +439,10 @@ absl::StatusOr<Finish> ParseFinish(const ErrorSink& errors, const TextLine& line
     }
     rest.remove_prefix(space == absl::string_view::npos ? rest.size() : space);
   }
-  if (!absl::ConsumePrefix(&rest, " output=[") || !absl::ConsumeSuffix(&rest, "]")) {
-    return errors.Expected(line, offset(), "' output=[...]' ending the Finish line");
+  if (!absl::ConsumePrefix(&rest, " output=[") ||
+      !absl::ConsumeSuffix(&rest, "]")) {
+    return errors.Expected(line, offset(),
+                           "' output=[...]' ending the Finish line");
   }
   LIR_ASSIGN_OR_RETURN(finish.output,
                        ParseAt(errors, line, offset(), rest, ParseIndices));
@@ -443,16 +457,15 @@ absl::StatusOr<UsedIndex> ParseUsedIndex(const ErrorSink& errors,
   }
   UsedIndex index;
   // Index names contain no spaces, except the `[DELETED INDEX]` marker.
-  size_t name_end = absl::StartsWith(text, "[DELETED INDEX] (")
-                        ? 15
-                        : text.find(" (");
+  size_t name_end =
+      absl::StartsWith(text, "[DELETED INDEX] (") ? 15 : text.find(" (");
   if (name_end == absl::string_view::npos || !absl::EndsWith(text, ")")) {
     return errors.Expected(line, 2, "'<index name> (<usage>, ...)'");
   }
   index.name = std::string(text.substr(0, name_end));
   // Usages may contain parentheses: `delta join 1st input (full scan)`.
-  for (auto [offset, usage] :
-       internal::SplitTopLevel(text.substr(name_end + 2, text.size() - name_end - 3), ", ")) {
+  for (auto [offset, usage] : internal::SplitTopLevel(
+           text.substr(name_end + 2, text.size() - name_end - 3), ", ")) {
     index.usages.emplace_back(usage);
   }
   return index;
@@ -485,8 +498,10 @@ class DocumentParser {
         objects_done = true;
         std::vector<UsedIndex> indexes;
         for (size_t k = i + 1; k < end; ++k) {
-          if (lines_[k].level != 1) return errors_.Expected(lines_[k], 0, "a used index at level 1");
-          LIR_ASSIGN_OR_RETURN(UsedIndex index, ParseUsedIndex(errors_, lines_[k]));
+          if (lines_[k].level != 1)
+            return errors_.Expected(lines_[k], 0, "a used index at level 1");
+          LIR_ASSIGN_OR_RETURN(UsedIndex index,
+                               ParseUsedIndex(errors_, lines_[k]));
           indexes.push_back(std::move(index));
         }
         doc.used_indexes = std::move(indexes);
@@ -507,7 +522,8 @@ class DocumentParser {
         LIR_RETURN_IF_ERROR(NoBody(i, end));
         doc.optimization_time = std::string(c.substr(19));
       } else if (!objects_done && absl::EndsWith(c, ":")) {
-        LIR_ASSIGN_OR_RETURN(Object object, ParseObject(i, end, doc.objects.empty()));
+        LIR_ASSIGN_OR_RETURN(Object object,
+                             ParseObject(i, end, doc.objects.empty()));
         doc.objects.push_back(std::move(object));
       } else {
         return errors_.Expected(
@@ -530,7 +546,8 @@ class DocumentParser {
   }
 
   absl::Status NoBody(size_t i, size_t end) const {
-    if (end > i + 1) return errors_.Expected(lines_[i + 1], 0, "a level-0 line");
+    if (end > i + 1)
+      return errors_.Expected(lines_[i + 1], 0, "a level-0 line");
     return absl::OkStatus();
   }
 
@@ -540,18 +557,21 @@ class DocumentParser {
     name.remove_suffix(1);
     object.name = std::string(name);
     size_t body = i + 1;
-    if (body >= end) return errors_.AtEnd(lines_[i].number + 1, "expected a plan under the object header");
+    if (body >= end)
+      return errors_.AtEnd(lines_[i].number + 1,
+                           "expected a plan under the object header");
     int base_level = 1;
     if (first && lines_[body].level == 1 &&
-        (lines_[body].content == "Finish" || absl::StartsWith(lines_[body].content, "Finish "))) {
+        (lines_[body].content == "Finish" ||
+         absl::StartsWith(lines_[body].content, "Finish "))) {
       LIR_ASSIGN_OR_RETURN(object.finish, ParseFinish(errors_, lines_[body]));
       ++body;
       base_level = 2;
     }
     if (absl::EndsWith(object.name, "(fast path)")) {
-      LIR_ASSIGN_OR_RETURN(object.fast_path,
-                           internal::ParseFastPathBody(errors_, lines_, body,
-                                                       end, base_level));
+      LIR_ASSIGN_OR_RETURN(
+          object.fast_path,
+          internal::ParseFastPathBody(errors_, lines_, body, end, base_level));
       return object;
     }
     PlanBuilder builder(errors_, lines_);
@@ -578,8 +598,9 @@ class DocumentParser {
                            ParseAt(errors_, line, 10, text, ParsePredicates));
     }
     if (!cursor.Done()) {
-      return errors_.Expected(cursor.Peek(), 0,
-                              "'project=', 'filter=', 'map=' or 'pushdown=' in that order");
+      return errors_.Expected(
+          cursor.Peek(), 0,
+          "'project=', 'filter=', 'map=' or 'pushdown=' in that order");
     }
     doc->sources.push_back(std::move(source));
     return absl::OkStatus();
@@ -595,8 +616,9 @@ class DocumentParser {
 absl::StatusOr<Document> ParseText(std::string_view text,
                                    const ParseOptions& options) {
   ErrorSink errors(options.filename);
-  LIR_ASSIGN_OR_RETURN(std::vector<TextLine> lines,
-                       SplitLines(absl::string_view(text.data(), text.size()), errors));
+  LIR_ASSIGN_OR_RETURN(
+      std::vector<TextLine> lines,
+      SplitLines(absl::string_view(text.data(), text.size()), errors));
   DocumentParser parser(errors, lines);
   return parser.Parse();
 }

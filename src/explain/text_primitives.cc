@@ -1,7 +1,8 @@
 // Printing and parsing of the list-shaped primitives of the EXPLAIN text
-// (../shared/reference/TEXT-FORMAT.md section 4 and 5.4): rows, constant-row payloads, Indices,
-// CompactScalars, order keys, arrangement triples, aggregates, predicate
-// and expression lists. Expressions and literals live in text_scalar.cc.
+// (../shared/reference/TEXT-FORMAT.md section 4 and 5.4): rows, constant-row
+// payloads, Indices, CompactScalars, order keys, arrangement triples,
+// aggregates, predicate and expression lists. Expressions and literals live in
+// text_scalar.cc.
 #include "src/explain/text_primitives.h"
 
 #include <string>
@@ -27,8 +28,7 @@ template <typename ColumnOf>
 size_t RunEnd(size_t begin, size_t size, ColumnOf column) {
   size_t end = begin + 1;
   if (column(begin) < 0) return end;
-  while (end < size && column(end) >= 0 &&
-         column(end) == column(end - 1) + 1) {
+  while (end < size && column(end) >= 0 && column(end) == column(end - 1) + 1) {
     ++end;
   }
   return end;
@@ -205,7 +205,8 @@ std::string PrintIndices(const std::vector<int>& columns) {
     if (end - i < kMinRangeLength) end = i + 1;
     if (!out.empty()) out += ", ";
     absl::StrAppend(&out, "#", columns[i]);
-    if (end - i >= kMinRangeLength) absl::StrAppend(&out, "..=#", columns[end - 1]);
+    if (end - i >= kMinRangeLength)
+      absl::StrAppend(&out, "..=#", columns[end - 1]);
     i = end;
   }
   return out;
@@ -241,8 +242,8 @@ std::string PrintOrderKeys(const std::vector<OrderKey>& keys) {
 }
 
 std::string PrintArrangement(const ArrangementForm& form) {
-  std::string out = absl::StrCat("{ key=[", PrintCompactScalars(form.key),
-                                 "], permutation=");
+  std::string out =
+      absl::StrCat("{ key=[", PrintCompactScalars(form.key), "], permutation=");
   if (form.permutation.empty()) {
     out += "id";
   } else {
@@ -359,8 +360,9 @@ absl::StatusOr<std::vector<ScalarExpr>> ParseCompactScalars(
 absl::StatusOr<std::vector<OrderKey>> ParseOrderKeys(std::string_view text,
                                                      size_t* error_pos) {
   return internal::RunPrimitiveParser<std::vector<OrderKey>>(
-      text, error_pos,
-      [](PrimitiveCursor& cursor) { return ParseOrderKeysUntil(cursor, '\0'); });
+      text, error_pos, [](PrimitiveCursor& cursor) {
+        return ParseOrderKeysUntil(cursor, '\0');
+      });
 }
 
 absl::StatusOr<ArrangementForm> ParseArrangement(std::string_view text,

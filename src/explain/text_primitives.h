@@ -1,6 +1,7 @@
 // Printing and parsing of the shared pieces of Materialize's verbose EXPLAIN
-// text (../shared/reference/TEXT-FORMAT.md sections 4 and 5): scalar expressions, literals,
-// rows, column lists, order keys, arrangement triples, aggregates.
+// text (../shared/reference/TEXT-FORMAT.md sections 4 and 5): scalar
+// expressions, literals, rows, column lists, order keys, arrangement triples,
+// aggregates.
 //
 // Parsers consume exactly the text given (no leading/trailing spaces are
 // skipped). On failure they return InvalidArgument whose message is
@@ -45,7 +46,8 @@ std::string PrintCompactScalars(const std::vector<ScalarExpr>& exprs);
 std::string PrintOrderKeys(const std::vector<OrderKey>& keys);
 /// `{ key=[#0], permutation={#0: #1, #1: #0}, thinning=(#1) }`.
 std::string PrintArrangement(const ArrangementForm& form);
-/// `count(*)`, `sum(#1{b})`, `count(distinct #0)`, `array_agg[order_by=[]](...)`.
+/// `count(*)`, `sum(#1{b})`, `count(distinct #0)`,
+/// `array_agg[order_by=[]](...)`.
 std::string PrintAggregate(const AggregateExpr& agg);
 /// Joins predicates with ` AND ` (the content of `filter=(...)`).
 std::string PrintPredicates(const std::vector<ScalarExpr>& preds);

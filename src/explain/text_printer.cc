@@ -1,6 +1,6 @@
 // Prints LIR documents in Materialize's verbose EXPLAIN text form
-// (../shared/reference/TEXT-FORMAT.md). The traversal keeps its own stack so that plan depth is
-// bounded only by memory.
+// (../shared/reference/TEXT-FORMAT.md). The traversal keeps its own stack so
+// that plan depth is bounded only by memory.
 #include <cstdlib>
 #include <functional>
 #include <string>
@@ -136,20 +136,20 @@ class Printer {
 
   void Stage(int level, const JoinStage& stage) {
     if (stage.closure.has_value()) Closure(level, "closure", *stage.closure);
-    Line(level, absl::StrCat("lookup={ relation=", stage.lookup_relation,
-                             ", key=[", PrintCompactScalars(stage.lookup_key),
-                             "] }"));
-    Line(level, absl::StrCat("stream={ key=[",
-                             PrintCompactScalars(stage.stream_key),
-                             "], thinning=(",
-                             PrintIndices(stage.stream_thinning), ") }"));
+    Line(level,
+         absl::StrCat("lookup={ relation=", stage.lookup_relation, ", key=[",
+                      PrintCompactScalars(stage.lookup_key), "] }"));
+    Line(level,
+         absl::StrCat("stream={ key=[", PrintCompactScalars(stage.stream_key),
+                      "], thinning=(", PrintIndices(stage.stream_thinning),
+                      ") }"));
   }
 
   void Source(int level, const JoinPath& path) {
     if (path.source_key.has_value()) {
-      Line(level, absl::StrCat("source={ relation=", path.source_relation,
-                               ", key=[", PrintCompactScalars(*path.source_key),
-                               "] }"));
+      Line(level,
+           absl::StrCat("source={ relation=", path.source_relation, ", key=[",
+                        PrintCompactScalars(*path.source_key), "] }"));
     } else {
       Line(level,
            absl::StrCat("source={ relation=", path.source_relation, ", raw }"));
@@ -163,7 +163,8 @@ class Printer {
       // Linear: final closure first, stages ascending, initial closure last.
       if (!join.paths.empty()) {
         const JoinPath& path = join.paths[0];
-        if (path.final_closure) Closure(d1, "final_closure", *path.final_closure);
+        if (path.final_closure)
+          Closure(d1, "final_closure", *path.final_closure);
         for (size_t i = 0; i < path.stages.size(); ++i) {
           Line(d1, absl::StrCat("linear_stage[", i, "]"));
           Stage(d1 + 1, path.stages[i]);
@@ -178,7 +179,8 @@ class Printer {
         const JoinPath& path = join.paths[p];
         Line(d1, absl::StrCat("plan_path[", p, "]"));
         const int d2 = d1 + 1;
-        if (path.final_closure) Closure(d2, "final_closure", *path.final_closure);
+        if (path.final_closure)
+          Closure(d2, "final_closure", *path.final_closure);
         // Delta stages print from the last to the first.
         for (size_t i = path.stages.size(); i-- > 0;) {
           Line(d2, absl::StrCat("delta_stage[", i, "]"));
@@ -207,10 +209,9 @@ class Printer {
                                 PrintAggregate(r.simple_aggrs[i].second), ")"));
         }
         for (size_t i = 0; i < r.distinct_aggrs.size(); ++i) {
-          Line(d1, absl::StrCat("distinct_aggrs[", i, "]=(",
-                                r.distinct_aggrs[i].first, ", ",
-                                PrintAggregate(r.distinct_aggrs[i].second),
-                                ")"));
+          Line(d1, absl::StrCat(
+                       "distinct_aggrs[", i, "]=(", r.distinct_aggrs[i].first,
+                       ", ", PrintAggregate(r.distinct_aggrs[i].second), ")"));
         }
         break;
       case ReduceKind::kHierarchicalMonotonic:
@@ -222,17 +223,17 @@ class Printer {
           Line(d1, "monotonic");
           if (r.must_consolidate) Line(d1, "must_consolidate");
         } else {
-          Line(d1, absl::StrCat("buckets=[", absl::StrJoin(r.buckets, ", "),
-                                "]"));
+          Line(d1,
+               absl::StrCat("buckets=[", absl::StrJoin(r.buckets, ", "), "]"));
         }
         break;
       case ReduceKind::kBasicSingle:
         Header(level, node, "Reduce::Basic");
         if (!r.aggrs.empty()) {
-          Line(d1, absl::StrCat("aggr=(", PrintAggregate(r.aggrs[0]),
-                                r.fused_unnest_list ? ", fused_unnest_list=true"
-                                                    : "",
-                                ")"));
+          Line(d1,
+               absl::StrCat(
+                   "aggr=(", PrintAggregate(r.aggrs[0]),
+                   r.fused_unnest_list ? ", fused_unnest_list=true" : "", ")"));
         }
         break;
       case ReduceKind::kBasicMultiple:
@@ -265,15 +266,9 @@ class Printer {
   void TopK(const Node& node, const TopKOp& t, int level) {
     std::string header;
     switch (t.kind) {
-      case TopKKind::kMonotonicTop1:
-        header = "TopK::MonotonicTop1";
-        break;
-      case TopKKind::kMonotonicTopK:
-        header = "TopK::MonotonicTopK";
-        break;
-      case TopKKind::kBasic:
-        header = "TopK::Basic";
-        break;
+      case TopKKind::kMonotonicTop1: header = "TopK::MonotonicTop1"; break;
+      case TopKKind::kMonotonicTopK: header = "TopK::MonotonicTopK"; break;
+      case TopKKind::kBasic: header = "TopK::Basic"; break;
     }
     if (!t.group_by.empty()) {
       absl::StrAppend(&header, " group_by=[", PrintIndices(t.group_by), "]");
@@ -333,8 +328,8 @@ class Printer {
       shown = std::min(shown, kMaxPrintedConstantRows);
     }
     for (size_t i = 0; i < shown; ++i) {
-      Line(row_level, absl::StrCat("- ", PrintConstantRow(c.rows[i].row,
-                                                          c.rows[i].diff)));
+      Line(row_level,
+           absl::StrCat("- ", PrintConstantRow(c.rows[i].row, c.rows[i].diff)));
     }
   }
 
@@ -342,7 +337,8 @@ class Printer {
     const int d1 = level + 1;
     switch (g.kind) {
       case GetKind::kPassArrangements:
-        Header(level, node, absl::StrCat("Get::PassArrangements ", g.id.ToString()));
+        Header(level, node,
+               absl::StrCat("Get::PassArrangements ", g.id.ToString()));
         break;
       case GetKind::kArrangement:
         Header(level, node, absl::StrCat("Get::Arrangement ", g.id.ToString()));
@@ -371,7 +367,8 @@ class Printer {
     Line(level, "With");
     // Pushed in reverse: the body last-out.
     stack_.push_back({head, level + 1, {}});
-    stack_.push_back({nullptr, level, absl::StrCat("Return", Annotation(node))});
+    stack_.push_back(
+        {nullptr, level, absl::StrCat("Return", Annotation(node))});
     for (size_t i = chain.size(); i-- > 0;) {
       stack_.push_back({chain[i]->inputs[0].get(), level + 2, {}});
       stack_.push_back({nullptr, level + 1,
@@ -383,18 +380,18 @@ class Printer {
     Line(level, "With Mutually Recursive");
     const size_t n = r.ids.size();
     stack_.push_back({node.inputs[n].get(), level + 1, {}});
-    stack_.push_back({nullptr, level, absl::StrCat("Return", Annotation(node))});
+    stack_.push_back(
+        {nullptr, level, absl::StrCat("Return", Annotation(node))});
     for (size_t i = n; i-- > 0;) {
       stack_.push_back({node.inputs[i].get(), level + 2, {}});
       std::string limit;
       if (i < r.limits.size() && r.limits[i].has_value()) {
-        limit = absl::StrCat("[recursion_limit=", r.limits[i]->max_iters,
-                             r.limits[i]->return_at_limit ? ", return_at_limit"
-                                                          : "",
-                             "] ");
+        limit = absl::StrCat(
+            "[recursion_limit=", r.limits[i]->max_iters,
+            r.limits[i]->return_at_limit ? ", return_at_limit" : "", "] ");
       }
-      stack_.push_back(
-          {nullptr, level + 1, absl::StrCat("cte ", limit, "l", r.ids[i], " =")});
+      stack_.push_back({nullptr, level + 1,
+                        absl::StrCat("cte ", limit, "l", r.ids[i], " =")});
     }
   }
 
@@ -404,21 +401,16 @@ class Printer {
       case NodeKind::kConstant:
         Constant(node, node.As<ConstantOp>(), level);
         return;
-      case NodeKind::kGet:
-        Get(node, node.As<GetOp>(), level);
-        return;
-      case NodeKind::kLet:
-        With(node, level);
-        return;
-      case NodeKind::kLetRec:
-        LetRec(node, node.As<LetRecOp>(), level);
-        return;
+      case NodeKind::kGet: Get(node, node.As<GetOp>(), level); return;
+      case NodeKind::kLet: With(node, level); return;
+      case NodeKind::kLetRec: LetRec(node, node.As<LetRecOp>(), level); return;
       case NodeKind::kMfp: {
         const MfpOp& m = node.As<MfpOp>();
         Header(level, node, "Mfp");
         MfpLines(d1, m.mfp);
         if (m.input_key.has_value()) {
-          Line(d1, absl::StrCat("input_key=", PrintCompactScalars(*m.input_key)));
+          Line(d1,
+               absl::StrCat("input_key=", PrintCompactScalars(*m.input_key)));
           if (m.input_val.has_value()) {
             Line(d1, absl::StrCat("input_val=", PrintRow(*m.input_val)));
           }
@@ -428,24 +420,21 @@ class Printer {
       }
       case NodeKind::kFlatMap: {
         const FlatMapOp& f = node.As<FlatMapOp>();
-        Header(level, node, absl::StrCat("FlatMap ", f.func, "(",
-                                         PrintCompactScalars(f.exprs), ")"));
+        Header(level, node,
+               absl::StrCat("FlatMap ", f.func, "(",
+                            PrintCompactScalars(f.exprs), ")"));
         if (f.input_key.has_value()) {
-          Line(d1, absl::StrCat("input_key=", PrintCompactScalars(*f.input_key)));
+          Line(d1,
+               absl::StrCat("input_key=", PrintCompactScalars(*f.input_key)));
         }
-        if (!f.mfp_after.IsIdentity()) LabelledMfp(d1, "mfp_after", f.mfp_after);
+        if (!f.mfp_after.IsIdentity())
+          LabelledMfp(d1, "mfp_after", f.mfp_after);
         PushInputs(node, d1);
         return;
       }
-      case NodeKind::kJoin:
-        Join(node, node.As<JoinOp>(), level);
-        return;
-      case NodeKind::kReduce:
-        Reduce(node, node.As<ReduceOp>(), level);
-        return;
-      case NodeKind::kTopK:
-        TopK(node, node.As<TopKOp>(), level);
-        return;
+      case NodeKind::kJoin: Join(node, node.As<JoinOp>(), level); return;
+      case NodeKind::kReduce: Reduce(node, node.As<ReduceOp>(), level); return;
+      case NodeKind::kTopK: TopK(node, node.As<TopKOp>(), level); return;
       case NodeKind::kNegate:
         Header(level, node, "Negate");
         PushInputs(node, d1);
@@ -459,8 +448,9 @@ class Printer {
         return;
       case NodeKind::kUnion: {
         const UnionOp& u = node.As<UnionOp>();
-        Header(level, node,
-               u.consolidate_output ? "Union consolidate_output=true" : "Union");
+        Header(
+            level, node,
+            u.consolidate_output ? "Union consolidate_output=true" : "Union");
         bool any_bucketing = false;
         for (UnionStrategy s : u.strategies) {
           any_bucketing |= s == UnionStrategy::kTemporalBucketing;
@@ -481,8 +471,8 @@ class Printer {
         const ArrangeByOp& a = node.As<ArrangeByOp>();
         Header(level, node, "ArrangeBy");
         if (a.input_key.has_value()) {
-          Line(d1, absl::StrCat("input_key=[", PrintCompactScalars(*a.input_key),
-                                "]"));
+          Line(d1, absl::StrCat("input_key=[",
+                                PrintCompactScalars(*a.input_key), "]"));
         }
         if (a.temporal_bucketing) Line(d1, "strategy=TemporalBucketing");
         MfpLines(d1, a.input_mfp);
@@ -497,9 +487,9 @@ class Printer {
                             PrintArrangement(s.ensure_arrangement)));
         Line(d1, absl::StrCat("base_key=[",
                               PrintCompactScalars(ColumnKey(s.base_key)), "]"));
-        Line(d1, absl::StrCat("subtract_key=[",
-                              PrintCompactScalars(ColumnKey(s.subtract_key)),
-                              "]"));
+        Line(d1,
+             absl::StrCat("subtract_key=[",
+                          PrintCompactScalars(ColumnKey(s.subtract_key)), "]"));
         PushInputs(node, d1);
         return;
       }

@@ -1,5 +1,5 @@
-// Printing and parsing of scalar expressions and literals (../shared/reference/TEXT-FORMAT.md
-// section 5).
+// Printing and parsing of scalar expressions and literals
+// (../shared/reference/TEXT-FORMAT.md section 5).
 //
 // Representation choices (the printer and parser agree on them, so both
 // text -> IR -> text and IR -> text -> IR round trips hold):
@@ -44,8 +44,7 @@ bool IsIdentStart(char c) {
 bool IsIdentChar(char c) { return IsIdentStart(c) || IsDigit(c); }
 /// Characters of symbolic function names such as `-` in `-(#0)`.
 bool IsOperatorChar(char c) {
-  return std::string_view("+-*/%<>=!~&|^?@#").find(c) !=
-         std::string_view::npos;
+  return std::string_view("+-*/%<>=!~&|^?@#").find(c) != std::string_view::npos;
 }
 
 /// Column names Materialize never prints (the SQL placeholder).
@@ -74,8 +73,7 @@ void AppendJoined(std::string& out, const std::vector<ScalarExpr>& exprs,
 
 void AppendCall(std::string& out, const ScalarExpr& e) {
   switch (e.style) {
-    case CallStyle::kFunction:
-      break;
+    case CallStyle::kFunction: break;
     case CallStyle::kInfix:
       if (e.args.size() < 2) break;
       out += '(';
@@ -146,15 +144,9 @@ void AppendExpr(std::string& out, const ScalarExpr& e) {
         out += '}';
       }
       return;
-    case ScalarKind::kLiteral:
-      AppendLiteral(out, e.literal);
-      return;
-    case ScalarKind::kOpaque:
-      out += e.opaque;
-      return;
-    case ScalarKind::kCall:
-      AppendCall(out, e);
-      return;
+    case ScalarKind::kLiteral: AppendLiteral(out, e.literal); return;
+    case ScalarKind::kOpaque: out += e.opaque; return;
+    case ScalarKind::kCall: AppendCall(out, e); return;
     case ScalarKind::kIf: {
       static constexpr std::string_view kWords[] = {"case when ", " then ",
                                                     " else "};
@@ -339,9 +331,8 @@ absl::StatusOr<std::string> PrimitiveCursor::ParseBracketGroup() {
 size_t PrimitiveCursor::RangeEnd(size_t start) const {
   // `[1,5)`, `(,5]`: bounds without spaces, brackets, quotes or commas.
   auto bound_end = [&](size_t p) {
-    while (p < text_.size() &&
-           std::string_view(" ,()[]{}\"#").find(text_[p]) ==
-               std::string_view::npos) {
+    while (p < text_.size() && std::string_view(" ,()[]{}\"#").find(text_[p]) ==
+                                   std::string_view::npos) {
       ++p;
     }
     return p;
@@ -391,8 +382,8 @@ size_t PrimitiveCursor::TimePartEnd(size_t start, bool allow_sign) const {
 }
 
 size_t PrimitiveCursor::UnitWordEnd(size_t start) const {
-  for (std::string_view unit : {" years", " year", " mons", " mon", " days",
-                                " day"}) {
+  for (std::string_view unit :
+       {" years", " year", " mons", " mon", " days", " day"}) {
     if (text_.substr(start).substr(0, unit.size()) == unit &&
         !IsIdentChar(CharAt(start + unit.size()))) {
       return start + unit.size();
@@ -625,10 +616,11 @@ absl::Status PrimitiveCursor::ParseExprNoDepth(ScalarExpr& out) {
     }
     absl::Status word = ParseLeaf(out);
     if (!word.ok() && pos_ == start) {
-      return ErrorAt(name_end,
-                     absl::StrCat("`(` after function name `",
-                                  AbslView(text_.substr(start, name_end - start)),
-                                  "` (or a literal)"));
+      return ErrorAt(
+          name_end,
+          absl::StrCat("`(` after function name `",
+                       AbslView(text_.substr(start, name_end - start)),
+                       "` (or a literal)"));
     }
     return word;
   }
@@ -695,7 +687,8 @@ absl::Status PrimitiveCursor::ParseParenthesized(ScalarExpr& out) {
   bool variadic = op == "AND" || op == "OR";
   if (variadic) {
     // ` AND ` / ` OR ` between further operands.
-    while (Peek() == ' ' && LookingAt(text_.substr(op_start - 1, op.size() + 2))) {
+    while (Peek() == ' ' &&
+           LookingAt(text_.substr(op_start - 1, op.size() + 2))) {
       pos_ += op.size() + 2;
       out.args.emplace_back();
       LIR_RETURN_IF_ERROR(ParseExprInto(out.args.back()));
@@ -706,8 +699,7 @@ absl::Status PrimitiveCursor::ParseParenthesized(ScalarExpr& out) {
                         : std::string("`)`"));
 }
 
-absl::Status PrimitiveCursor::ParseNamedCall(size_t name_end,
-                                             ScalarExpr& out) {
+absl::Status PrimitiveCursor::ParseNamedCall(size_t name_end, ScalarExpr& out) {
   std::string_view name = text_.substr(pos_, name_end - pos_);
   pos_ = name_end;
   out.kind = ScalarKind::kCall;
@@ -775,8 +767,7 @@ absl::Status PrimitiveCursor::ParseCaseLookup(ScalarExpr& out) {
 
 // ---- Public parsers -------------------------------------------------------
 
-absl::StatusOr<ScalarExpr> ParseExpr(std::string_view text,
-                                     size_t* error_pos) {
+absl::StatusOr<ScalarExpr> ParseExpr(std::string_view text, size_t* error_pos) {
   return internal::RunPrimitiveParser<ScalarExpr>(
       text, error_pos,
       [](PrimitiveCursor& cursor) -> absl::StatusOr<ScalarExpr> {
@@ -786,8 +777,7 @@ absl::StatusOr<ScalarExpr> ParseExpr(std::string_view text,
       });
 }
 
-absl::StatusOr<Literal> ParseLiteral(std::string_view text,
-                                     size_t* error_pos) {
+absl::StatusOr<Literal> ParseLiteral(std::string_view text, size_t* error_pos) {
   return internal::RunPrimitiveParser<Literal>(
       text, error_pos, [](PrimitiveCursor& cursor) -> absl::StatusOr<Literal> {
         LIR_ASSIGN_OR_RETURN(Literal lit, cursor.ParseLiteral());

@@ -67,9 +67,9 @@ absl::StatusOr<AnnotationFields> ParseAnnotationFields(absl::string_view list) {
     } else if (item == "arrangements") {
       fields.arrangements = true;
     } else {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown annotation '", item,
-                       "'; expected node_id, arity, monotonic or arrangements"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unknown annotation '", item,
+          "'; expected node_id, arity, monotonic or arrangements"));
     }
   }
   return fields;
@@ -107,30 +107,32 @@ absl::StatusOr<DocumentAnalysis> DocumentAnalysis::Run(
   return result;
 }
 
-std::string DocumentAnalysis::CommentFields(const Node& node,
-                                            const AnnotationFields& fields) const {
+std::string DocumentAnalysis::CommentFields(
+    const Node& node, const AnnotationFields& fields) const {
   std::vector<std::string> parts;
   if (fields.arity) {
     const Arity* arity = ArityOf(node);
-    parts.push_back(absl::StrCat(
-        "arity: ", arity == nullptr ? "?" : FormatArity(*arity)));
+    parts.push_back(
+        absl::StrCat("arity: ", arity == nullptr ? "?" : FormatArity(*arity)));
   }
   if (fields.monotonic) {
     const PhysicallyMonotonic* monotonic = MonotonicOf(node);
     parts.push_back(absl::StrCat(
-        "monotonic: ",
-        monotonic == nullptr ? "?" : (monotonic->monotonic ? "true" : "false")));
+        "monotonic: ", monotonic == nullptr
+                           ? "?"
+                           : (monotonic->monotonic ? "true" : "false")));
   }
   if (fields.arrangements) {
     const AvailableForms* forms = FormsOf(node);
-    parts.push_back(absl::StrCat(
-        "arrangements: ", forms == nullptr ? "?" : Quoted(FormatForms(*forms))));
+    parts.push_back(
+        absl::StrCat("arrangements: ",
+                     forms == nullptr ? "?" : Quoted(FormatForms(*forms))));
   }
   return absl::StrJoin(parts, ", ");
 }
 
-nlohmann::json DocumentAnalysis::JsonFields(const Node& node,
-                                            const AnnotationFields& fields) const {
+nlohmann::json DocumentAnalysis::JsonFields(
+    const Node& node, const AnnotationFields& fields) const {
   nlohmann::json out = nlohmann::json::object();
   if (fields.arity) {
     const Arity* arity = ArityOf(node);
@@ -177,8 +179,8 @@ std::string DocumentAnalysis::FixpointReport(const Document& doc) const {
       add("arity", arity_);
       add("monotonic", monotonic_);
       add("arrangements", forms_);
-      absl::StrAppend(&out, "  ", object.name, " LirId(", node.id, "): ",
-                      absl::StrJoin(parts, "; "), "\n");
+      absl::StrAppend(&out, "  ", object.name, " LirId(", node.id,
+                      "): ", absl::StrJoin(parts, "; "), "\n");
     });
   }
   if (out.empty()) return out;

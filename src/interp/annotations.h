@@ -59,11 +59,13 @@ class DocumentAnalysis {
 
   /// `arity: 2, monotonic: true, arrangements: "raw, [#0]"`: the computed
   /// fields of `fields` for `node` (node_id excluded: the printer adds it).
-  std::string CommentFields(const Node& node, const AnnotationFields& fields) const;
+  std::string CommentFields(const Node& node,
+                            const AnnotationFields& fields) const;
 
   /// The same as a JSON object: {"arity": 2 | null (unknown) | "conflict",
   /// "monotonic": true, "arrangements": "raw, [#0]"}.
-  nlohmann::json JsonFields(const Node& node, const AnnotationFields& fields) const;
+  nlohmann::json JsonFields(const Node& node,
+                            const AnnotationFields& fields) const;
 
   /// One line per LetRec of `doc` (pre-order) saying how each analysis's
   /// fixpoint ended; empty when the document has no LetRec.

@@ -31,8 +31,7 @@ void CollectRevealedArities(const Node& plan, RevealedArities* revealed) {
 
 using Domain = Arity;
 
-Domain ArityInterpreter::VisitConstant(const Context<Domain>&,
-                                       const Node& node,
+Domain ArityInterpreter::VisitConstant(const Context<Domain>&, const Node& node,
                                        const ConstantOp&) const {
   return NodeOutputArity(node, {});
 }

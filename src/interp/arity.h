@@ -56,7 +56,9 @@ class ArityInterpreter {
   /// The lattice (see the Domain type).
   Domain Top() const { return Arity::Conflict(); }
   Domain Bottom() const { return Arity::Unknown(); }
-  Domain Join(const Domain& a, const Domain& b) const { return JoinArity(a, b); }
+  Domain Join(const Domain& a, const Domain& b) const {
+    return JoinArity(a, b);
+  }
   bool Equal(const Domain& a, const Domain& b) const { return a == b; }
 
   /// Transfer functions, one per node kind (rules in the class comment).
@@ -64,8 +66,8 @@ class ArityInterpreter {
                        const ConstantOp& op) const;
   Domain VisitGet(const Context<Domain>& ctx, const Node& node,
                   const GetOp& op) const;
-  Domain VisitMfp(const Context<Domain>& ctx, const Node& node,
-                  const MfpOp& op, const Domain& input) const;
+  Domain VisitMfp(const Context<Domain>& ctx, const Node& node, const MfpOp& op,
+                  const Domain& input) const;
   Domain VisitFlatMap(const Context<Domain>& ctx, const Node& node,
                       const FlatMapOp& op, const Domain& input) const;
   Domain VisitJoin(const Context<Domain>& ctx, const Node& node,

@@ -116,11 +116,11 @@ bool RestoresRow(const Node& input, const std::vector<ScalarExpr>& key,
   std::optional<Layout> layout = MakeLayout(*form);
   if (!layout.has_value() || layout->row_arity != arity) return false;
   for (int c = 0; c < arity; ++c) {
-    const int read = mfp.project.has_value()
-                         ? (static_cast<size_t>(c) < mfp.project->size()
-                                ? (*mfp.project)[c]
-                                : -1)
-                         : c;
+    const int read =
+        mfp.project.has_value()
+            ? (static_cast<size_t>(c) < mfp.project->size() ? (*mfp.project)[c]
+                                                            : -1)
+            : c;
     if (read != layout->position[c]) return false;
   }
   const int output = mfp.OutputArity(layout->arity);
@@ -134,7 +134,8 @@ Domain ArrangementsInterpreter::VisitMfp(const Context<Domain>&,
                                          const Domain&) const {
   // Reading an arrangement through an MFP that only turns the layout row
   // back into the collection's row (only useful with a seek, `input_val=`)
-  // keeps the output in that arrangement (../shared/reference/SEMANTICS.md section 2).
+  // keeps the output in that arrangement (../shared/reference/SEMANTICS.md
+  // section 2).
   if (op.input_key.has_value() && op.mfp.IsProjectionOnly() &&
       arities_ != nullptr) {
     const Arity* input = arities_->Find(*node.inputs[0]);
@@ -166,7 +167,8 @@ Domain ArrangementsInterpreter::VisitReduce(const Context<Domain>&,
   if (arities_ != nullptr) {
     if (const Arity* found = arities_->Find(*node.inputs[0])) input = *found;
   }
-  // With an input key, key_plan reads the layout row (../shared/reference/SEMANTICS.md 8.3).
+  // With an input key, key_plan reads the layout row
+  // (../shared/reference/SEMANTICS.md 8.3).
   if (op.input_key.has_value() && input.known()) {
     input = Arity::Known(LayoutArity(*op.input_key, input.value));
   }

@@ -96,7 +96,9 @@ class ArrangementsInterpreter {
     forms.everything = true;
     return forms;
   }
-  Domain Join(const Domain& a, const Domain& b) const { return JoinForms(a, b); }
+  Domain Join(const Domain& a, const Domain& b) const {
+    return JoinForms(a, b);
+  }
   bool Equal(const Domain& a, const Domain& b) const { return SameForms(a, b); }
 
   /// Transfer functions, one per node kind (rules in the class comment).
@@ -104,8 +106,8 @@ class ArrangementsInterpreter {
                        const ConstantOp& op) const;
   Domain VisitGet(const Context<Domain>& ctx, const Node& node,
                   const GetOp& op) const;
-  Domain VisitMfp(const Context<Domain>& ctx, const Node& node,
-                  const MfpOp& op, const Domain& input) const;
+  Domain VisitMfp(const Context<Domain>& ctx, const Node& node, const MfpOp& op,
+                  const Domain& input) const;
   Domain VisitFlatMap(const Context<Domain>& ctx, const Node& node,
                       const FlatMapOp& op, const Domain& input) const;
   Domain VisitJoin(const Context<Domain>& ctx, const Node& node,

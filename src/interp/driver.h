@@ -109,8 +109,8 @@ class Driver : public ScopedVisitorBase<typename I::Domain> {
   }
 
   /// Joins a value's new result into its binding (not in the final pass).
-  absl::StatusOr<bool> UpdateLetRec(const Node& let_rec, size_t index,
-                                    D& value, LetRecState& state) {
+  absl::StatusOr<bool> UpdateLetRec(const Node& let_rec, size_t index, D& value,
+                                    LetRecState& state) {
     if (state.final_pass) return false;
     Binding<D>& binding = ctx_.bindings_[let_rec.As<LetRecOp>().ids[index]];
     D joined = interp_.Join(value, binding.value);
@@ -126,9 +126,9 @@ class Driver : public ScopedVisitorBase<typename I::Domain> {
       ++state.round;
       return LetRecNext::kRepeat;
     }
-    analysis_->let_recs[&let_rec] = LetRecOutcome{
-        state.hit_limit ? state.round : state.round + 1, state.hit_limit,
-        state.limit};
+    analysis_->let_recs[&let_rec] =
+        LetRecOutcome{state.hit_limit ? state.round : state.round + 1,
+                      state.hit_limit, state.limit};
     return LetRecNext::kBody;
   }
 

@@ -3,8 +3,9 @@
 // hands to transfer functions, and the per-node results it returns.
 //
 // The driver (src/interp/driver.h) owns Let and LetRec: it binds, unbinds and
-// iterates recursive bindings to a fixpoint (../shared/reference/SEMANTICS.md section 5), so an
-// interpreter only says what every other node kind computes from its inputs.
+// iterates recursive bindings to a fixpoint (../shared/reference/SEMANTICS.md
+// section 5), so an interpreter only says what every other node kind computes
+// from its inputs.
 #ifndef LIR_INTERP_INTERPRETER_H_
 #define LIR_INTERP_INTERPRETER_H_
 
@@ -59,14 +60,22 @@ class Context {
 // `Visit<Kind>(ctx, node, payload, ...)` followed by nothing for a leaf, the
 // input's value for a unary node, both values for a binary one and a span of
 // values for a variadic one. Let and LetRec are scopes: no transfer function.
-#define LIR_INTERP_REQUIRE_kLeaf(Kind, Payload) \
-  { interp.Visit##Kind(ctx, node, node.As<Payload>()) } -> std::same_as<typename I::Domain>;
-#define LIR_INTERP_REQUIRE_kUnary(Kind, Payload) \
-  { interp.Visit##Kind(ctx, node, node.As<Payload>(), d) } -> std::same_as<typename I::Domain>;
-#define LIR_INTERP_REQUIRE_kBinary(Kind, Payload) \
-  { interp.Visit##Kind(ctx, node, node.As<Payload>(), d, d) } -> std::same_as<typename I::Domain>;
-#define LIR_INTERP_REQUIRE_kVariadic(Kind, Payload) \
-  { interp.Visit##Kind(ctx, node, node.As<Payload>(), ds) } -> std::same_as<typename I::Domain>;
+#define LIR_INTERP_REQUIRE_kLeaf(Kind, Payload)       \
+  {                                                   \
+    interp.Visit##Kind(ctx, node, node.As<Payload>()) \
+    } -> std::same_as<typename I::Domain>;
+#define LIR_INTERP_REQUIRE_kUnary(Kind, Payload)         \
+  {                                                      \
+    interp.Visit##Kind(ctx, node, node.As<Payload>(), d) \
+    } -> std::same_as<typename I::Domain>;
+#define LIR_INTERP_REQUIRE_kBinary(Kind, Payload)           \
+  {                                                         \
+    interp.Visit##Kind(ctx, node, node.As<Payload>(), d, d) \
+    } -> std::same_as<typename I::Domain>;
+#define LIR_INTERP_REQUIRE_kVariadic(Kind, Payload)       \
+  {                                                       \
+    interp.Visit##Kind(ctx, node, node.As<Payload>(), ds) \
+    } -> std::same_as<typename I::Domain>;
 #define LIR_INTERP_REQUIRE_kLet(Kind, Payload)
 #define LIR_INTERP_REQUIRE_kLetRec(Kind, Payload)
 

@@ -95,9 +95,9 @@ Domain MonotonicityInterpreter::VisitFlatMap(const Context<Domain>&,
           !HasTemporalPredicates(op.mfp_after)};
 }
 
-Domain MonotonicityInterpreter::VisitJoin(const Context<Domain>&, const Node&,
-                                          const JoinOp&,
-                                          std::span<const Domain> inputs) const {
+Domain MonotonicityInterpreter::VisitJoin(
+    const Context<Domain>&, const Node&, const JoinOp&,
+    std::span<const Domain> inputs) const {
   for (const Domain& input : inputs) {
     if (!input.monotonic) return {false};
   }
@@ -118,8 +118,8 @@ Domain MonotonicityInterpreter::VisitTopK(const Context<Domain>& ctx,
   return {!ctx.recursive()};
 }
 
-Domain MonotonicityInterpreter::VisitNegate(const Context<Domain>&,
-                                            const Node&, const NegateOp&,
+Domain MonotonicityInterpreter::VisitNegate(const Context<Domain>&, const Node&,
+                                            const NegateOp&,
                                             const Domain&) const {
   return {false};
 }
@@ -130,9 +130,9 @@ Domain MonotonicityInterpreter::VisitThreshold(const Context<Domain>& ctx,
   return {!ctx.recursive()};
 }
 
-Domain MonotonicityInterpreter::VisitUnion(const Context<Domain>&, const Node&,
-                                           const UnionOp&,
-                                           std::span<const Domain> inputs) const {
+Domain MonotonicityInterpreter::VisitUnion(
+    const Context<Domain>&, const Node&, const UnionOp&,
+    std::span<const Domain> inputs) const {
   // Even a consolidating Union may pass on an uncancelled retraction (the
   // EXCEPT pattern), so it needs all inputs monotonic.
   for (const Domain& input : inputs) {
@@ -148,9 +148,11 @@ Domain MonotonicityInterpreter::VisitArrangeBy(const Context<Domain>&,
 }
 
 // The fused node is a Threshold over its two arms.
-Domain MonotonicityInterpreter::VisitSetDifference(
-    const Context<Domain>& ctx, const Node&, const SetDifferenceOp&,
-    const Domain&, const Domain&) const {
+Domain MonotonicityInterpreter::VisitSetDifference(const Context<Domain>& ctx,
+                                                   const Node&,
+                                                   const SetDifferenceOp&,
+                                                   const Domain&,
+                                                   const Domain&) const {
   return {!ctx.recursive()};
 }
 

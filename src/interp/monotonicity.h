@@ -1,6 +1,6 @@
-// Physical monotonicity in single-time dataflows (../shared/reference/SEMANTICS.md section 5,
-// Materialize's `SingleTimeMonotonic`): does a node's output consist of
-// insertions only?
+// Physical monotonicity in single-time dataflows
+// (../shared/reference/SEMANTICS.md section 5, Materialize's
+// `SingleTimeMonotonic`): does a node's output consist of insertions only?
 #ifndef LIR_INTERP_MONOTONICITY_H_
 #define LIR_INTERP_MONOTONICITY_H_
 
@@ -48,7 +48,8 @@ class MonotonicityInterpreter {
 
   /// `monotonic_globals`: printed names of the global collections known to
   /// be insert-only (monotonic sources and indexes).
-  explicit MonotonicityInterpreter(const std::set<std::string>& monotonic_globals)
+  explicit MonotonicityInterpreter(
+      const std::set<std::string>& monotonic_globals)
       : monotonic_globals_(monotonic_globals) {}
 
   /// The lattice (see the Domain type).
@@ -64,8 +65,8 @@ class MonotonicityInterpreter {
                        const ConstantOp& op) const;
   Domain VisitGet(const Context<Domain>& ctx, const Node& node,
                   const GetOp& op) const;
-  Domain VisitMfp(const Context<Domain>& ctx, const Node& node,
-                  const MfpOp& op, const Domain& input) const;
+  Domain VisitMfp(const Context<Domain>& ctx, const Node& node, const MfpOp& op,
+                  const Domain& input) const;
   Domain VisitFlatMap(const Context<Domain>& ctx, const Node& node,
                       const FlatMapOp& op, const Domain& input) const;
   Domain VisitJoin(const Context<Domain>& ctx, const Node& node,

@@ -36,12 +36,9 @@ Arity JoinArity(Arity a, Arity b) {
 
 std::string FormatArity(Arity arity) {
   switch (arity.state) {
-    case Arity::State::kUnknown:
-      return "?";
-    case Arity::State::kKnown:
-      return absl::StrCat(arity.value);
-    case Arity::State::kConflict:
-      return "conflict";
+    case Arity::State::kUnknown: return "?";
+    case Arity::State::kKnown: return absl::StrCat(arity.value);
+    case Arity::State::kConflict: return "conflict";
   }
   return "?";
 }
@@ -104,16 +101,13 @@ Arity FlatMapRowArity(const FlatMapOp& flat_map, Arity input) {
 
 size_t AggregateCount(const ReduceOp& reduce) {
   switch (reduce.kind) {
-    case ReduceKind::kDistinct:
-      return 0;
+    case ReduceKind::kDistinct: return 0;
     case ReduceKind::kAccumulable:
       return reduce.simple_aggrs.size() + reduce.distinct_aggrs.size();
     case ReduceKind::kHierarchicalMonotonic:
-    case ReduceKind::kHierarchicalBucketed:
-      return reduce.aggr_funcs.size();
+    case ReduceKind::kHierarchicalBucketed: return reduce.aggr_funcs.size();
     case ReduceKind::kBasicSingle:
-    case ReduceKind::kBasicMultiple:
-      return reduce.aggrs.size();
+    case ReduceKind::kBasicMultiple: return reduce.aggrs.size();
   }
   return 0;
 }
@@ -179,8 +173,7 @@ Arity GetOutputArity(const GetOp& get, Arity collection) {
     collection = JoinArity(collection, DescribedArity(form));
   }
   switch (get.kind) {
-    case GetKind::kPassArrangements:
-      return collection;
+    case GetKind::kPassArrangements: return collection;
     case GetKind::kArrangement:
       // The MFP reads the form's layout row
       // (../shared/reference/SEMANTICS.md 8.3).
@@ -190,8 +183,7 @@ Arity GetOutputArity(const GetOp& get, Arity collection) {
                                                    form->thinning.size())));
       }
       return MfpOutputArity(get.mfp, collection);
-    case GetKind::kCollection:
-      return MfpOutputArity(get.mfp, collection);
+    case GetKind::kCollection: return MfpOutputArity(get.mfp, collection);
   }
   return collection;
 }
@@ -209,8 +201,7 @@ Arity NodeOutputArity(const Node& node, std::span<const Arity> inputs) {
     case NodeKind::kGet:
       return GetOutputArity(node.As<GetOp>(), Arity::Unknown());
     case NodeKind::kLet:
-    case NodeKind::kLetRec:
-      return inputs.back();
+    case NodeKind::kLetRec: return inputs.back();
     case NodeKind::kMfp: {
       const MfpOp& op = node.As<MfpOp>();
       return MfpOutputArity(op.mfp, ReadArity(op.input_key, inputs[0]));
@@ -233,8 +224,7 @@ Arity NodeOutputArity(const Node& node, std::span<const Arity> inputs) {
       return MfpOutputArity(op.mfp_after, ReducedArity(op, inputs[0]));
     }
     case NodeKind::kTopK:
-    case NodeKind::kNegate:
-      return inputs[0];
+    case NodeKind::kNegate: return inputs[0];
     case NodeKind::kThreshold:
       return JoinArity(
           inputs[0], DescribedArity(node.As<ThresholdOp>().ensure_arrangement));

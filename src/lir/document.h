@@ -24,10 +24,10 @@ struct Finish {
   friend bool operator==(const Finish&, const Finish&) = default;
 };
 
-/// What a fast-path peek (`Explained Query (fast path):`, ../shared/reference/TEXT-FORMAT.md 1.2)
-/// does instead of running a dataflow. It is not LIR: a constant, or a read
-/// of an existing index or of a persist shard under an optional
-/// map/filter/project.
+/// What a fast-path peek (`Explained Query (fast path):`,
+/// ../shared/reference/TEXT-FORMAT.md 1.2) does instead of running a dataflow.
+/// It is not LIR: a constant, or a read of an existing index or of a persist
+/// shard under an optional map/filter/project.
 struct FastPath {
   /// Which form the body has.
   enum class Kind {
@@ -62,9 +62,9 @@ struct FastPath {
 
 /// One explained object: a named dataflow export and its plan.
 struct Object {
-  std::string name;               ///< `Explained Query`, `materialize.public.mv`
-  std::optional<Finish> finish;   ///< only on the first object
-  NodePtr plan;                   ///< null for fast-path objects
+  std::string name;              ///< `Explained Query`, `materialize.public.mv`
+  std::optional<Finish> finish;  ///< only on the first object
+  NodePtr plan;                  ///< null for fast-path objects
   std::optional<FastPath> fast_path;
 };
 

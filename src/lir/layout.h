@@ -1,6 +1,6 @@
-// Column layouts of arranged reads (../shared/reference/SEMANTICS.md section 8): which row an
-// expression that reads an arrangement is written over, and which form of
-// its input an arranged read finds.
+// Column layouts of arranged reads (../shared/reference/SEMANTICS.md section
+// 8): which row an expression that reads an arrangement is written over, and
+// which form of its input an arranged read finds.
 #ifndef LIR_LIR_LAYOUT_H_
 #define LIR_LIR_LAYOUT_H_
 
@@ -47,10 +47,11 @@ int LayoutArity(const std::vector<ScalarExpr>& key, int row_arity);
 int ColumnAtLayoutPosition(const std::vector<ScalarExpr>& key,
                            const ArrangementForm* form, int position);
 
-/// The form `node`'s output offers with key `key` (../shared/reference/SEMANTICS.md 8.5): the
-/// printed form of a Get::PassArrangements binding, an ArrangeBy (or the
-/// input it passes through), a Threshold/SetDifference `ensure_arrangement`;
-/// the derived form of a Reduce (`#0..#k-1`) or TopK::MonotonicTop1
+/// The form `node`'s output offers with key `key`
+/// (../shared/reference/SEMANTICS.md 8.5): the printed form of a
+/// Get::PassArrangements binding, an ArrangeBy (or the input it passes
+/// through), a Threshold/SetDifference `ensure_arrangement`; the derived form
+/// of a Reduce (`#0..#k-1`) or TopK::MonotonicTop1
 /// (`group_by`) for a row of `row_arity` columns; Let and LetRec offer
 /// their body's. nullopt when the node offers no arrangement with that key
 /// (or its form depends on an unknown arity).

@@ -13,8 +13,8 @@ bool MapFilterProject::IsProjectionOnly() const {
 }
 
 int MapFilterProject::OutputArity(int input_arity) const {
-  // ../shared/reference/SEMANTICS.md 8.1: without a projection the output is the input's columns;
-  // map columns then only feed the filters.
+  // ../shared/reference/SEMANTICS.md 8.1: without a projection the output is
+  // the input's columns; map columns then only feed the filters.
   if (project.has_value()) return static_cast<int>(project->size());
   return input_arity;
 }

@@ -13,7 +13,8 @@ namespace lir {
 struct TemporalFilter {
   std::vector<ScalarExpr> lower;
   std::vector<ScalarExpr> upper;
-  friend bool operator==(const TemporalFilter&, const TemporalFilter&) = default;
+  friend bool operator==(const TemporalFilter&,
+                         const TemporalFilter&) = default;
 };
 
 /// A map-filter-project: append `map` columns to the input, keep the rows
@@ -21,7 +22,8 @@ struct TemporalFilter {
 /// columns), then select `project` columns (absent = keep all).
 struct MapFilterProject {
   /// Output columns as positions in input ++ map; nullopt keeps exactly the
-  /// input's columns (map columns then only feed the filters; ../shared/reference/SEMANTICS.md 8.1).
+  /// input's columns (map columns then only feed the filters;
+  /// ../shared/reference/SEMANTICS.md 8.1).
   std::optional<std::vector<int>> project;
   std::vector<ScalarExpr> filter;
   std::vector<ScalarExpr> map;

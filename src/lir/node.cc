@@ -72,9 +72,8 @@ NodePtr Clone(const Node& node) {
 std::string_view KindName(NodeKind kind) {
   switch (kind) {
 #define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) \
-  case NodeKind::k##Kind:                             \
-    return #Kind;
-#include "src/lir/node_kinds.def"
+  case NodeKind::k##Kind: return #Kind;               \
+      #include "src/lir/node_kinds.def"
   }
   return "Unknown";
 }
@@ -91,15 +90,11 @@ InputShape ShapeOf(NodeKind kind) {
 
 InputCountRange RequiredInputs(const NodeOp& op) {
   switch (ShapeOf(KindOf(op))) {
-    case InputShape::kLeaf:
-      return {0, 0};
-    case InputShape::kUnary:
-      return {1, 1};
+    case InputShape::kLeaf: return {0, 0};
+    case InputShape::kUnary: return {1, 1};
     case InputShape::kBinary:
-    case InputShape::kLet:
-      return {2, 2};
-    case InputShape::kVariadic:
-      return {1, std::numeric_limits<size_t>::max()};
+    case InputShape::kLet: return {2, 2};
+    case InputShape::kVariadic: return {1, std::numeric_limits<size_t>::max()};
     case InputShape::kLetRec: {
       const size_t count = OpAs<LetRecOp>(op).ids.size() + 1;
       return {count, count};
@@ -146,8 +141,7 @@ std::string HeaderName(const Node& node) {
     case NodeKind::kNegate:
     case NodeKind::kUnion:
     case NodeKind::kArrangeBy:
-    case NodeKind::kSetDifference:
-      break;
+    case NodeKind::kSetDifference: break;
   }
   return std::string(KindName(node.kind()));
 }

@@ -234,9 +234,9 @@ struct ArrangeByOp {
   AvailableCollections forms;
 };
 
-/// SetDifference (this project's fused node, ../shared/reference/SEMANTICS.md section 3):
-/// inputs = {base, subtract}; output multiplicity
-/// max(0, count_base(r) - count_subtract(r)).
+/// SetDifference (this project's fused node, ../shared/reference/SEMANTICS.md
+/// section 3): inputs = {base, subtract}; output multiplicity max(0,
+/// count_base(r) - count_subtract(r)).
 struct SetDifferenceOp {
   ArrangementForm ensure_arrangement;
   std::vector<int> base_key;
@@ -289,16 +289,16 @@ struct VariantOfRest {
 using NodeOp = typename node_internal::VariantOfRest<void
 #define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) , StoredPayload<Payload>
 #include "src/lir/node_kinds.def"
-    >::type;
+                                                     >::type;
 static_assert(std::variant_size_v<NodeOp> == kNodeKindCount);
 
 /// The payload type of each kind (`PayloadOf<NodeKind::kReduce>` is ReduceOp).
 template <NodeKind K>
 struct PayloadOfKind;
-#define LIR_NODE_KIND(Kind, Payload, JsonName, Shape)     \
-  template <>                                             \
-  struct PayloadOfKind<NodeKind::k##Kind> {               \
-    using type = Payload;                                 \
+#define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) \
+  template <>                                         \
+  struct PayloadOfKind<NodeKind::k##Kind> {           \
+    using type = Payload;                             \
   };
 #include "src/lir/node_kinds.def"
 template <NodeKind K>
@@ -308,22 +308,22 @@ using PayloadOf = typename PayloadOfKind<K>::type;
 /// undefined for any other type.
 template <typename T>
 struct KindOfPayload;
-#define LIR_NODE_KIND(Kind, Payload, JsonName, Shape)      \
-  template <>                                              \
-  struct KindOfPayload<Payload> {                          \
-    static constexpr NodeKind value = NodeKind::k##Kind;   \
+#define LIR_NODE_KIND(Kind, Payload, JsonName, Shape)    \
+  template <>                                            \
+  struct KindOfPayload<Payload> {                        \
+    static constexpr NodeKind value = NodeKind::k##Kind; \
   };
 #include "src/lir/node_kinds.def"
 template <typename T>
 inline constexpr NodeKind kKindOf = KindOfPayload<T>::value;
 
 // The enum and the variant agree: each kind's alternative holds its payload.
-#define LIR_NODE_KIND(Kind, Payload, JsonName, Shape)                          \
-  static_assert(std::is_same_v<std::variant_alternative_t<                     \
-                                   static_cast<size_t>(NodeKind::k##Kind),     \
-                                   NodeOp>,                                    \
-                               StoredPayload<Payload>>,                        \
-                "NodeKind::k" #Kind " and NodeOp disagree");                   \
+#define LIR_NODE_KIND(Kind, Payload, JsonName, Shape)                     \
+  static_assert(                                                          \
+      std::is_same_v<std::variant_alternative_t<                          \
+                         static_cast<size_t>(NodeKind::k##Kind), NodeOp>, \
+                     StoredPayload<Payload>>,                             \
+      "NodeKind::k" #Kind " and NodeOp disagree");                        \
   static_assert(kKindOf<Payload> == NodeKind::k##Kind);
 #include "src/lir/node_kinds.def"
 
@@ -406,15 +406,23 @@ struct Node {
   NodeKind kind() const { return KindOf(op); }
   /// The payload, which must be of type T (check with Is<T>()).
   template <typename T>
-  T& As() { return OpAs<T>(op); }
+  T& As() {
+    return OpAs<T>(op);
+  }
   template <typename T>
-  const T& As() const { return OpAs<T>(op); }
+  const T& As() const {
+    return OpAs<T>(op);
+  }
   /// Whether the payload is of type T.
   template <typename T>
-  bool Is() const { return kind() == kKindOf<T>; }
+  bool Is() const {
+    return kind() == kKindOf<T>;
+  }
   /// The payload if it is of type T, else null.
   template <typename T>
-  const T* If() const { return Is<T>() ? &As<T>() : nullptr; }
+  const T* If() const {
+    return Is<T>() ? &As<T>() : nullptr;
+  }
 };
 
 /// Plan nodes stay small: a walk over a big plan touches only the id, the

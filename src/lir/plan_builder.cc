@@ -91,8 +91,7 @@ PlanBuilder PlanBuilder::Get(GetOp op) {
 
 // ---- Bindings ---------------------------------------------------------------
 
-PlanBuilder PlanBuilder::Let(uint64_t id, PlanBuilder value,
-                             PlanBuilder body) {
+PlanBuilder PlanBuilder::Let(uint64_t id, PlanBuilder value, PlanBuilder body) {
   std::vector<PlanBuilder> inputs;
   inputs.push_back(std::move(value));
   inputs.push_back(std::move(body));
@@ -213,8 +212,7 @@ PlanBuilder PlanBuilder::FromOp(NodeOp op, std::vector<PlanBuilder> inputs) {
 
 // ---- Results ----------------------------------------------------------------
 
-absl::StatusOr<NodePtr> PlanBuilder::Build(
-    const ValidateOptions& options) && {
+absl::StatusOr<NodePtr> PlanBuilder::Build(const ValidateOptions& options) && {
   if (!status_.ok()) return status_;
   if (node_ == nullptr) {
     return absl::InvalidArgumentError("PlanBuilder: Build() of an empty plan");

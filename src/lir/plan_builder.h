@@ -168,8 +168,8 @@ class PlanBuilder {
 };
 
 struct LetRecBinding {
-  uint64_t id = 0;                  ///< the local id, printed `l<id>`
-  PlanBuilder value;                ///< may read every id of the LetRec
+  uint64_t id = 0;                   ///< the local id, printed `l<id>`
+  PlanBuilder value;                 ///< may read every id of the LetRec
   std::optional<LetRecLimit> limit;  ///< nullopt: no iteration limit
 };
 

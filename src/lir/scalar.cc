@@ -90,20 +90,16 @@ ScalarExpr ScalarExpr::Opaque(std::string text) {
 bool SameIgnoringNames(const ScalarExpr& a, const ScalarExpr& b) {
   if (a.kind != b.kind) return false;
   switch (a.kind) {
-    case ScalarKind::kColumn:
-      return a.column == b.column;
-    case ScalarKind::kLiteral:
-      return a.literal == b.literal;
-    case ScalarKind::kOpaque:
-      return a.opaque == b.opaque;
+    case ScalarKind::kColumn: return a.column == b.column;
+    case ScalarKind::kLiteral: return a.literal == b.literal;
+    case ScalarKind::kOpaque: return a.opaque == b.opaque;
     case ScalarKind::kCall:
       if (a.style != b.style || a.func != b.func || a.params != b.params) {
         return false;
       }
       break;
     case ScalarKind::kIf:
-    case ScalarKind::kCaseLookup:
-      break;
+    case ScalarKind::kCaseLookup: break;
   }
   return SameIgnoringNames(a.args, b.args);
 }

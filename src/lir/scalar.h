@@ -67,12 +67,12 @@ enum class ScalarKind {
 /// How a call is written. Together with the function name this is also what
 /// identifies the operation for evaluation.
 enum class CallStyle {
-  kFunction,    ///< `name[params](a, b, ...)`; includes `row(...)`, `mz_now()`
-  kInfix,       ///< `(a op b)`; for `AND`/`OR` with 2+ args `(a AND b AND c)`
-  kPostfixIs,   ///< `(a) IS NULL`, `(a) IS TRUE`, `(a) IS FALSE`;
-                ///< func = "IS NULL" / "IS TRUE" / "IS FALSE"
-  kNot,         ///< `NOT(a)`, or `(x) IS NOT NULL` when `a` is a kPostfixIs call
-  kBracketList, ///< `array[a, b]`, `list[a, b]`; func = "array" / "list"
+  kFunction,   ///< `name[params](a, b, ...)`; includes `row(...)`, `mz_now()`
+  kInfix,      ///< `(a op b)`; for `AND`/`OR` with 2+ args `(a AND b AND c)`
+  kPostfixIs,  ///< `(a) IS NULL`, `(a) IS TRUE`, `(a) IS FALSE`;
+               ///< func = "IS NULL" / "IS TRUE" / "IS FALSE"
+  kNot,        ///< `NOT(a)`, or `(x) IS NOT NULL` when `a` is a kPostfixIs call
+  kBracketList,  ///< `array[a, b]`, `list[a, b]`; func = "array" / "list"
 };
 
 /// A scalar expression tree node. Value type; children are held by value.

@@ -10,10 +10,10 @@
 #define LIR_STATUS_MACROS_CONCAT_(x, y) LIR_STATUS_MACROS_CONCAT_INNER_(x, y)
 
 // Returns from the enclosing function if `expr` (an absl::Status) is not OK.
-#define LIR_RETURN_IF_ERROR(expr)                   \
-  do {                                              \
-    ::absl::Status lir_status_ = (expr);            \
-    if (!lir_status_.ok()) return lir_status_;      \
+#define LIR_RETURN_IF_ERROR(expr)              \
+  do {                                         \
+    ::absl::Status lir_status_ = (expr);       \
+    if (!lir_status_.ok()) return lir_status_; \
   } while (0)
 
 #define LIR_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, rexpr) \

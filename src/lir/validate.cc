@@ -4,9 +4,9 @@
 #include "src/lir/validate.h"
 
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
-#include <span>
 #include <utility>
 #include <vector>
 
@@ -21,7 +21,6 @@ namespace lir {
 
 namespace {
 
-using validate_internal::MaybeArity;
 using validate_internal::CheckArrangementForm;
 using validate_internal::CheckColumnList;
 using validate_internal::CheckColumns;
@@ -30,8 +29,9 @@ using validate_internal::CheckMfp;
 using validate_internal::CheckPositions;
 using validate_internal::CheckReduce;
 using validate_internal::Invalid;
-using validate_internal::ReadMaybeArity;
+using validate_internal::MaybeArity;
 using validate_internal::ReadLabel;
+using validate_internal::ReadMaybeArity;
 
 /// Checks an `ensure_arrangement` on the full row: key `#0..#n-1`, identity
 /// permutation, empty thinning. Returns n.
@@ -40,21 +40,24 @@ absl::StatusOr<int> CheckFullRowArrangement(const ArrangementForm& form,
   for (size_t i = 0; i < form.key.size(); ++i) {
     if (!form.key[i].IsColumn() || form.key[i].column != static_cast<int>(i)) {
       return Invalid(absl::StrCat("ensure_arrangement key entry ", i,
-                                  " must be #", i, " (the key is the full row)"));
+                                  " must be #", i,
+                                  " (the key is the full row)"));
     }
   }
   LIR_ASSIGN_OR_RETURN(int arity,
                        CheckArrangementForm(form, input, "ensure_arrangement"));
   if (!form.thinning.empty()) {
-    return Invalid(absl::StrCat("ensure_arrangement key must name every column, "
-                                "but the thinning is ",
-                                validate_internal::PositionsText(form.thinning)));
+    return Invalid(
+        absl::StrCat("ensure_arrangement key must name every column, "
+                     "but the thinning is ",
+                     validate_internal::PositionsText(form.thinning)));
   }
   return arity;
 }
 
 /// Calls `fn(node)` for every node reachable from `root`, parents first and
-/// inputs in order (the order the plan prints in), skipping null inputs (which the main walk reports). Iterative.
+/// inputs in order (the order the plan prints in), skipping null inputs (which
+/// the main walk reports). Iterative.
 template <typename Fn>
 void ForEachPresentNode(const Node& root, Fn&& fn) {
   std::vector<const Node*> pending = {&root};
@@ -95,9 +98,9 @@ class PlanValidator : public ScopedVisitorBase<Arity> {
     if (!node.Is<LetRecOp>()) return absl::OkStatus();
     const LetRecOp& op = node.As<LetRecOp>();
     if (op.limits.size() != op.ids.size()) {
-      return Named(node, Invalid(absl::StrCat(op.ids.size(), " bindings but ",
-                                              op.limits.size(),
-                                              " recursion limits")));
+      return Named(
+          node, Invalid(absl::StrCat(op.ids.size(), " bindings but ",
+                                     op.limits.size(), " recursion limits")));
     }
     return absl::OkStatus();
   }
@@ -173,32 +176,26 @@ class PlanValidator : public ScopedVisitorBase<Arity> {
   absl::Status Check(const Node& node, std::span<const Arity> inputs,
                      MaybeArity* collection) {
     switch (node.kind()) {
-      case NodeKind::kConstant:
-        return CheckConstant(node.As<ConstantOp>());
-      case NodeKind::kGet:
-        return CheckGet(node.As<GetOp>(), collection);
+      case NodeKind::kConstant: return CheckConstant(node.As<ConstantOp>());
+      case NodeKind::kGet: return CheckGet(node.As<GetOp>(), collection);
       case NodeKind::kLet:
-      case NodeKind::kLetRec:
-        return absl::OkStatus();
+      case NodeKind::kLetRec: return absl::OkStatus();
       case NodeKind::kMfp:
         return CheckMfpNode(node.As<MfpOp>(), inputs[0].ToOptional());
       case NodeKind::kFlatMap:
         return CheckFlatMap(node.As<FlatMapOp>(), inputs[0]);
-      case NodeKind::kJoin:
-        return CheckJoin(node.As<JoinOp>(), inputs);
+      case NodeKind::kJoin: return CheckJoin(node.As<JoinOp>(), inputs);
       case NodeKind::kReduce:
         return CheckReduce(node.As<ReduceOp>(), inputs[0]);
       case NodeKind::kTopK:
         return CheckTopK(node.As<TopKOp>(), inputs[0].ToOptional());
-      case NodeKind::kNegate:
-        return absl::OkStatus();
+      case NodeKind::kNegate: return absl::OkStatus();
       case NodeKind::kThreshold:
         return CheckFullRowArrangement(
                    node.As<ThresholdOp>().ensure_arrangement,
                    inputs[0].ToOptional())
             .status();
-      case NodeKind::kUnion:
-        return CheckUnion(node.As<UnionOp>(), inputs);
+      case NodeKind::kUnion: return CheckUnion(node.As<UnionOp>(), inputs);
       case NodeKind::kArrangeBy:
         return CheckArrangeBy(node.As<ArrangeByOp>(), inputs[0]);
       case NodeKind::kSetDifference:
@@ -257,7 +254,8 @@ class PlanValidator : public ScopedVisitorBase<Arity> {
     }
     if (op.kind != GetKind::kArrangement) {
       if (!op.key.empty()) return Invalid("only Get::Arrangement has a key");
-      if (op.seek.has_value()) return Invalid("only Get::Arrangement seeks a value");
+      if (op.seek.has_value())
+        return Invalid("only Get::Arrangement seeks a value");
     }
     switch (op.kind) {
       case GetKind::kPassArrangements:
@@ -269,8 +267,9 @@ class PlanValidator : public ScopedVisitorBase<Arity> {
         LIR_RETURN_IF_ERROR(CheckColumnList(op.key, arity, "key"));
         const ArrangementForm* form = op.keys.FindByKey(op.key);
         if (form == nullptr) {
-          return Invalid("reads an arrangement that is not among the "
-                         "collection's arrangements");
+          return Invalid(
+              "reads an arrangement that is not among the "
+              "collection's arrangements");
         }
         if (op.seek.has_value() && op.seek->size() != op.key.size()) {
           return Invalid(absl::StrCat("seek value has ", op.seek->size(),
@@ -282,8 +281,7 @@ class PlanValidator : public ScopedVisitorBase<Arity> {
             static_cast<int>(form->key.size() + form->thinning.size());
         return CheckMfp(op.mfp, layout, ReadLabel(op.key));
       }
-      case GetKind::kCollection:
-        return CheckMfp(op.mfp, arity, "");
+      case GetKind::kCollection: return CheckMfp(op.mfp, arity, "");
     }
     return absl::OkStatus();
   }
@@ -354,8 +352,8 @@ class PlanValidator : public ScopedVisitorBase<Arity> {
         first_known = i;
       } else if (*input != *arity) {
         return Invalid(absl::StrCat("input ", i, " has arity ", *input,
-                                    ", but input ", first_known,
-                                    " has arity ", *arity));
+                                    ", but input ", first_known, " has arity ",
+                                    *arity));
       }
     }
     return absl::OkStatus();
@@ -434,8 +432,8 @@ absl::Status Validate(const Document& doc, const ValidateOptions& options) {
     absl::Status status;
     ForEachPresentNode(*object.plan, [&](const Node& node) {
       if (status.ok() && !seen.insert(node.id).second) {
-        status = Invalid(absl::StrCat("LirId(", node.id,
-                                      ") is used by more than one node"));
+        status = Invalid(
+            absl::StrCat("LirId(", node.id, ") is used by more than one node"));
       }
     });
     if (status.ok()) status = Validate(*object.plan, options);

@@ -1,9 +1,9 @@
 // Column-range, MFP, arrangement, Join and Reduce checks used by Validate.
 // The arities they follow through a node come from src/lir/arity.h.
 #include <set>
+#include <span>
 #include <string>
 #include <utility>
-#include <span>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -44,8 +44,8 @@ absl::StatusOr<int> DescribedArity(const std::vector<ScalarExpr>& key,
   for (const ScalarExpr& e : key) {
     if (!e.IsColumn()) continue;
     if (e.column < 0) {
-      return Invalid(absl::StrCat(what, ": key references negative column #",
-                                  e.column));
+      return Invalid(
+          absl::StrCat(what, ": key references negative column #", e.column));
     }
     key_columns.insert(e.column);
   }
@@ -72,13 +72,14 @@ absl::StatusOr<int> DescribedArity(const std::vector<ScalarExpr>& key,
 absl::Status CheckClosure(const JoinClosure& closure, MaybeArity input,
                           absl::string_view label) {
   if (closure.mfp.temporal.has_value()) {
-    return Invalid(absl::StrCat(label, "a join closure cannot hold a temporal "
-                                       "filter"));
+    return Invalid(absl::StrCat(label,
+                                "a join closure cannot hold a temporal "
+                                "filter"));
   }
   for (size_t i = 0; i < closure.ready_equivalences.size(); ++i) {
-    LIR_RETURN_IF_ERROR(CheckColumnList(
-        closure.ready_equivalences[i], input,
-        absl::StrCat(label, "ready_equivalences class ", i)));
+    LIR_RETURN_IF_ERROR(
+        CheckColumnList(closure.ready_equivalences[i], input,
+                        absl::StrCat(label, "ready_equivalences class ", i)));
   }
   return CheckMfp(closure.mfp, input, label);
 }
@@ -117,22 +118,22 @@ absl::Status CheckJoinPath(const JoinPath& path, bool delta,
   if (path.initial_closure.has_value()) {
     LIR_RETURN_IF_ERROR(CheckClosure(*path.initial_closure, stream,
                                      absl::StrCat(label, "initial_closure: ")));
-    stream = MfpOutputArity(path.initial_closure->mfp,
-                            Arity::FromOptional(stream)).ToOptional();
+    stream =
+        MfpOutputArity(path.initial_closure->mfp, Arity::FromOptional(stream))
+            .ToOptional();
   }
   for (size_t i = 0; i < path.stages.size(); ++i) {
     const JoinStage& stage = path.stages[i];
     const std::string stage_label =
         absl::StrCat(label, delta ? "delta_stage[" : "linear_stage[", i, "]");
     LIR_RETURN_IF_ERROR(use(stage.lookup_relation, stage_label + " lookup"));
-    LIR_RETURN_IF_ERROR(CheckColumnList(stage.stream_key, stream,
-                                        stage_label + " stream key"));
+    LIR_RETURN_IF_ERROR(
+        CheckColumnList(stage.stream_key, stream, stage_label + " stream key"));
     // The stream is arranged by its key exactly like any arrangement, so the
     // key and thinning describe the stream's arity.
-    LIR_ASSIGN_OR_RETURN(
-        int described,
-        DescribedArity(stage.stream_key, stage.stream_thinning,
-                       stage_label + " stream"));
+    LIR_ASSIGN_OR_RETURN(int described,
+                         DescribedArity(stage.stream_key, stage.stream_thinning,
+                                        stage_label + " stream"));
     if (stream.has_value() && *stream != described) {
       ArrangementForm expected = MakeArrangement(stage.stream_key, *stream);
       return Invalid(absl::StrCat(
@@ -142,26 +143,25 @@ absl::Status CheckJoinPath(const JoinPath& path, bool delta,
           " (expected ", PositionsText(expected.thinning), ")"));
     }
     if (stage.stream_key.size() != stage.lookup_key.size()) {
-      return Invalid(absl::StrCat(stage_label, ": stream key has ",
-                                  stage.stream_key.size(),
-                                  " entries but lookup key has ",
-                                  stage.lookup_key.size()));
+      return Invalid(absl::StrCat(
+          stage_label, ": stream key has ", stage.stream_key.size(),
+          " entries but lookup key has ", stage.lookup_key.size()));
     }
     const MaybeArity lookup = inputs[stage.lookup_relation];
-    LIR_RETURN_IF_ERROR(CheckColumnList(stage.lookup_key, lookup,
-                                        stage_label + " lookup key"));
+    LIR_RETURN_IF_ERROR(
+        CheckColumnList(stage.lookup_key, lookup, stage_label + " lookup key"));
     stream = LookupStreamArity(stage, Arity::FromOptional(lookup)).ToOptional();
     if (stage.closure.has_value()) {
-      LIR_RETURN_IF_ERROR(CheckClosure(*stage.closure, stream,
-                                       stage_label + " closure: "));
+      LIR_RETURN_IF_ERROR(
+          CheckClosure(*stage.closure, stream, stage_label + " closure: "));
       stream = MfpOutputArity(stage.closure->mfp, Arity::FromOptional(stream))
                    .ToOptional();
     }
   }
   for (int r = 0; r < n; ++r) {
     if (!used[r]) {
-      return Invalid(absl::StrCat(label, "relation ", r,
-                                  " is never joined on this path"));
+      return Invalid(
+          absl::StrCat(label, "relation ", r, " is never joined on this path"));
     }
   }
   if (path.final_closure.has_value()) {
@@ -178,7 +178,8 @@ absl::Status CheckAggregate(const AggregateExpr& aggregate, MaybeArity input,
 
 /// Positions of Accumulable aggregates: together a permutation of 0..n-1.
 absl::Status CheckAggregatePositions(const ReduceOp& reduce) {
-  const size_t count = reduce.simple_aggrs.size() + reduce.distinct_aggrs.size();
+  const size_t count =
+      reduce.simple_aggrs.size() + reduce.distinct_aggrs.size();
   std::vector<bool> seen(count, false);
   for (const auto* list : {&reduce.simple_aggrs, &reduce.distinct_aggrs}) {
     for (const auto& [position, aggregate] : *list) {
@@ -188,8 +189,8 @@ absl::Status CheckAggregatePositions(const ReduceOp& reduce) {
                                     " aggregates"));
       }
       if (seen[position]) {
-        return Invalid(absl::StrCat("aggregate position ", position,
-                                    " is used twice"));
+        return Invalid(
+            absl::StrCat("aggregate position ", position, " is used twice"));
       }
       seen[position] = true;
     }
@@ -211,11 +212,12 @@ absl::Status Invalid(std::string message) {
 }
 
 std::string PositionsText(const std::vector<int>& positions) {
-  return absl::StrCat(
-      "(",
-      absl::StrJoin(positions, ", ",
-                    [](std::string* out, int p) { absl::StrAppend(out, "#", p); }),
-      ")");
+  return absl::StrCat("(",
+                      absl::StrJoin(positions, ", ",
+                                    [](std::string* out, int p) {
+                                      absl::StrAppend(out, "#", p);
+                                    }),
+                      ")");
 }
 
 absl::Status CheckColumns(const ScalarExpr& expr, MaybeArity arity,
@@ -233,8 +235,8 @@ absl::Status CheckColumns(const ScalarExpr& expr, MaybeArity arity,
   return status;
 }
 
-absl::Status CheckColumnList(const std::vector<ScalarExpr>& exprs, MaybeArity arity,
-                             absl::string_view what) {
+absl::Status CheckColumnList(const std::vector<ScalarExpr>& exprs,
+                             MaybeArity arity, absl::string_view what) {
   for (const ScalarExpr& e : exprs) {
     LIR_RETURN_IF_ERROR(CheckColumns(e, arity, what));
   }
@@ -256,7 +258,7 @@ absl::Status CheckPositions(const std::vector<int>& positions, MaybeArity arity,
 }
 
 absl::Status CheckMfp(const MapFilterProject& mfp, MaybeArity input,
-                               absl::string_view label) {
+                      absl::string_view label) {
   const int mapped = static_cast<int>(mfp.map.size());
   // Each map expression may read the input and the expressions before it.
   for (int i = 0; i < mapped; ++i) {
@@ -272,10 +274,12 @@ absl::Status CheckMfp(const MapFilterProject& mfp, MaybeArity input,
         mfp.filter[i], widened, absl::StrCat(label, "filter predicate ", i)));
   }
   if (mfp.temporal.has_value()) {
-    LIR_RETURN_IF_ERROR(CheckColumnList(
-        mfp.temporal->lower, widened, absl::StrCat(label, "temporal lower bound")));
-    LIR_RETURN_IF_ERROR(CheckColumnList(
-        mfp.temporal->upper, widened, absl::StrCat(label, "temporal upper bound")));
+    LIR_RETURN_IF_ERROR(
+        CheckColumnList(mfp.temporal->lower, widened,
+                        absl::StrCat(label, "temporal lower bound")));
+    LIR_RETURN_IF_ERROR(
+        CheckColumnList(mfp.temporal->upper, widened,
+                        absl::StrCat(label, "temporal upper bound")));
   }
   if (!mfp.project.has_value()) return absl::OkStatus();
   for (int c : *mfp.project) {
@@ -288,17 +292,17 @@ absl::Status CheckMfp(const MapFilterProject& mfp, MaybeArity input,
         return Invalid(absl::StrCat(label, "projection column #", c,
                                     " out of range for input arity ", *input));
       }
-      return Invalid(absl::StrCat(label, "projection column #", c,
-                                  " out of range for arity ", *widened,
-                                  " (input arity ", *input, " + ", mapped,
-                                  " mapped)"));
+      return Invalid(absl::StrCat(
+          label, "projection column #", c, " out of range for arity ", *widened,
+          " (input arity ", *input, " + ", mapped, " mapped)"));
     }
   }
   return absl::OkStatus();
 }
 
 absl::StatusOr<int> CheckArrangementForm(const ArrangementForm& form,
-                                         MaybeArity arity, absl::string_view what) {
+                                         MaybeArity arity,
+                                         absl::string_view what) {
   LIR_ASSIGN_OR_RETURN(int described,
                        DescribedArity(form.key, form.thinning, what));
   LIR_RETURN_IF_ERROR(
@@ -386,13 +390,13 @@ absl::Status CheckReduce(const ReduceOp& reduce, Arity input_arity) {
       MfpOutputArity(reduce.val_plan, Arity::FromOptional(input)).ToOptional();
   const size_t aggregates = AggregateCount(reduce);
   switch (reduce.kind) {
-    case ReduceKind::kDistinct:
-      break;
+    case ReduceKind::kDistinct: break;
     case ReduceKind::kAccumulable:
       LIR_RETURN_IF_ERROR(CheckAggregatePositions(reduce));
       for (size_t i = 0; i < reduce.simple_aggrs.size(); ++i) {
-        LIR_RETURN_IF_ERROR(CheckAggregate(reduce.simple_aggrs[i].second, input,
-                                           absl::StrCat("simple_aggrs[", i, "]")));
+        LIR_RETURN_IF_ERROR(
+            CheckAggregate(reduce.simple_aggrs[i].second, input,
+                           absl::StrCat("simple_aggrs[", i, "]")));
       }
       for (size_t i = 0; i < reduce.distinct_aggrs.size(); ++i) {
         LIR_RETURN_IF_ERROR(
@@ -407,9 +411,10 @@ absl::Status CheckReduce(const ReduceOp& reduce, Arity input_arity) {
     case ReduceKind::kBasicSingle:
     case ReduceKind::kBasicMultiple:
       if (reduce.kind == ReduceKind::kBasicSingle && aggregates != 1) {
-        return Invalid(absl::StrCat("a single basic reduction has exactly one "
-                                    "aggregate, not ",
-                                    aggregates));
+        return Invalid(
+            absl::StrCat("a single basic reduction has exactly one "
+                         "aggregate, not ",
+                         aggregates));
       }
       if (aggregates == 0) return Invalid("has no aggregates");
       for (size_t i = 0; i < reduce.aggrs.size(); ++i) {
@@ -423,7 +428,8 @@ absl::Status CheckReduce(const ReduceOp& reduce, Arity input_arity) {
                                 " columns for ", aggregates, " aggregates"));
   }
   return CheckMfp(reduce.mfp_after,
-                  ReducedArity(reduce, input_arity).ToOptional(), "mfp_after: ");
+                  ReducedArity(reduce, input_arity).ToOptional(),
+                  "mfp_after: ");
 }
 
 }  // namespace lir::validate_internal

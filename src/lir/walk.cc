@@ -12,8 +12,9 @@ absl::Status CheckNodeInputs(const Node& node) {
   const InputCountRange required = RequiredInputs(node.op);
   const size_t count = node.inputs.size();
   if (required.Exact() && count != required.min) {
-    return NodeError(node, absl::StatusCode::kInvalidArgument,
-                     absl::StrCat("has ", count, " inputs, expected ", required.min));
+    return NodeError(
+        node, absl::StatusCode::kInvalidArgument,
+        absl::StrCat("has ", count, " inputs, expected ", required.min));
   }
   if (!required.Allows(count)) {
     return NodeError(node, absl::StatusCode::kInvalidArgument, "has no inputs");
@@ -35,7 +36,8 @@ absl::Status DefaultScopeError(const Node& node, ScopeViolation violation,
       message = absl::StrCat("l", id, " is not bound here");
       break;
     case ScopeViolation::kShadowing:
-      message = absl::StrCat("l", id, " is already bound by an enclosing binding");
+      message =
+          absl::StrCat("l", id, " is already bound by an enclosing binding");
       break;
     case ScopeViolation::kDuplicateLetRecId:
       message = "binds the same id twice";

@@ -159,17 +159,21 @@ concept ScopedVisitor = requires(V& v, const V& cv, N& node,
   { v.Enter(node, ctx) } -> std::same_as<absl::Status>;
   { cv.Descend(node) } -> std::convertible_to<bool>;
   { cv.BoundOutside(id) } -> std::convertible_to<bool>;
-  { cv.ScopeError(node, ScopeViolation::kUnbound, id) }
-      -> std::same_as<absl::Status>;
+  {
+    cv.ScopeError(node, ScopeViolation::kUnbound, id)
+    } -> std::same_as<absl::Status>;
   { v.Bind(node, id, value) } -> std::same_as<absl::Status>;
   v.Unbind(node, id);
   v.BeginLetRecRound(node, state, id);
-  { v.UpdateLetRec(node, size_t{0}, result, state) }
-      -> std::same_as<absl::StatusOr<bool>>;
-  { v.EndLetRecRound(node, state, changed) }
-      -> std::same_as<absl::StatusOr<LetRecNext>>;
-  { v.Leave(node, ctx, inputs) }
-      -> std::same_as<absl::StatusOr<typename V::Result>>;
+  {
+    v.UpdateLetRec(node, size_t{0}, result, state)
+    } -> std::same_as<absl::StatusOr<bool>>;
+  {
+    v.EndLetRecRound(node, state, changed)
+    } -> std::same_as<absl::StatusOr<LetRecNext>>;
+  {
+    v.Leave(node, ctx, inputs)
+    } -> std::same_as<absl::StatusOr<typename V::Result>>;
 };
 
 /// One walk of one plan with one visitor; use WalkScoped().
@@ -388,8 +392,8 @@ class ScopedWalk {
 /// Walks the plan rooted at `root` with `visitor` (see the file comment);
 /// returns the root's result or the first error. Iterative.
 template <typename N, typename V>
-  requires ScopedVisitor<V, N>
-absl::StatusOr<typename V::Result> WalkScoped(N& root, V& visitor) {
+requires ScopedVisitor<V, N> absl::StatusOr<typename V::Result> WalkScoped(
+    N& root, V& visitor) {
   return ScopedWalk<N, V>(visitor).Run(root);
 }
 

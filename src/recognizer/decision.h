@@ -37,18 +37,17 @@ struct DeclineEntry {
 /// Declares `enum class Enum`, `kAll<Enum>` (every code with its name, in
 /// declaration order: the name table) and `DeclineName(Enum)`, all from the
 /// X-macro list `LIST`, so the enum and its names cannot disagree.
-#define LIR_DECLARE_DECLINES(Enum, LIST)                                  \
-  enum class Enum : uint8_t { LIST(LIR_DECLINE_ENUMERATOR_) };            \
-  namespace Enum##_internal {                                             \
-  using Enum_ = Enum;                                                     \
-  inline constexpr DeclineEntry<Enum> kTable[] = {                        \
-      LIST(LIR_DECLINE_ENTRY_)};                                          \
-  }                                                                       \
-  /** Every code of Enum with its stable name, in declaration order. */   \
-  inline constexpr const auto& kAll##Enum##s = Enum##_internal::kTable;   \
-  /** The stable name of `code` in reports. */                            \
-  constexpr absl::string_view DeclineName(Enum code) {                    \
-    return Enum##_internal::kTable[static_cast<size_t>(code)].name;       \
+#define LIR_DECLARE_DECLINES(Enum, LIST)                                       \
+  enum class Enum : uint8_t { LIST(LIR_DECLINE_ENUMERATOR_) };                 \
+  namespace Enum##_internal {                                                  \
+    using Enum_ = Enum;                                                        \
+    inline constexpr DeclineEntry<Enum> kTable[] = {LIST(LIR_DECLINE_ENTRY_)}; \
+  }                                                                            \
+  /** Every code of Enum with its stable name, in declaration order. */        \
+  inline constexpr const auto& kAll##Enum##s = Enum##_internal::kTable;        \
+  /** The stable name of `code` in reports. */                                 \
+  constexpr absl::string_view DeclineName(Enum code) {                         \
+    return Enum##_internal::kTable[static_cast<size_t>(code)].name;            \
   }
 
 /// A pass's verdict on one candidate. `Fire` is what the pass's rewrite
@@ -82,8 +81,8 @@ struct Decision {
     Decision d;
     d.code = code;
     d.arm = std::string(arm);
-    d.message = arm.empty() ? std::move(message)
-                            : absl::StrCat(arm, " arm: ", message);
+    d.message =
+        arm.empty() ? std::move(message) : absl::StrCat(arm, " arm: ", message);
     return d;
   }
 };

@@ -44,22 +44,22 @@ absl::StatusOr<bool> ParseFeatureBool(absl::string_view text) {
   for (absl::string_view no : {"false", "f", "off", "0", "no", "n"}) {
     if (lower == no) return false;
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "invalid boolean '", text,
-      "': expected true/t/on/1/yes/y or false/f/off/0/no/n"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("invalid boolean '", text,
+                   "': expected true/t/on/1/yes/y or false/f/off/0/no/n"));
 }
 
 absl::Status SetFeature(OptimizerFeatures& features, absl::string_view name,
                         absl::string_view value) {
-#define LIR_FEATURE_SET_(feature, type, default_value, description)       \
-  if (name == #feature) {                                                 \
-    absl::StatusOr<bool> parsed = ParseFeatureBool(value);                \
-    if (!parsed.ok()) {                                                   \
-      return absl::InvalidArgumentError(                                  \
-          absl::StrCat("feature ", #feature, ": ", parsed.status().message())); \
-    }                                                                     \
-    features.feature = *parsed;                                           \
-    return absl::OkStatus();                                              \
+#define LIR_FEATURE_SET_(feature, type, default_value, description) \
+  if (name == #feature) {                                           \
+    absl::StatusOr<bool> parsed = ParseFeatureBool(value);          \
+    if (!parsed.ok()) {                                             \
+      return absl::InvalidArgumentError(absl::StrCat(               \
+          "feature ", #feature, ": ", parsed.status().message()));  \
+    }                                                               \
+    features.feature = *parsed;                                     \
+    return absl::OkStatus();                                        \
   }
   LIR_OPTIMIZER_FEATURES(LIR_FEATURE_SET_)
 #undef LIR_FEATURE_SET_
@@ -69,16 +69,18 @@ absl::Status SetFeature(OptimizerFeatures& features, absl::string_view name,
 
 absl::Status ApplyFeatureList(OptimizerFeatures& features,
                               absl::string_view list) {
-  for (absl::string_view item : absl::StrSplit(list, ',', absl::SkipWhitespace())) {
+  for (absl::string_view item :
+       absl::StrSplit(list, ',', absl::SkipWhitespace())) {
     item = absl::StripAsciiWhitespace(item);
     std::pair<absl::string_view, absl::string_view> kv =
         absl::StrSplit(item, absl::MaxSplits('=', 1));
     if (!absl::StrContains(item, '=')) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--features: expected name=value, got '", item,
-          "'; known features: ", KnownFeatures()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("--features: expected name=value, got '", item,
+                       "'; known features: ", KnownFeatures()));
     }
-    LIR_RETURN_IF_ERROR(SetFeature(features, absl::StripAsciiWhitespace(kv.first),
+    LIR_RETURN_IF_ERROR(SetFeature(features,
+                                   absl::StripAsciiWhitespace(kv.first),
                                    absl::StripAsciiWhitespace(kv.second)));
   }
   return absl::OkStatus();
@@ -87,9 +89,10 @@ absl::Status ApplyFeatureList(OptimizerFeatures& features,
 absl::Status ApplyConfigText(OptimizerFeatures& features,
                              absl::string_view text,
                              absl::string_view filename) {
-  absl::StatusOr<nlohmann::json> parsed = explain::ParseJsonText(
-      std::string_view(text.data(), text.size()),
-      std::string_view(filename.data(), filename.size()), "invalid JSON config: ");
+  absl::StatusOr<nlohmann::json> parsed =
+      explain::ParseJsonText(std::string_view(text.data(), text.size()),
+                             std::string_view(filename.data(), filename.size()),
+                             "invalid JSON config: ");
   if (!parsed.ok()) return parsed.status();
   const nlohmann::json& json = *parsed;
   if (!json.is_object()) {
@@ -98,8 +101,9 @@ absl::Status ApplyConfigText(OptimizerFeatures& features,
   }
   for (const auto& [key, value] : json.items()) {
     if (key != "features") {
-      return absl::InvalidArgumentError(absl::StrCat(
-          filename, ": unknown top-level key '", key, "'; expected \"features\""));
+      return absl::InvalidArgumentError(
+          absl::StrCat(filename, ": unknown top-level key '", key,
+                       "'; expected \"features\""));
     }
   }
   auto it = json.find("features");
@@ -116,8 +120,8 @@ absl::Status ApplyConfigText(OptimizerFeatures& features,
       text_value = value.get<std::string>();
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
-          filename, ": feature ", name, ": expected a boolean or a string, got ",
-          value.type_name()));
+          filename, ": feature ", name,
+          ": expected a boolean or a string, got ", value.type_name()));
     }
     absl::Status status = SetFeature(features, name, text_value);
     if (!status.ok()) {
@@ -143,7 +147,8 @@ absl::Status ApplyConfigFile(OptimizerFeatures& features,
 std::string FeaturesToString(const OptimizerFeatures& features) {
   std::vector<std::string> parts;
 #define LIR_FEATURE_STR_(feature, type, default_value, description) \
-  parts.push_back(absl::StrCat(#feature, "=", features.feature ? "true" : "false"));
+  parts.push_back(                                                  \
+      absl::StrCat(#feature, "=", features.feature ? "true" : "false"));
   LIR_OPTIMIZER_FEATURES(LIR_FEATURE_STR_)
 #undef LIR_FEATURE_STR_
   return absl::StrJoin(parts, ",");

@@ -16,14 +16,14 @@
 namespace lir {
 
 // X(name, type, default, description). Types: bool.
-#define LIR_OPTIMIZER_FEATURES(X)                                            \
-  X(enable_fused_set_difference, bool, false,                                \
+#define LIR_OPTIMIZER_FEATURES(X)                                              \
+  X(enable_fused_set_difference, bool, false,                                  \
     "Rewrite co-arranged anti-side Threshold(ArrangeBy(Union(B, Negate(A)))) " \
-    "into one SetDifference node, dropping the Threshold's input "           \
-    "arrangement (trace T).")                                               \
-  X(enable_relax_must_consolidate, bool, false,                              \
-    "In single-time dataflows (--single_time), clear must_consolidate on "   \
-    "monotonic Reduce::Hierarchical and TopK::MonotonicTop1/MonotonicTopK "  \
+    "into one SetDifference node, dropping the Threshold's input "             \
+    "arrangement (trace T).")                                                  \
+  X(enable_relax_must_consolidate, bool, false,                                \
+    "In single-time dataflows (--single_time), clear must_consolidate on "     \
+    "monotonic Reduce::Hierarchical and TopK::MonotonicTop1/MonotonicTopK "    \
     "nodes whose input is physically monotonic (--monotonic_ids).")
 
 /// The value of every optimizer feature.

@@ -46,8 +46,8 @@ std::optional<std::vector<int>> Through(const MapFilterProject& mfp,
 }
 
 // `positions` of an arrangement's layout row mapped back to the columns of
-// the collection (../shared/reference/SEMANTICS.md 4.3 and 8.2); nullopt when one holds only a key
-// expression's value.
+// the collection (../shared/reference/SEMANTICS.md 4.3 and 8.2); nullopt when
+// one holds only a key expression's value.
 std::optional<std::vector<int>> LayoutToColumns(
     const std::vector<ScalarExpr>& arranged_key, const ArrangementForm* form,
     const std::vector<int>& positions) {
@@ -91,15 +91,17 @@ ArmVerdict CheckGetArm(const GetOp& get, const Node& node,
   if (get.kind != GetKind::kPassArrangements) {
     if (get.seek.has_value()) {
       return {Decline(kNonProjectionMfp,
-                      absl::StrCat(what, " reads a single value (val=) of its "
-                                         "arrangement"),
+                      absl::StrCat(what,
+                                   " reads a single value (val=) of its "
+                                   "arrangement"),
                       arm),
               /*key=*/{}};
     }
     if (!get.mfp.IsProjectionOnly()) {
       return {Decline(kNonProjectionMfp,
-                      absl::StrCat(what, " applies a map, filter or temporal "
-                                         "filter, not only a projection"),
+                      absl::StrCat(what,
+                                   " applies a map, filter or temporal "
+                                   "filter, not only a projection"),
                       arm),
               /*key=*/{}};
     }
@@ -135,10 +137,11 @@ ArmVerdict CheckGetArm(const GetOp& get, const Node& node,
                     arm),
             /*key=*/{}};
   }
-  return {Decline(kNotCoArranged,
-                  absl::StrCat(what, " has no arrangement on ", KeyText(arm_key)),
-                  arm),
-          /*key=*/{}};
+  return {
+      Decline(kNotCoArranged,
+              absl::StrCat(what, " has no arrangement on ", KeyText(arm_key)),
+              arm),
+      /*key=*/{}};
 }
 
 ArmVerdict CheckArrangeByArm(const Node& node, const ArrangeByOp& arrange,
@@ -194,10 +197,10 @@ ArmVerdict CheckArrangeByArm(const Node& node, const ArrangeByOp& arrange,
                               *input_side != key && *input_key == key;
   if (forms_remapped || input_remapped) {
     return {Decline(kKeyRemappedByProjection,
-                    absl::StrCat("ArrangeBy is arranged on ", KeyText(key),
-                                 " but the arm's projection reads the key as ",
-                                 KeyText(forms_remapped ? wrapper_key
-                                                        : *input_side)),
+                    absl::StrCat(
+                        "ArrangeBy is arranged on ", KeyText(key),
+                        " but the arm's projection reads the key as ",
+                        KeyText(forms_remapped ? wrapper_key : *input_side)),
                     arm),
             /*key=*/{}};
   }
@@ -268,29 +271,32 @@ ArmVerdict CheckArm(const Node& arm_root, const std::vector<int>& key,
     return CheckArrangeByArm(*node, node->As<ArrangeByOp>(), key, wrapper_key,
                              arm);
   }
-  return {Decline(kArmNotGetOrArrangeBy,
-                  absl::StrCat(Describe(*node), " is not a Get or an ArrangeBy"),
-                  arm),
-          /*key=*/{}};
+  return {
+      Decline(kArmNotGetOrArrangeBy,
+              absl::StrCat(Describe(*node), " is not a Get or an ArrangeBy"),
+              arm),
+      /*key=*/{}};
 }
 
 }  // namespace
 
-FusionDecision CanFuseSetDifference(const Node& threshold, bool inside_let_rec) {
+FusionDecision CanFuseSetDifference(const Node& threshold,
+                                    bool inside_let_rec) {
   const ArrangementForm& ensure =
       threshold.As<ThresholdOp>().ensure_arrangement;
   if (inside_let_rec) {
-    return Decline(kInsideLetRec,
-                   "Threshold is inside the values of a With Mutually Recursive "
-                   "block");
+    return Decline(
+        kInsideLetRec,
+        "Threshold is inside the values of a With Mutually Recursive "
+        "block");
   }
   if (threshold.inputs.size() != 1) {
     return Decline(kInputNotArranged, "Threshold does not have one input");
   }
   const Node& input = *threshold.inputs[0];
   if (!input.Is<ArrangeByOp>()) {
-    return Decline(kInputNotArranged,
-                   absl::StrCat("input is ", Describe(input), ", not an ArrangeBy"));
+    return Decline(kInputNotArranged, absl::StrCat("input is ", Describe(input),
+                                                   ", not an ArrangeBy"));
   }
   const ArrangeByOp& arrange = input.As<ArrangeByOp>();
   std::optional<std::vector<int>> key = KeyColumns(ensure.key);
@@ -325,15 +331,15 @@ FusionDecision CanFuseSetDifference(const Node& threshold, bool inside_let_rec) 
                                 ", not a Union"));
   }
   if (union_node.inputs.size() != 2) {
-    return Decline(kNotTwoArmUnion,
-                   absl::StrCat("Union has ", union_node.inputs.size(), " arms"));
+    return Decline(
+        kNotTwoArmUnion,
+        absl::StrCat("Union has ", union_node.inputs.size(), " arms"));
   }
   const bool negated0 = union_node.inputs[0]->Is<NegateOp>();
   const bool negated1 = union_node.inputs[1]->Is<NegateOp>();
   if (negated0 == negated1) {
-    return Decline(kNotOneNegatedArm,
-                   negated0 ? "both Union arms are Negate"
-                            : "no Union arm is a Negate");
+    return Decline(kNotOneNegatedArm, negated0 ? "both Union arms are Negate"
+                                               : "no Union arm is a Negate");
   }
   const UnionOp& union_op = union_node.As<UnionOp>();
   for (size_t i = 0; i < union_op.strategies.size(); ++i) {

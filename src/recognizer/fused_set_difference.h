@@ -23,17 +23,18 @@
 
 namespace lir {
 
-/// The stable decline codes, in the order the checks run (../shared/reference/SEMANTICS.md 4.2;
-/// non_projection_mfp covers checks 6 and 8).
-#define LIR_FUSED_SET_DIFFERENCE_DECLINES(X)                  \
-  X(kInsideLetRec, "inside_let_rec")                          \
-  X(kInputNotArranged, "input_not_arranged")                  \
-  X(kNotTwoArmUnion, "not_two_arm_union")                     \
-  X(kNotOneNegatedArm, "not_one_negated_arm")                 \
-  X(kTemporalBucketing, "temporal_bucketing")                 \
-  X(kNonProjectionMfp, "non_projection_mfp")                  \
-  X(kArmNotGetOrArrangeBy, "arm_not_get_or_arrange_by")       \
-  X(kKeyRemappedByProjection, "key_remapped_by_projection")   \
+/// The stable decline codes, in the order the checks run
+/// (../shared/reference/SEMANTICS.md 4.2; non_projection_mfp covers checks 6
+/// and 8).
+#define LIR_FUSED_SET_DIFFERENCE_DECLINES(X)                \
+  X(kInsideLetRec, "inside_let_rec")                        \
+  X(kInputNotArranged, "input_not_arranged")                \
+  X(kNotTwoArmUnion, "not_two_arm_union")                   \
+  X(kNotOneNegatedArm, "not_one_negated_arm")               \
+  X(kTemporalBucketing, "temporal_bucketing")               \
+  X(kNonProjectionMfp, "non_projection_mfp")                \
+  X(kArmNotGetOrArrangeBy, "arm_not_get_or_arrange_by")     \
+  X(kKeyRemappedByProjection, "key_remapped_by_projection") \
   X(kNotCoArranged, "not_co_arranged")
 
 /// `FusedSetDifferenceDecline`, its name table
@@ -56,7 +57,8 @@ using FusionDecision = Decision<FusedSetDifferenceDecline, SetDifferenceFusion>;
 
 /// Decides whether `threshold` (a Threshold::Basic node) can be fused.
 /// `inside_let_rec` says whether it sits inside the values of a LetRec.
-/// One early return per bail-out, in the order of ../shared/reference/SEMANTICS.md 4.2.
+/// One early return per bail-out, in the order of
+/// ../shared/reference/SEMANTICS.md 4.2.
 FusionDecision CanFuseSetDifference(const Node& threshold, bool inside_let_rec);
 
 /// Replaces `threshold` in place (keeping its LirId) by the SetDifference

@@ -14,7 +14,8 @@ const std::vector<PassEntry>& AllPasses() {
   // one row here (see the pass_driver.h header comment).
   static const auto* const kPasses = new std::vector<PassEntry>{
       {FusedSetDifference::kName, "enable_fused_set_difference",
-       &OptimizerFeatures::enable_fused_set_difference, &FusedSetDifferencePass},
+       &OptimizerFeatures::enable_fused_set_difference,
+       &FusedSetDifferencePass},
       {RelaxMustConsolidate::kName, "enable_relax_must_consolidate",
        &OptimizerFeatures::enable_relax_must_consolidate,
        &RelaxMustConsolidatePass},
@@ -52,12 +53,9 @@ absl::StatusOr<OptimizeResult> Optimize(Document doc,
 
 absl::string_view OutcomeName(CandidateOutcome outcome) {
   switch (outcome) {
-    case CandidateOutcome::kFired:
-      return "fired";
-    case CandidateOutcome::kDeclined:
-      return "declined";
-    case CandidateOutcome::kDisabled:
-      return "disabled";
+    case CandidateOutcome::kFired: return "fired";
+    case CandidateOutcome::kDeclined: return "declined";
+    case CandidateOutcome::kDisabled: return "disabled";
   }
   return "?";
 }
@@ -85,9 +83,7 @@ std::string PrintCandidates(const RewriteReport& report) {
     }
     std::string line = absl::StrCat("    ", c.pass, " LirId(", c.lir_id, "): ");
     switch (c.outcome) {
-      case CandidateOutcome::kFired:
-        absl::StrAppend(&line, "fired");
-        break;
+      case CandidateOutcome::kFired: absl::StrAppend(&line, "fired"); break;
       case CandidateOutcome::kDeclined:
         absl::StrAppend(&line, "declined ", DeclineText(c));
         break;

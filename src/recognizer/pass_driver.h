@@ -68,8 +68,7 @@ class ObjectAnalyses {
   const interp::AnalysisInputs& inputs_;
   PassWork* work_;
   /// Null until first requested.
-  std::unique_ptr<
-      absl::StatusOr<interp::Analysis<interp::PhysicallyMonotonic>>>
+  std::unique_ptr<absl::StatusOr<interp::Analysis<interp::PhysicallyMonotonic>>>
       monotonicity_;
 };
 
@@ -99,7 +98,7 @@ concept RewritePass = requires(const P& pass, const Node& node, Node& target,
   /// The verdict: one early return per bail-out, in the pass's check order.
   {
     pass.Decide(node, ctx)
-  } -> std::same_as<Decision<typename P::Code, typename P::Fire>>;
+    } -> std::same_as<Decision<typename P::Code, typename P::Fire>>;
   /// Rewrites a firing candidate in place (keeping its LirId).
   pass.Rewrite(target, fire);
   /// The report's pass-specific fields of a firing candidate, or null.
@@ -172,10 +171,11 @@ absl::Status RunPass(const P& pass, Document& doc, PassContext& ctx) {
     for (auto& [node, decision] : decided) {
       if (reporter.enabled()) {
         const bool fires = decision.fires();
-        reporter.Record(object, node->id, fires,
-                        fires ? absl::string_view() : DeclineName(decision.code),
-                        std::move(decision.arm), std::move(decision.message),
-                        fires ? pass.Details(*decision.fire) : nlohmann::json());
+        reporter.Record(
+            object, node->id, fires,
+            fires ? absl::string_view() : DeclineName(decision.code),
+            std::move(decision.arm), std::move(decision.message),
+            fires ? pass.Details(*decision.fire) : nlohmann::json());
       }
       if (ctx.apply && decision.fires()) {
         pass.Rewrite(*node, *decision.fire);

@@ -47,7 +47,7 @@ bool IsRelaxCandidate(const Node& node) {
 }
 
 RelaxDecision RelaxMustConsolidate::Decide(const Node& node,
-                                          CandidateContext& ctx) const {
+                                           CandidateContext& ctx) const {
   if (!MustConsolidate(node)) {
     return RelaxDecision::Declines(kAlreadyRelaxed,
                                    "must_consolidate is already off");

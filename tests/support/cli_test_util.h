@@ -33,7 +33,8 @@ inline std::string ReadFile(const std::filesystem::path& path) {
   return buffer.str();
 }
 
-inline void WriteFile(const std::filesystem::path& path, const std::string& text) {
+inline void WriteFile(const std::filesystem::path& path,
+                      const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 

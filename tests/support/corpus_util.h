@@ -66,8 +66,8 @@ inline const std::vector<ParsedPlan>& ParsedPlans() {
       std::string text = ReadFile(path);
       absl::StatusOr<Document> doc = explain::ParseText(text);
       if (!doc.ok()) continue;
-      out->push_back({path.filename().string(), std::move(text),
-                      *std::move(doc)});
+      out->push_back(
+          {path.filename().string(), std::move(text), *std::move(doc)});
     }
     return out;
   }();
@@ -78,10 +78,10 @@ inline const std::vector<ParsedPlan>& ParsedPlans() {
 
 /// Skips the current test, saying where the corpus was looked for, when
 /// `missing` holds.
-#define LIR_SKIP_WITHOUT_CORPUS(missing)                                  \
-  if (missing) {                                                          \
+#define LIR_SKIP_WITHOUT_CORPUS(missing)                                 \
+  if (missing) {                                                         \
     GTEST_SKIP() << "corpus not found at " << ::lir::corpus::CorpusDir() \
-                 << " (../shared is absent; set LIR_SHARED_DIR)";         \
+                 << " (../shared is absent; set LIR_SHARED_DIR)";        \
   }
 
 #endif  // LIR_TESTS_SUPPORT_CORPUS_UTIL_H_

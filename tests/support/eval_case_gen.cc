@@ -32,22 +32,20 @@ struct CollectionSpec {
 
 // The arm templates. Every arm produces rows of the threshold's key width.
 enum class Arm {
-  kIndex,               // Get::PassArrangements of an index on all columns
-  kDistinctArranged,    // ArrangeBy over Reduce::Distinct (EXCEPT)
-  kProjectedIndex,      // Mfp project=(#1) over an index on [#1]
-  kProjectedArrangement,// Get::Arrangement project=(#1) of an index on [#1]
-  kRaw,                 // Get::Collection: declines not_co_arranged
-  kFiltered,            // Mfp with a filter: declines non_projection_mfp
-  kBareReduce,          // Reduce::Distinct: declines arm_not_get_or_arrange_by
+  kIndex,                 // Get::PassArrangements of an index on all columns
+  kDistinctArranged,      // ArrangeBy over Reduce::Distinct (EXCEPT)
+  kProjectedIndex,        // Mfp project=(#1) over an index on [#1]
+  kProjectedArrangement,  // Get::Arrangement project=(#1) of an index on [#1]
+  kRaw,                   // Get::Collection: declines not_co_arranged
+  kFiltered,              // Mfp with a filter: declines non_projection_mfp
+  kBareReduce,  // Reduce::Distinct: declines arm_not_get_or_arrange_by
 };
 
 constexpr const char* kArmNames[] = {
     "index", "distinct", "projected_index", "projected_arrangement",
     "raw",   "filtered", "bare_reduce"};
 
-std::string KeyList(int width) {
-  return width == 1 ? "[#0]" : "[#0, #1]";
-}
+std::string KeyList(int width) { return width == 1 ? "[#0]" : "[#0, #1]"; }
 
 class CaseBuilder {
  public:
@@ -58,24 +56,15 @@ class CaseBuilder {
     Lines plan;
     const int context = dice_.Below(5);
     switch (context) {
-      case 0:
-        Append(plan, Indent(Except(&out.description), 2));
-        break;
-      case 1:
-        Append(plan, Indent(InLet(&out.description), 2));
-        break;
-      case 2:
-        Append(plan, Indent(InJoin(&out.description), 2));
-        break;
-      case 3:
-        Append(plan, Indent(AntiSide(&out.description), 2));
-        break;
-      default:
-        Append(plan, Indent(TwoExcepts(&out.description), 2));
-        break;
+      case 0: Append(plan, Indent(Except(&out.description), 2)); break;
+      case 1: Append(plan, Indent(InLet(&out.description), 2)); break;
+      case 2: Append(plan, Indent(InJoin(&out.description), 2)); break;
+      case 3: Append(plan, Indent(AntiSide(&out.description), 2)); break;
+      default: Append(plan, Indent(TwoExcepts(&out.description), 2)); break;
     }
-    out.plan_text = absl::StrCat("Explained Query:\n", absl::StrJoin(plan, "\n"),
-                                 "\n\nTarget cluster: quickstart\n");
+    out.plan_text =
+        absl::StrCat("Explained Query:\n", absl::StrJoin(plan, "\n"),
+                     "\n\nTarget cluster: quickstart\n");
     out.data = Data();
     return out;
   }
@@ -91,49 +80,47 @@ class CaseBuilder {
   // An arm of key width `width`.
   Lines MakeArm(int width, std::string* description) {
     Arm arm = static_cast<Arm>(dice_.Below(7));
-    if (width != 1 && (arm == Arm::kProjectedIndex ||
-                       arm == Arm::kProjectedArrangement)) {
+    if (width != 1 &&
+        (arm == Arm::kProjectedIndex || arm == Arm::kProjectedArrangement)) {
       arm = Arm::kIndex;
     }
     absl::StrAppend(description, kArmNames[static_cast<int>(arm)], " ");
     const std::string key = KeyList(width);
     switch (arm) {
       case Arm::kIndex:
-        return {absl::StrCat("Get::PassArrangements ",
-                             NewCollection(width, true)),
-                "  raw=false",
-                absl::StrCat("  arrangements[0]={ key=", key,
-                             ", permutation=id, thinning=() }")};
+        return {
+            absl::StrCat("Get::PassArrangements ", NewCollection(width, true)),
+            "  raw=false",
+            absl::StrCat("  arrangements[0]={ key=", key,
+                         ", permutation=id, thinning=() }")};
       case Arm::kDistinctArranged:
-        return {"ArrangeBy",
-                absl::StrCat("  input_key=", key),
-                "  raw=true",
-                "  Reduce::Distinct",
-                "    key_plan=id",
-                "    val_plan",
-                "      project=()",
-                absl::StrCat("    Get::Collection ", NewCollection(width, false)),
-                "      raw=true"};
+        return {
+            "ArrangeBy",
+            absl::StrCat("  input_key=", key),
+            "  raw=true",
+            "  Reduce::Distinct",
+            "    key_plan=id",
+            "    val_plan",
+            "      project=()",
+            absl::StrCat("    Get::Collection ", NewCollection(width, false)),
+            "      raw=true"};
       case Arm::kProjectedIndex:
-        return {"Mfp",
-                "  project=(#1)",
-                absl::StrCat("  Get::PassArrangements ", NewCollection(2, true)),
-                "    raw=false",
-                "    arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, "
-                "thinning=(#0) }"};
+        return {
+            "Mfp", "  project=(#1)",
+            absl::StrCat("  Get::PassArrangements ", NewCollection(2, true)),
+            "    raw=false",
+            "    arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, "
+            "thinning=(#0) }"};
       case Arm::kProjectedArrangement:
         return {absl::StrCat("Get::Arrangement ", NewCollection(2, true)),
-                "  project=(#1)",
-                "  key=#1",
-                "  raw=false",
+                "  project=(#1)", "  key=#1", "  raw=false",
                 "  arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, "
                 "thinning=(#0) }"};
       case Arm::kRaw:
         return {absl::StrCat("Get::Collection ", NewCollection(width, true)),
                 "  raw=true"};
       case Arm::kFiltered:
-        return {"Mfp",
-                "  filter=((#0) IS NOT NULL)",
+        return {"Mfp", "  filter=((#0) IS NOT NULL)",
                 absl::StrCat("  Get::PassArrangements ",
                              NewCollection(width, true)),
                 "    raw=false",
@@ -161,14 +148,12 @@ class CaseBuilder {
     const bool negate_first = dice_.Chance(50);
     if (negate_first) absl::StrAppend(description, "negate_first ");
     absl::StrAppend(description, ") ");
-    Lines out = {
-        absl::StrCat("Threshold::Basic ensure_arrangement={ key=", key,
-                     ", permutation=id, thinning=() }"),
-        "  ArrangeBy",
-        "    raw=false",
-        absl::StrCat("    arrangements[0]={ key=", key,
-                     ", permutation=id, thinning=() }"),
-        "    Union consolidate_output=true"};
+    Lines out = {absl::StrCat("Threshold::Basic ensure_arrangement={ key=", key,
+                              ", permutation=id, thinning=() }"),
+                 "  ArrangeBy", "    raw=false",
+                 absl::StrCat("    arrangements[0]={ key=", key,
+                              ", permutation=id, thinning=() }"),
+                 "    Union consolidate_output=true"};
     Append(out, Indent(negate_first ? subtract : base, 6));
     Append(out, Indent(negate_first ? base : subtract, 6));
     return out;
@@ -181,14 +166,14 @@ class CaseBuilder {
     const std::string key = KeyList(width);
     Lines out = {"With", "  cte l0 ="};
     Append(out, Indent(Except(description, width), 4));
-    Append(out, {"Return", "  Union",
-                 "    Get::PassArrangements l0", "      raw=false",
-                 absl::StrCat("      arrangements[0]={ key=", key,
-                              ", permutation=id, thinning=() }"),
-                 "    Negate",
-                 absl::StrCat("      Get::Collection ",
-                              NewCollection(width, true)),
-                 "        raw=true"});
+    Append(
+        out,
+        {"Return", "  Union", "    Get::PassArrangements l0", "      raw=false",
+         absl::StrCat("      arrangements[0]={ key=", key,
+                      ", permutation=id, thinning=() }"),
+         "    Negate",
+         absl::StrCat("      Get::Collection ", NewCollection(width, true)),
+         "        raw=true"});
     return out;
   }
 
@@ -221,28 +206,46 @@ class CaseBuilder {
     const std::string left = NewCollection(2, false);
     const bool negate_first = dice_.Chance(50);
     if (negate_first) absl::StrAppend(description, "negate_first ");
-    Lines subtract = {"Negate", "  Get::Arrangement l0", "    project=(#0)",
-                      "    key=#0", "    raw=false",
+    Lines subtract = {"Negate",
+                      "  Get::Arrangement l0",
+                      "    project=(#0)",
+                      "    key=#0",
+                      "    raw=false",
                       "    arrangements[0]={ key=[#0], permutation=id, "
                       "thinning=(#1) }"};
-    Lines base = {"ArrangeBy", "  input_key=[#0]", "  raw=true",
-                  "  Get::PassArrangements l1", "    raw=false",
+    Lines base = {"ArrangeBy",
+                  "  input_key=[#0]",
+                  "  raw=true",
+                  "  Get::PassArrangements l1",
+                  "    raw=false",
                   "    arrangements[0]={ key=[#0], permutation=id, "
                   "thinning=() }"};
-    Lines out = {"With", "  cte l0 =", "    ArrangeBy", "      raw=false",
+    Lines out = {"With",
+                 "  cte l0 =",
+                 "    ArrangeBy",
+                 "      raw=false",
                  "      arrangements[0]={ key=[#0], permutation=id, "
                  "thinning=(#1) }",
                  absl::StrCat("      Get::Collection ", right),
                  "        raw=true",
-                 "  cte l1 =", "    Reduce::Distinct", "      key_plan=id",
-                 "      val_plan", "        project=()",
+                 "  cte l1 =",
+                 "    Reduce::Distinct",
+                 "      key_plan=id",
+                 "      val_plan",
+                 "        project=()",
                  absl::StrCat("      Get::Collection ", left),
-                 "        project=(#0)", "        raw=true",
-                 "Return", "  Union", "    Mfp", "      project=(#0..=#2)",
-                 "      map=(null, null)", "      input_key=#0",
+                 "        project=(#0)",
+                 "        raw=true",
+                 "Return",
+                 "  Union",
+                 "    Mfp",
+                 "      project=(#0..=#2)",
+                 "      map=(null, null)",
+                 "      input_key=#0",
                  "      Threshold::Basic ensure_arrangement={ key=[#0], "
                  "permutation=id, thinning=() }",
-                 "        ArrangeBy", "          raw=false",
+                 "        ArrangeBy",
+                 "          raw=false",
                  "          arrangements[0]={ key=[#0], permutation=id, "
                  "thinning=() }",
                  "          Union consolidate_output=true"};
@@ -282,7 +285,8 @@ class CaseBuilder {
           for (int c = 0; c < spec.arity; ++c) row.push_back(Value());
           const int64_t diff = 1 + dice_.Below(2);
           present[row] += diff;
-          collection.updates.push_back({row, static_cast<uint64_t>(round), diff});
+          collection.updates.push_back(
+              {row, static_cast<uint64_t>(round), diff});
         }
         const int retractions = round == 0 ? 0 : dice_.Below(3);
         for (int i = 0; i < retractions && !present.empty(); ++i) {
@@ -309,8 +313,6 @@ class CaseBuilder {
 
 }  // namespace
 
-EvalCase GenerateEvalCase(uint64_t seed) {
-  return CaseBuilder(seed).Build();
-}
+EvalCase GenerateEvalCase(uint64_t seed) { return CaseBuilder(seed).Build(); }
 
 }  // namespace lir::testing

@@ -46,8 +46,8 @@ struct Plan {
 };
 
 inline DataflowOptions Options(std::map<std::string, int> globals,
-                        Compaction compaction = Compaction::kEager,
-                        uint64_t fuel = 0) {
+                               Compaction compaction = Compaction::kEager,
+                               uint64_t fuel = 0) {
   DataflowOptions options;
   options.object = "test";
   for (auto& [name, arity] : globals) options.globals[name] = arity;
@@ -57,7 +57,7 @@ inline DataflowOptions Options(std::map<std::string, int> globals,
 }
 
 inline std::unique_ptr<Dataflow> Build(const Plan& plan,
-                                const DataflowOptions& options) {
+                                       const DataflowOptions& options) {
   absl::StatusOr<std::unique_ptr<Dataflow>> df =
       MakeIncrementalDataflow(plan.root(), options);
   EXPECT_TRUE(df.ok()) << df.status();
@@ -66,7 +66,7 @@ inline std::unique_ptr<Dataflow> Build(const Plan& plan,
 
 // Steps `df` through `rounds`; returns each round's output changes.
 inline std::vector<Multiset> Steps(Dataflow& df,
-                            const std::vector<GlobalChanges>& rounds) {
+                                   const std::vector<GlobalChanges>& rounds) {
   std::vector<Multiset> out;
   for (size_t r = 0; r < rounds.size(); ++r) {
     absl::StatusOr<Multiset> step = df.Step(r, rounds[r]);
@@ -90,20 +90,22 @@ inline std::vector<Multiset> Contents(const std::vector<Multiset>& changes) {
 }
 
 inline const ArrangementStats* Find(const std::vector<ArrangementStats>& stats,
-                             const std::string& name) {
+                                    const std::string& name) {
   for (const ArrangementStats& s : stats) {
     if (s.operator_name == name) return &s;
   }
   return nullptr;
 }
 
-inline std::vector<std::string> Names(const std::vector<ArrangementStats>& stats) {
+inline std::vector<std::string> Names(
+    const std::vector<ArrangementStats>& stats) {
   std::vector<std::string> names;
   for (const ArrangementStats& s : stats) names.push_back(s.operator_name);
   return names;
 }
 
-// ---- Reduce plans --------------------------------------------------------------
+// ---- Reduce plans
+// --------------------------------------------------------------
 
 inline constexpr char kT[] = "materialize.public.t";
 
@@ -141,7 +143,8 @@ inline constexpr char kMinMax[] = R"(Explained Query:
       raw=true
 )";
 
-// ---- Join plans ----------------------------------------------------------------
+// ---- Join plans
+// ----------------------------------------------------------------
 
 inline constexpr char kR[] = "materialize.public.r";
 inline constexpr char kS[] = "materialize.public.s";

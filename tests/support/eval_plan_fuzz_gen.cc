@@ -81,30 +81,18 @@ Sub FuzzGenerator::Gen(int depth) {
   while (pick >= kWeights[kind]) pick -= kWeights[kind++];
   if ((kind == 2 || kind == 3) && joins_ >= kMaxJoins) kind = 0;
   switch (kind) {
-    case 0:
-      return MfpNode(depth);
-    case 1:
-      return FlatMap(depth);
-    case 2:
-      return LinearJoin(depth);
-    case 3:
-      return DeltaJoin(depth);
-    case 4:
-      return Reduce(depth);
-    case 5:
-      return TopK(depth);
-    case 6:
-      return Difference(depth);
-    case 7:
-      return ThresholdNode(depth);
-    case 8:
-      return UnionNode(depth);
-    case 9:
-      return ArrangeByNode(depth);
-    case 10:
-      return Let(depth);
-    default:
-      return LetRec(depth);
+    case 0: return MfpNode(depth);
+    case 1: return FlatMap(depth);
+    case 2: return LinearJoin(depth);
+    case 3: return DeltaJoin(depth);
+    case 4: return Reduce(depth);
+    case 5: return TopK(depth);
+    case 6: return Difference(depth);
+    case 7: return ThresholdNode(depth);
+    case 8: return UnionNode(depth);
+    case 9: return ArrangeByNode(depth);
+    case 10: return Let(depth);
+    default: return LetRec(depth);
   }
 }
 
@@ -174,7 +162,8 @@ Sub FuzzGenerator::GetGlobal() {
   }
   Count("Get::Arrangement");
   const std::vector<int> key = RandomKey(dice_, g.schema);
-  // The MFP reads the arrangement's layout row (../shared/reference/SEMANTICS.md 8.3).
+  // The MFP reads the arrangement's layout row
+  // (../shared/reference/SEMANTICS.md 8.3).
   const Schema layout = LayoutSchema(key, g.schema);
   MfpSpec spec = RandomMfp(dice_, exprs_, layout, {1, 1, 50});
   out.lines = {Header("Get::Arrangement", g.name)};
@@ -260,7 +249,8 @@ Sub FuzzGenerator::MfpNode(int depth) {
   Count("Mfp");
   Count("Mfp seek (input_val)");
   const std::vector<int>& key = dice_.Pick(input.offered);
-  // The MFP reads the input arrangement's layout row (../shared/reference/SEMANTICS.md 8.3).
+  // The MFP reads the input arrangement's layout row
+  // (../shared/reference/SEMANTICS.md 8.3).
   const Schema layout = LayoutSchema(key, input.schema);
   spec = RandomMfp(dice_, exprs_, layout, {2, 2, 60});
   Sub out;
@@ -414,7 +404,7 @@ Sub FuzzGenerator::WrapThreshold(Sub input, bool arrange) {
 }
 
 Sub FuzzGenerator::WrapArrange(Sub input,
-                             const std::vector<std::vector<int>>& keys) {
+                               const std::vector<std::vector<int>>& keys) {
   Count("ArrangeBy");
   const int arity = static_cast<int>(input.schema.size());
   Sub out;

@@ -214,8 +214,9 @@ Sub FuzzGenerator::DeltaJoin(int depth) {
   for (int p = 0; p < paths; ++p) {
     // Per stream column, the canonical columns it holds (the key column
     // holds every joined input's key).
-    // A keyed source starts from its arrangement's layout row (../shared/reference/SEMANTICS.md
-    // 8.4): the key column, then the others in order.
+    // A keyed source starts from its arrangement's layout row
+    // (../shared/reference/SEMANTICS.md 8.4): the key column, then the others
+    // in order.
     const bool raw_source = paths == 1 && dice_.Chance(50);
     std::vector<std::set<int>> stream;
     if (!raw_source) stream.push_back({offset[p] + key[p]});

@@ -23,20 +23,17 @@ std::string Render(const Expr& e, const std::vector<int>* remap) {
     case Expr::Kind::kColumn:
       return absl::StrCat("#",
                           remap != nullptr ? (*remap)[e.column] : e.column);
-    case Expr::Kind::kLiteral:
-      return e.text;
+    case Expr::Kind::kLiteral: return e.text;
     case Expr::Kind::kInfix: {
       std::vector<std::string> parts;
       for (size_t i = 0; i < e.args.size(); ++i) parts.push_back(arg(i));
       return absl::StrCat(
           "(", absl::StrJoin(parts, absl::StrCat(" ", e.text, " ")), ")");
     }
-    case Expr::Kind::kIsNull:
-      return absl::StrCat("(", arg(0), ") IS NULL");
+    case Expr::Kind::kIsNull: return absl::StrCat("(", arg(0), ") IS NULL");
     case Expr::Kind::kIsNotNull:
       return absl::StrCat("(", arg(0), ") IS NOT NULL");
-    case Expr::Kind::kNot:
-      return absl::StrCat("NOT(", arg(0), ")");
+    case Expr::Kind::kNot: return absl::StrCat("NOT(", arg(0), ")");
     case Expr::Kind::kCall: {
       std::vector<std::string> parts;
       for (size_t i = 0; i < e.args.size(); ++i) parts.push_back(arg(i));
@@ -89,8 +86,7 @@ Expr ExprGen::Literal(Type type) {
     case Type::kStr:
       return Expr::Literal(dice_.Pick(
           std::vector<std::string>{"\"a\"", "\"b\"", "\"c\"", "\"\""}));
-    case Type::kBool:
-      return Expr::Literal(dice_.Chance(50) ? "true" : "false");
+    case Type::kBool: return Expr::Literal(dice_.Chance(50) ? "true" : "false");
   }
   return Expr::Literal("null");
 }
@@ -194,14 +190,14 @@ Expr ExprGen::Of(Type type, const Schema& cols, int depth) {
         return Call("integer_to_text", {Of(Type::kInt, cols, depth - 1)});
       }
       return Expr::Infix("||", Of(type, cols, depth - 1), Literal(type));
-    case Type::kBool:
-      return Predicate(cols, depth - 1);
+    case Type::kBool: return Predicate(cols, depth - 1);
   }
   return Literal(type);
 }
 
 Schema MfpSpec::Output(const Schema& in) const {
-  // Without a projection the map columns only feed filters (../shared/reference/SEMANTICS.md 8.1).
+  // Without a projection the map columns only feed filters
+  // (../shared/reference/SEMANTICS.md 8.1).
   if (!project.has_value()) return in;
   Schema widened = in;
   widened.insert(widened.end(), map_types.begin(), map_types.end());
@@ -263,7 +259,8 @@ MfpSpec RandomMfp(Dice& dice, ExprGen& exprs, const Schema& in,
       for (int i = 0; i < width; ++i) project.push_back(dice.Below(n));
     }
     if (project.empty()) project.push_back(dice.Below(n));
-    // `project=` is printed unless it is #0..#in-1 (../shared/reference/SEMANTICS.md 8.1).
+    // `project=` is printed unless it is #0..#in-1
+    // (../shared/reference/SEMANTICS.md 8.1).
     const int inputs = static_cast<int>(in.size());
     bool identity = static_cast<int>(project.size()) == inputs;
     for (int c = 0; identity && c < inputs; ++c) identity = project[c] == c;
@@ -373,8 +370,7 @@ eval::Datum RandomDatum(Dice& dice, Type type, bool nullable) {
     case Type::kStr:
       return eval::Datum::String(
           std::string(1, static_cast<char>('a' + dice.Below(3))));
-    case Type::kBool:
-      return eval::Datum::Bool(dice.Chance(50));
+    case Type::kBool: return eval::Datum::Bool(dice.Chance(50));
   }
   return eval::Datum::Null();
 }

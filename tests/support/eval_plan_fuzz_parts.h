@@ -1,6 +1,7 @@
-// Building blocks of the general-plan generator (tests/support/eval_plan_fuzz_gen.h):
-// seeded dice, typed scalar expressions rendered as EXPLAIN text, MFPs,
-// key and arrangement text, and literal values. Internal to the generator.
+// Building blocks of the general-plan generator
+// (tests/support/eval_plan_fuzz_gen.h): seeded dice, typed scalar expressions
+// rendered as EXPLAIN text, MFPs, key and arrangement text, and literal values.
+// Internal to the generator.
 #ifndef LIR_TESTS_SUPPORT_EVAL_PLAN_FUZZ_PARTS_H_
 #define LIR_TESTS_SUPPORT_EVAL_PLAN_FUZZ_PARTS_H_
 
@@ -108,9 +109,9 @@ struct MfpSpec {
   Lines ToLines() const;
 };
 
-/// The types of the layout row (../shared/reference/SEMANTICS.md 8.2) of an arrangement of a `row`
-/// collection by the plain columns `key`: the key's, then the other
-/// columns' in order.
+/// The types of the layout row (../shared/reference/SEMANTICS.md 8.2) of an
+/// arrangement of a `row` collection by the plain columns `key`: the key's,
+/// then the other columns' in order.
 Schema LayoutSchema(const std::vector<int>& key, const Schema& row);
 
 /// Limits for RandomMfp.

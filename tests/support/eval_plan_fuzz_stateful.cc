@@ -36,14 +36,15 @@ struct Aggregate {
 Sub FuzzGenerator::Reduce(int depth) {
   Sub input = NonNegative(Gen(depth - 1));
   // With input_key the plans read the input arrangement's layout row
-  // (../shared/reference/SEMANTICS.md 8.3), whose column types LayoutSchema gives.
+  // (../shared/reference/SEMANTICS.md 8.3), whose column types LayoutSchema
+  // gives.
   std::optional<std::vector<int>> input_key;
   if (!input.offered.empty() && dice_.Chance(30)) {
     input_key = dice_.Pick(input.offered);
   }
-  const Schema in =
-      input_key.has_value() ? LayoutSchema(*input_key, input.schema)
-                            : input.schema;
+  const Schema in = input_key.has_value()
+                        ? LayoutSchema(*input_key, input.schema)
+                        : input.schema;
   const int arity = static_cast<int>(in.size());
   std::vector<int> key = SomeColumns(dice_, in.size(), 2);
   if (dice_.Chance(15)) key = AllColumns(in.size());

@@ -64,8 +64,9 @@ NodePtr Wrap(NodeOp op, NodePtr input) {
   return PlanBuilder::FromOp(std::move(op), std::move(inputs)).Release();
 }
 
-/// The forms in which a generated node's output exists (../shared/reference/SEMANTICS.md 2),
-/// as far as the generator needs them for Gets of a binding.
+/// The forms in which a generated node's output exists
+/// (../shared/reference/SEMANTICS.md 2), as far as the generator needs them for
+/// Gets of a binding.
 AvailableCollections OutputForms(const Node& start, int arity) {
   const Node* node = &start;
   while (node->Is<LetOp>()) node = node->inputs[1].get();
@@ -105,8 +106,7 @@ AvailableCollections OutputForms(const Node& start, int arity) {
     case NodeKind::kTopK:
     case NodeKind::kNegate:
     case NodeKind::kUnion:
-    case NodeKind::kSetDifference:
-      break;
+    case NodeKind::kSetDifference: break;
   }
   return RawOnly();
 }
@@ -122,18 +122,10 @@ class Generator {
     GeneratedPlan out;
     size_t n = std::max<size_t>(options_.node_count, 1);
     switch (options_.shape) {
-      case PlanShape::kDeepChain:
-        out.plan = DeepChain(n);
-        break;
-      case PlanShape::kWideUnion:
-        out.plan = WideUnion(n);
-        break;
-      case PlanShape::kLetChain:
-        out.plan = LetChain(n);
-        break;
-      case PlanShape::kMixed:
-        out.plan = Mixed(n);
-        break;
+      case PlanShape::kDeepChain: out.plan = DeepChain(n); break;
+      case PlanShape::kWideUnion: out.plan = WideUnion(n); break;
+      case PlanShape::kLetChain: out.plan = LetChain(n); break;
+      case PlanShape::kMixed: out.plan = Mixed(n); break;
     }
     AssignPostOrderIds(*out.plan);
     for (const auto& [node, variant] : except_nodes_) {
@@ -164,15 +156,11 @@ class Generator {
         case 1:  // arranged by the full row, as Threshold needs
           plan = std::move(plan).ArrangeBy(PlanBuilder::Arranged({all}));
           break;
-        case 2:
-          plan = std::move(plan).Threshold(all);
-          break;
+        case 2: plan = std::move(plan).Threshold(all); break;
         case 3:
           plan = std::move(plan).Mfp(PlanBuilder::Project({1, 2, 0}));
           break;
-        default:
-          plan = std::move(plan).Negate();
-          break;
+        default: plan = std::move(plan).Negate(); break;
       }
     }
     return std::move(plan).Release();
@@ -213,16 +201,17 @@ class Generator {
     for (size_t i = lets; i-- > 0;) {
       PlanBuilder value;
       if (i == 0) {
-        value = PlanBuilder(
-            MakeGet(catalog_.Table(2), GetKind::kPassArrangements));
+        value =
+            PlanBuilder(MakeGet(catalog_.Table(2), GetKind::kPassArrangements));
       } else if (i % 2 == 1) {
         MapFilterProject not_null;
         not_null.filter.push_back(IsNotNull(ScalarExpr::Column(0, "a")));
-        value = PlanBuilder::GetCollection(CollectionId::Local(i - 1),
-                                           PlanBuilder::Raw(),
-                                           std::move(not_null));
+        value =
+            PlanBuilder::GetCollection(CollectionId::Local(i - 1),
+                                       PlanBuilder::Raw(), std::move(not_null));
       } else {
-        value = PlanBuilder::Get(CollectionId::Local(i - 1), PlanBuilder::Raw());
+        value =
+            PlanBuilder::Get(CollectionId::Local(i - 1), PlanBuilder::Raw());
       }
       plan = PlanBuilder::Let(i, std::move(value), std::move(plan));
     }
@@ -368,18 +357,12 @@ class Generator {
         if (op.mfp.IsIdentity()) op.mfp.filter.push_back(parts_.Predicate(in));
         return Unary(t, std::move(op), in);
       }
-      case kNegate:
-        return Unary(t, NegateOp{}, t.arity);
-      case kTopK:
-        return Unary(t, parts_.RandomTopK(t.arity), t.arity);
-      case kArrangeBy:
-        return ArrangeByNode(t);
-      case kReduce:
-        return ReduceNode(t);
-      case kUnion:
-        return UnionNode(t);
-      case kLet:
-        return LetNode(t);
+      case kNegate: return Unary(t, NegateOp{}, t.arity);
+      case kTopK: return Unary(t, parts_.RandomTopK(t.arity), t.arity);
+      case kArrangeBy: return ArrangeByNode(t);
+      case kReduce: return ReduceNode(t);
+      case kUnion: return UnionNode(t);
+      case kLet: return LetNode(t);
       case kLinear:
         return JoinNode(t, parts_.RandomLinearJoin(t.arity, JoinWidth(t)));
       default:
@@ -512,8 +495,9 @@ class Generator {
     return kDeclining[declining_cycle_++ % std::size(kDeclining)];
   }
 
-  /// An arm co-arranged on its first `a` columns (../shared/reference/SEMANTICS.md 4.3).
-  /// May leave a hole of `budget` units under a Reduce.
+  /// An arm co-arranged on its first `a` columns
+  /// (../shared/reference/SEMANTICS.md 4.3). May leave a hole of `budget` units
+  /// under a Reduce.
   NodePtr FiringArm(int a, size_t budget, int depth) {
     // Large budgets go to the Reduce form, whose hole absorbs them.
     int form = budget >= 6 ? 4 : rng_.Int(0, budget >= 3 ? 4 : 3);
@@ -670,18 +654,15 @@ std::string ExpectedDeclineCode(ExceptVariant variant) {
   using Decline = FusedSetDifferenceDecline;
   auto name = [](Decline code) { return std::string(DeclineName(code)); };
   switch (variant) {
-    case ExceptVariant::kFires:
-      return "";
-    case ExceptVariant::kNotCoArranged:
-      return name(Decline::kNotCoArranged);
+    case ExceptVariant::kFires: return "";
+    case ExceptVariant::kNotCoArranged: return name(Decline::kNotCoArranged);
     case ExceptVariant::kNonProjectionMfp:
       return name(Decline::kNonProjectionMfp);
     case ExceptVariant::kKeyRemappedByProjection:
       return name(Decline::kKeyRemappedByProjection);
     case ExceptVariant::kArmNotGetOrArrangeBy:
       return name(Decline::kArmNotGetOrArrangeBy);
-    case ExceptVariant::kNotTwoArmUnion:
-      return name(Decline::kNotTwoArmUnion);
+    case ExceptVariant::kNotTwoArmUnion: return name(Decline::kNotTwoArmUnion);
     case ExceptVariant::kNotOneNegatedArm:
       return name(Decline::kNotOneNegatedArm);
   }

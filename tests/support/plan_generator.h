@@ -36,8 +36,8 @@ enum class PlanShape {
 };
 
 /// Why a generated EXCEPT shape should or should not be fused into a
-/// SetDifference (../shared/reference/SEMANTICS.md section 4); each variant fails exactly one
-/// recognizer check, or none.
+/// SetDifference (../shared/reference/SEMANTICS.md section 4); each variant
+/// fails exactly one recognizer check, or none.
 enum class ExceptVariant {
   kFires,                    ///< both arms co-arranged on the threshold key
   kNotCoArranged,            ///< one arm reads a collection raw
@@ -48,7 +48,8 @@ enum class ExceptVariant {
   kNotOneNegatedArm,      ///< no arm is negated
 };
 
-/// The decline code ../shared/reference/SEMANTICS.md 4.2 assigns to `variant` ("" for kFires).
+/// The decline code ../shared/reference/SEMANTICS.md 4.2 assigns to `variant`
+/// ("" for kFires).
 std::string ExpectedDeclineCode(ExceptVariant variant);
 
 /// What to generate. Everything is a pure function of these fields.

@@ -127,24 +127,18 @@ ScalarExpr Parts::AnyCol(int arity) { return Col(rng_.Int(0, arity - 1)); }
 
 Literal Parts::RandomLiteral() {
   switch (rng_.Int(0, 5)) {
-    case 0:
-      return Literal::Null();
-    case 1:
-      return Literal::Bool(rng_.Chance(0.5));
-    case 2:
-      return Literal::String(kStrings[rng_.Next() % std::size(kStrings)]);
-    default:
-      return Literal::Int(rng_.Range(-20, 1000));
+    case 0: return Literal::Null();
+    case 1: return Literal::Bool(rng_.Chance(0.5));
+    case 2: return Literal::String(kStrings[rng_.Next() % std::size(kStrings)]);
+    default: return Literal::Int(rng_.Range(-20, 1000));
   }
 }
 
 ScalarExpr Parts::ValueExpr(int arity) {
   if (arity == 0) return ScalarExpr::Lit(RandomLiteral());
   switch (rng_.Int(0, 7)) {
-    case 0:
-      return Infix("+", AnyCol(arity), AnyCol(arity));
-    case 1:
-      return Infix("*", AnyCol(arity), IntLit(2));
+    case 0: return Infix("+", AnyCol(arity), AnyCol(arity));
+    case 1: return Infix("*", AnyCol(arity), IntLit(2));
     case 2:
       return ScalarExpr::Call(CallStyle::kFunction, "abs", {AnyCol(arity)});
     case 3:
@@ -157,21 +151,16 @@ ScalarExpr Parts::ValueExpr(int arity) {
     case 5:
       return ScalarExpr::Call(CallStyle::kFunction, "row",
                               {AnyCol(arity), IntLit(3), IntLit(-5)});
-    case 6:
-      return ScalarExpr::Lit(RandomLiteral());
-    default:
-      return Infix("-", AnyCol(arity), IntLit(1));
+    case 6: return ScalarExpr::Lit(RandomLiteral());
+    default: return Infix("-", AnyCol(arity), IntLit(1));
   }
 }
 
 ScalarExpr Parts::Predicate(int arity) {
   switch (rng_.Int(0, 5)) {
-    case 0:
-      return IsNotNull(AnyCol(arity));
-    case 1:
-      return Infix(">", AnyCol(arity), IntLit(42));
-    case 2:
-      return Infix("=", AnyCol(arity), AnyCol(arity));
+    case 0: return IsNotNull(AnyCol(arity));
+    case 1: return Infix(">", AnyCol(arity), IntLit(42));
+    case 2: return Infix("=", AnyCol(arity), AnyCol(arity));
     case 3:
       return Infix("!=", AnyCol(arity), ScalarExpr::Lit(Literal::String("x")));
     case 4:
@@ -200,8 +189,9 @@ MapFilterProject Parts::RandomMfp(int in, int out, double filter_chance,
   rng_.Shuffle(columns);
   columns.resize(out);
   if (rng_.Chance(0.5)) std::sort(columns.begin(), columns.end());
-  // Without a projection only the input's columns are output (../shared/reference/SEMANTICS.md
-  // 8.1), so the projection is omitted only when it is #0..#in-1.
+  // Without a projection only the input's columns are output
+  // (../shared/reference/SEMANTICS.md 8.1), so the projection is omitted only
+  // when it is #0..#in-1.
   if (!IsIota(columns, in)) mfp.project = std::move(columns);
   if (temporal && in > 0 && rng_.Chance(0.03)) {
     TemporalFilter bounds;

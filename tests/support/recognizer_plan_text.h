@@ -25,7 +25,8 @@ namespace lir::recognizer_testing {
 // `block` (lines at column 0, relative indentation kept) shifted right.
 inline std::string Indent(absl::string_view block, int spaces) {
   std::string out;
-  for (absl::string_view line : absl::StrSplit(block, '\n', absl::SkipEmpty())) {
+  for (absl::string_view line :
+       absl::StrSplit(block, '\n', absl::SkipEmpty())) {
     absl::StrAppend(&out, std::string(spaces, ' '), line, "\n");
   }
   return out;
@@ -43,7 +44,8 @@ inline std::string WholeRow(absl::string_view key) {
 }
 
 // An indexed global collection read as is.
-inline std::string Indexed(absl::string_view name, absl::string_view key = "#0") {
+inline std::string Indexed(absl::string_view name,
+                           absl::string_view key = "#0") {
   return absl::StrCat("Get::PassArrangements materialize.public.", name,
                       "\n  raw=false\n  arrangements[0]=", WholeRow(key), "\n");
 }
@@ -64,7 +66,7 @@ struct Except {
   std::string threshold_arrangement;  // default: WholeRow(key)
   std::string arrange_attrs;          // default: raw=false + WholeRow(key)
   std::string union_header = "Union consolidate_output=true";
-  std::string union_attrs;            // e.g. temporal_bucketing_strategies
+  std::string union_attrs;  // e.g. temporal_bucketing_strategies
 
   std::string Plan() const {
     std::string arrangement =
@@ -78,17 +80,18 @@ struct Except {
                                     : absl::StrCat(base, negated);
     return absl::StrCat(
         "Threshold::Basic ensure_arrangement=", arrangement, "\n",
-        Indent(absl::StrCat("ArrangeBy\n", Indent(attrs, 2),
-                            Indent(absl::StrCat(union_header, "\n",
-                                                Indent(union_attrs, 2),
-                                                Indent(arms, 2)),
-                                   2)),
+        Indent(absl::StrCat(
+                   "ArrangeBy\n", Indent(attrs, 2),
+                   Indent(absl::StrCat(union_header, "\n",
+                                       Indent(union_attrs, 2), Indent(arms, 2)),
+                          2)),
                2));
   }
   std::string Text() const { return Doc(Plan()); }
 };
 
-// ---- running the pass ---------------------------------------------------------
+// ---- running the pass
+// ---------------------------------------------------------
 
 /// A document after Optimize, its report (fused pass only) and its text.
 struct Optimized {
@@ -128,8 +131,8 @@ inline Candidate OnlyCandidate(const std::string& text) {
 /// Expects `text`'s only candidate to decline with exactly this code, arm
 /// and message, leaving the text unchanged.
 inline void ExpectDecline(const std::string& text,
-                          FusedSetDifferenceDecline code,
-                          absl::string_view arm, absl::string_view message) {
+                          FusedSetDifferenceDecline code, absl::string_view arm,
+                          absl::string_view message) {
   SCOPED_TRACE(text);
   Optimized run = OptimizeText(text);
   ASSERT_EQ(run.report.candidates.size(), 1u);
@@ -144,13 +147,15 @@ inline void ExpectDecline(const std::string& text,
 
 /// Expects `text`'s only candidate to fire with these keys, giving a
 /// well-formed document.
-inline void ExpectFires(const std::string& text, const std::vector<int>& base_key,
-                 const std::vector<int>& subtract_key) {
+inline void ExpectFires(const std::string& text,
+                        const std::vector<int>& base_key,
+                        const std::vector<int>& subtract_key) {
   SCOPED_TRACE(text);
   Optimized run = OptimizeText(text);
   ASSERT_EQ(run.report.candidates.size(), 1u);
   const Candidate& c = run.report.candidates[0];
-  EXPECT_EQ(c.outcome, CandidateOutcome::kFired) << c.reason << ": " << c.message;
+  EXPECT_EQ(c.outcome, CandidateOutcome::kFired)
+      << c.reason << ": " << c.message;
   EXPECT_EQ(c.reason, "");
   EXPECT_EQ(FusedKeysOf(c).base_key, base_key);
   EXPECT_EQ(FusedKeysOf(c).subtract_key, subtract_key);

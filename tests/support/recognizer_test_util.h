@@ -77,9 +77,8 @@ inline std::string WellFormedProblems(const Document& doc,
                         from_json.status().ToString());
   }
   if (explain::PrintText(*from_json) != text) {
-    return absl::StrCat("JSON round trip changed the printed document:\n",
-                        text, "---- became ----\n",
-                        explain::PrintText(*from_json));
+    return absl::StrCat("JSON round trip changed the printed document:\n", text,
+                        "---- became ----\n", explain::PrintText(*from_json));
   }
   if (explain::WriteJson(*from_json) != json) {
     return "JSON round trip changed the JSON";

@@ -44,11 +44,13 @@ using Json = nlohmann::json;
 double Run::cpu_ns() const { return Median(cpu_samples); }
 
 double Min(const std::vector<double>& samples) {
-  return samples.empty() ? 0 : *std::min_element(samples.begin(), samples.end());
+  return samples.empty() ? 0
+                         : *std::min_element(samples.begin(), samples.end());
 }
 
 double Max(const std::vector<double>& samples) {
-  return samples.empty() ? 0 : *std::max_element(samples.begin(), samples.end());
+  return samples.empty() ? 0
+                         : *std::max_element(samples.begin(), samples.end());
 }
 
 double Median(const std::vector<double>& samples) {
@@ -71,12 +73,26 @@ double ToNs(double value, const std::string& unit) {
 // Counters that are plain numbers in the JSON: everything not a standard
 // field.
 const std::set<std::string>& StandardFields() {
-  static const auto* fields = new std::set<std::string>{
-      "name", "family_index", "per_family_instance_index", "run_name",
-      "run_type", "repetitions", "repetition_index", "threads", "iterations",
-      "real_time", "cpu_time", "time_unit", "label", "error_occurred",
-      "error_message", "aggregate_name", "aggregate_unit", "skipped",
-      "skip_message"};
+  static const auto* fields =
+      new std::set<std::string>{"name",
+                                "family_index",
+                                "per_family_instance_index",
+                                "run_name",
+                                "run_type",
+                                "repetitions",
+                                "repetition_index",
+                                "threads",
+                                "iterations",
+                                "real_time",
+                                "cpu_time",
+                                "time_unit",
+                                "label",
+                                "error_occurred",
+                                "error_message",
+                                "aggregate_name",
+                                "aggregate_unit",
+                                "skipped",
+                                "skip_message"};
   return *fields;
 }
 
@@ -85,8 +101,8 @@ absl::StatusOr<Family> ReadFamily(const std::string& path) {
   if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
   Json j = Json::parse(in, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": not a JSON object (is it a --benchmark_out file?)"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": not a JSON object (is it a --benchmark_out file?)"));
   }
   if (!j.contains("benchmarks") || !j["benchmarks"].is_array()) {
     return absl::InvalidArgumentError(
@@ -126,7 +142,8 @@ absl::StatusOr<Family> ReadFamily(const std::string& path) {
         // Benchmark's own suffixes say how it ran, not what it ran.
         if (p == "real_time" || absl::StartsWith(p, "min_time:") ||
             absl::StartsWith(p, "iterations:") ||
-            absl::StartsWith(p, "repeats:") || absl::StartsWith(p, "threads:")) {
+            absl::StartsWith(p, "repeats:") ||
+            absl::StartsWith(p, "threads:")) {
           continue;
         }
         std::pair<std::string, std::string> kv = absl::StrSplit(p, ':');
@@ -161,10 +178,9 @@ absl::StatusOr<Family> ReadFamily(const std::string& path) {
   }
   for (auto& [r, samples] : grouped) {
     if (!samples.empty()) {
-      std::sort(samples.begin(), samples.end(),
-                [](const Sample& a, const Sample& b) {
-                  return a.cpu_ns < b.cpu_ns;
-                });
+      std::sort(
+          samples.begin(), samples.end(),
+          [](const Sample& a, const Sample& b) { return a.cpu_ns < b.cpu_ns; });
       for (const Sample& s : samples) {
         r.cpu_samples.push_back(s.cpu_ns);
         r.real_samples.push_back(s.real_ns);
@@ -241,7 +257,8 @@ void PivotTable(const Family& f, const std::string& title, Cell cell,
     }
   }
   if (!any) return;
-  md << "\n" << title << "\n\n| workload | " << absl::StrJoin(ops, " | ")
+  md << "\n"
+     << title << "\n\n| workload | " << absl::StrJoin(ops, " | ")
      << " |\n|---|";
   for (size_t i = 0; i < ops.size(); ++i) md << "---:|";
   md << "\n";
@@ -335,14 +352,12 @@ absl::StatusOr<std::vector<std::string>> WriteCharts(
                          (absl::StrContains(lower, "nlohmann") &&
                           absl::StrContains(lower, "parse"));
       plots.push_back(absl::StrCat("'", name, "' using 1:2 with linespoints ",
-                                   floor ? "dt 2 lw 2 " : "lw 1.5 ",
-                                   "title '", op, floor ? " (floor)" : "",
-                                   "'"));
+                                   floor ? "dt 2 lw 2 " : "lw 1.5 ", "title '",
+                                   op, floor ? " (floor)" : "", "'"));
     }
     if (plots.empty()) continue;
     panels.push_back(absl::StrCat("set title '", f.name, "'\nplot ",
-                                  absl::StrJoin(plots, ", \\\n     "),
-                                  "\n"));
+                                  absl::StrJoin(plots, ", \\\n     "), "\n"));
   }
   if (!panels.empty()) {
     lines << "set terminal pngcairo size " << 700 * panels.size()
@@ -364,8 +379,8 @@ absl::StatusOr<std::vector<std::string>> WriteCharts(
   }
   std::vector<std::string> rendered;
   if (!(have_bars || have_lines) || !HaveGnuplot()) return rendered;
-  std::string cmd = absl::StrCat("cd '", dir.string(),
-                                 "' && gnuplot benchmarks.gp");
+  std::string cmd =
+      absl::StrCat("cd '", dir.string(), "' && gnuplot benchmarks.gp");
   if (std::system(cmd.c_str()) != 0) {
     std::cerr << "bench-report: gnuplot failed on "
               << (dir / "benchmarks.gp").string() << "; charts skipped\n";
@@ -404,13 +419,13 @@ void Header(const std::vector<Family>& families, std::ostream& md) {
   if (c.contains("load_avg") && c["load_avg"].is_array()) {
     std::vector<std::string> loads;
     for (const Json& l : c["load_avg"]) {
-      if (l.is_number()) loads.push_back(absl::StrFormat("%.2f", l.get<double>()));
+      if (l.is_number())
+        loads.push_back(absl::StrFormat("%.2f", l.get<double>()));
     }
     md << "- load average at start: " << absl::StrJoin(loads, " ") << "\n";
   }
   md << "- Google Benchmark library build (not lir's): "
-     << c.value("library_build_type", "?")
-     << "\n- inputs:";
+     << c.value("library_build_type", "?") << "\n- inputs:";
   for (const Family& f : families) md << " `" << f.name << "`";
   md << "\n";
 }
@@ -446,16 +461,23 @@ absl::Status Main(const std::string& out_path, const std::string& charts_dir,
       EvalSection(f, md);
       continue;
     }
-    PivotTable(f, "CPU ns per plan node:", [](const Run& r) {
-      std::optional<double> ns = NsPerNode(r);
-      return ns ? std::optional<std::string>(absl::StrFormat("%.1f", *ns))
-                : std::nullopt;
-    }, md);
-    PivotTable(f, "Throughput, MB/s:", [](const Run& r) {
-      std::optional<double> bps = Counter(r, "bytes_per_second");
-      return bps ? std::optional<std::string>(absl::StrFormat("%.1f", *bps / 1e6))
-                 : std::nullopt;
-    }, md);
+    PivotTable(
+        f, "CPU ns per plan node:",
+        [](const Run& r) {
+          std::optional<double> ns = NsPerNode(r);
+          return ns ? std::optional<std::string>(absl::StrFormat("%.1f", *ns))
+                    : std::nullopt;
+        },
+        md);
+    PivotTable(
+        f, "Throughput, MB/s:",
+        [](const Run& r) {
+          std::optional<double> bps = Counter(r, "bytes_per_second");
+          return bps ? std::optional<std::string>(
+                           absl::StrFormat("%.1f", *bps / 1e6))
+                     : std::nullopt;
+        },
+        md);
     // Raw time only when the family reports neither rate: otherwise it
     // repeats the ns/node table scaled by the plan size.
     bool has_rate = false;
@@ -464,10 +486,13 @@ absl::Status Main(const std::string& out_path, const std::string& charts_dir,
                   Counter(r, "bytes_per_second").has_value();
     }
     if (!has_rate) {
-      PivotTable(f, "CPU time per iteration, us:", [](const Run& r) {
-        return std::optional<std::string>(
-            absl::StrFormat("%.1f", r.cpu_ns() / 1e3));
-      }, md);
+      PivotTable(
+          f, "CPU time per iteration, us:",
+          [](const Run& r) {
+            return std::optional<std::string>(
+                absl::StrFormat("%.1f", r.cpu_ns() / 1e3));
+          },
+          md);
     }
   }
   if (!charts_dir.empty()) {
@@ -478,10 +503,11 @@ absl::Status Main(const std::string& out_path, const std::string& charts_dir,
         std::filesystem::absolute(charts_dir),
         std::filesystem::absolute(out_path).parent_path());
     if (charts->empty()) {
-      std::filesystem::path script =
-          std::filesystem::path(charts_dir) / "benchmarks-data" / "benchmarks.gp";
+      std::filesystem::path script = std::filesystem::path(charts_dir) /
+                                     "benchmarks-data" / "benchmarks.gp";
       md << "\n## Charts\n\nNot rendered (gnuplot not on PATH); data and "
-            "script: `" << script.generic_string() << "`.\n";
+            "script: `"
+         << script.generic_string() << "`.\n";
     } else {
       md << "\n## Charts\n";
       for (const std::string& png : *charts) {

@@ -1,6 +1,7 @@
 // The eval_bench section of docs/BENCHMARKS.md: the SetDifferenceCoArranged
 // A/B (bench/eval_bench.cc) in tables, beside Materialize's measurement
-// (../shared/reference/SEMANTICS.md section 6), with the issue's goals checked on the figures.
+// (../shared/reference/SEMANTICS.md section 6), with the issue's goals checked
+// on the figures.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -121,7 +122,8 @@ std::string Cell(const Run* r, const std::string& what) {
 void TimeTable(const std::map<Config, Pair>& table, const std::string& title,
                std::ostream& md) {
   if (table.empty()) return;
-  md << "\n" << title << "\n\n"
+  md << "\n"
+     << title << "\n\n"
      << "| keys | schedule | compaction | wall ms off (min / median / max) "
         "| wall ms on (min / median / max) | CPU ms off (median) "
         "| CPU ms on (median) | CPU on/off | updates/s off | updates/s on |\n"
@@ -142,10 +144,10 @@ void TimeTable(const std::map<Config, Pair>& table, const std::string& title,
     };
     std::optional<double> ratio = CpuRatio(p);
     md << "| " << std::get<0>(c) << " | " << Schedule(c) << " | "
-       << Compaction(c) << " | " << wall(p.off) << " | " << wall(p.on)
-       << " | " << cpu(p.off) << " | " << cpu(p.on) << " | "
-       << (ratio ? absl::StrFormat("%.2f", *ratio) : "") << " | "
-       << rate(p.off) << " | " << rate(p.on) << " |\n";
+       << Compaction(c) << " | " << wall(p.off) << " | " << wall(p.on) << " | "
+       << cpu(p.off) << " | " << cpu(p.on) << " | "
+       << (ratio ? absl::StrFormat("%.2f", *ratio) : "") << " | " << rate(p.off)
+       << " | " << rate(p.on) << " |\n";
   }
 }
 
@@ -163,7 +165,8 @@ void ArrangementTable(const Config& c, const Pair& p, std::ostream& md) {
   for (const Arrangement& a : on) {
     if (FindRole(off, a.role) == nullptr) roles.push_back(a.role);
   }
-  md << "\n" << std::get<0>(c) << " keys; " << Schedule(c) << "; compaction "
+  md << "\n"
+     << std::get<0>(c) << " keys; " << Schedule(c) << "; compaction "
      << Compaction(c) << ":\n\n"
      << "| arrangement | records off | bytes off | records on | bytes on |\n"
         "|---|---:|---:|---:|---:|\n";
@@ -188,8 +191,8 @@ void ArrangementTable(const Config& c, const Pair& p, std::ostream& md) {
   }
 }
 
-// Materialize's figures (../shared/reference/SEMANTICS.md section 6), by the roles eval_bench
-// names its arrangements with.
+// Materialize's figures (../shared/reference/SEMANTICS.md section 6), by the
+// roles eval_bench names its arrangements with.
 struct MaterializeRow {
   const char* role;
   const char* records;
@@ -229,8 +232,8 @@ void MaterializeTable(const std::map<Config, Pair>& load, int64_t keys,
   for (size_t i = 0; i < cols.size(); ++i) md << "---:|";
   md << "\n";
   for (const MaterializeRow& row : kMaterialize) {
-    md << "| " << row.role << " | " << row.records
-       << (row.size[0] ? " / " : "") << row.size << " |";
+    md << "| " << row.role << " | " << row.records << (row.size[0] ? " / " : "")
+       << row.size << " |";
     for (const auto& [c, p] : cols) {
       std::vector<Arrangement> arr = ParseLabel(p.off->label);
       const Arrangement* a = FindRole(arr, row.role);
@@ -319,7 +322,8 @@ std::string Mark(bool ok) { return ok ? "yes" : "**no**"; }
 void Goals(const std::map<Config, Pair>& load,
            const std::map<Config, Pair>& retract, int64_t keys,
            std::ostream& md) {
-  md << "\nGoals (issue 6) at " << keys << " keys: (1) the fused plan holds "
+  md << "\nGoals (issue 6) at " << keys
+     << " keys: (1) the fused plan holds "
         "exactly trace T fewer records; (2) its CPU time is at most 0.8x the "
         "Threshold plan's (median CPU); (3) at least 1M input updates per "
         "second per core (median wall; the engine is single-threaded), both "
@@ -375,16 +379,21 @@ void EvalSection(const Family& f, std::ostream& md) {
         "FROM b` maintained by the incremental engine, a = N keys, b = the "
         "N/2 even keys; rewrite off = Threshold over the co-arranged Union, "
         "on = the fused SetDifference, same process. "
-     << reps << " repetitions per configuration; min, median and max are "
+     << reps
+     << " repetitions per configuration; min, median and max are "
         "over them, CPU is the median repetition's, and updates/s is per "
         "median wall time. The max is usually a process's first run at a "
         "size: it touches fresh memory, and first touches (page faults and "
         "zeroing) cost more than the work on this VM; later runs reuse "
         "memory the allocator kept, as a long-running process does.\n";
-  TimeTable(load, "Loading (N + N/2 input updates; building the dataflow "
-                  "included):", md);
-  TimeTable(retract, "Retraction round (delete 10% of b: N/20 updates, "
-                     "after loading):", md);
+  TimeTable(load,
+            "Loading (N + N/2 input updates; building the dataflow "
+            "included):",
+            md);
+  TimeTable(retract,
+            "Retraction round (delete 10% of b: N/20 updates, "
+            "after loading):",
+            md);
   md << "\nArrangements after loading, per arrangement (" << keys
      << " keys):\n";
   for (const auto& [c, p] : load) {
@@ -397,8 +406,8 @@ void EvalSection(const Family& f, std::ostream& md) {
         "| records on/off | bytes off | bytes on | bytes on/off "
         "| trace T records |\n"
         "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
-  for (const auto& [phase, table] :
-       {std::make_pair("loading", &load), std::make_pair("retraction", &retract)}) {
+  for (const auto& [phase, table] : {std::make_pair("loading", &load),
+                                     std::make_pair("retraction", &retract)}) {
     for (const auto& [c, p] : *table) {
       if (!Usable(p.off) || !Usable(p.on)) continue;
       double ro = Counter(*p.off, "records").value_or(0);
@@ -433,35 +442,37 @@ absl::StatusOr<std::string> EvalChart(const Family& f,
     dat << "# arrangement records_off records_on\n";
     for (const Arrangement& a : off) {
       const Arrangement* b = FindRole(on, a.role);
-      dat << "\"" << a.role << "\" " << a.records << " "
-          << (b ? b->records : 0) << "\n";
+      dat << "\"" << a.role << "\" " << a.records << " " << (b ? b->records : 0)
+          << "\n";
     }
     for (const Arrangement& b : on) {
       if (FindRole(off, b.role) == nullptr) {
         dat << "\"" << b.role << "\" 0 " << b.records << "\n";
       }
     }
-    std::string name = absl::StrCat("benchmarks-", f.name, "-s",
-                                     std::get<1>(c), "-e", std::get<2>(c),
-                                     ".dat");
+    std::string name = absl::StrCat("benchmarks-", f.name, "-s", std::get<1>(c),
+                                    "-e", std::get<2>(c), ".dat");
     if (absl::Status s = WriteFile(data_dir / name, dat.str()); !s.ok()) {
       return s;
     }
-    plots.push_back(absl::StrCat(
-        "set title '", Schedule(c), ", compaction ", Compaction(c), "'\n",
-        "plot '", name, "' using 2:xtic(1) title 'rewrite off', '' using 3 "
-        "title 'rewrite on'\n"));
+    plots.push_back(
+        absl::StrCat("set title '", Schedule(c), ", compaction ", Compaction(c),
+                     "'\n", "plot '", name,
+                     "' using 2:xtic(1) title 'rewrite off', '' using 3 "
+                     "title 'rewrite on'\n"));
   }
   if (plots.empty()) return std::string();
   return absl::StrCat(
       "set terminal pngcairo size 1400,1000 noenhanced\n"
-      "set output '", png, "'\n"
+      "set output '",
+      png,
+      "'\n"
       "set style data histograms\nset style histogram clustered\n"
       "set style fill solid 0.8\nset xtics rotate by -25 font ',9'\n"
       "set yrange [0:*]\nset ylabel 'records'\nset key top right\n"
       "set multiplot layout 2,2 title 'Records per arrangement after "
-      "loading, ", keys, " keys'\n",
-      absl::StrJoin(plots, ""), "unset multiplot\n",
+      "loading, ",
+      keys, " keys'\n", absl::StrJoin(plots, ""), "unset multiplot\n",
       "set autoscale y\nset xtics norotate font ''\nunset ylabel\n");
 }
 

@@ -21,7 +21,6 @@
 namespace lir {
 namespace {
 
-
 // Text safe inside one Markdown table cell.
 std::string Cell(absl::string_view text) {
   return absl::StrReplaceAll(text, {{"|", "\\|"}, {"\n", " "}});
@@ -68,8 +67,9 @@ absl::StatusOr<std::vector<NamedDocument>> ReadPlanDirectory(
     }
   }
   // By file name, so the order does not depend on the file system.
-  std::sort(files.begin(), files.end(),
-            [](const auto& a, const auto& b) { return a.filename() < b.filename(); });
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) {
+    return a.filename() < b.filename();
+  });
   std::vector<NamedDocument> docs;
   docs.reserve(files.size());
   for (const std::filesystem::path& path : files) {
@@ -119,7 +119,8 @@ absl::StatusOr<std::string> CorpusReportMarkdown(
   std::string out = absl::StrCat(
       "# Fused SetDifference: corpus report\n\n"
       "<!-- Generated; do not edit. Regenerate with:\n"
-      "     ", kCorpusReportCommand, " -->\n\n",
+      "     ",
+      kCorpusReportCommand, " -->\n\n",
       "Every plan of the corpus optimized with "
       "`enable_fused_set_difference=true` (SEMANTICS.md section 4). Every "
       "`Threshold::Basic` is a candidate; one that does not fire has exactly "
@@ -139,8 +140,8 @@ absl::StatusOr<std::string> CorpusReportMarkdown(
                   "| outcome | code | candidates | base arm | subtract arm |\n"
                   "|---|---|---:|---:|---:|\n");
   absl::StrAppend(&out, "| fired | | ", fired, " | | |\n");
-  // The codes in the order of ../shared/reference/SEMANTICS.md 4.2, each listed once
-  // (non_projection_mfp covers checks 6 and 8).
+  // The codes in the order of ../shared/reference/SEMANTICS.md 4.2, each listed
+  // once (non_projection_mfp covers checks 6 and 8).
   for (const DeclineEntry<FusedSetDifferenceDecline>& entry :
        kAllFusedSetDifferenceDeclines) {
     auto count = [&](const std::map<std::string, size_t>& counts,
@@ -166,19 +167,20 @@ absl::StatusOr<std::string> CorpusReportMarkdown(
     }
   }
 
-  absl::StrAppend(&out,
-                  "\n## Candidates by plan\n\n"
-                  "Plans without a candidate are not listed. Candidates are "
-                  "in pre-order within each object.\n\n"
-                  "| plan | object | LirId | outcome | reason | arm | detail |\n"
-                  "|---|---|---:|---|---|---|---|\n");
+  absl::StrAppend(
+      &out,
+      "\n## Candidates by plan\n\n"
+      "Plans without a candidate are not listed. Candidates are "
+      "in pre-order within each object.\n\n"
+      "| plan | object | LirId | outcome | reason | arm | detail |\n"
+      "|---|---|---:|---|---|---|---|\n");
   for (const PlanCandidates& plan : with_candidates) {
     for (const Candidate& c : plan.candidates) {
       absl::StrAppend(
           &out, "| ", Cell(*plan.name), " | ", Cell(c.object), " | ", c.lir_id,
           " | ", OutcomeName(c.outcome), " | ",
-          c.reason.empty() ? "" : absl::StrCat("`", Cell(c.reason), "`"),
-          " | ", Cell(c.arm), " | ", Cell(Detail(c)), " |\n");
+          c.reason.empty() ? "" : absl::StrCat("`", Cell(c.reason), "`"), " | ",
+          Cell(c.arm), " | ", Cell(Detail(c)), " |\n");
     }
   }
   return out;

@@ -1,5 +1,6 @@
-// The fused set-difference report over a corpus of plans (docs/corpus-report.md):
-// what the recognizer does to every plan with the feature on.
+// The fused set-difference report over a corpus of plans
+// (docs/corpus-report.md): what the recognizer does to every plan with the
+// feature on.
 #ifndef LIR_TOOLS_CORPUS_REPORT_CORPUS_REPORT_H_
 #define LIR_TOOLS_CORPUS_REPORT_CORPUS_REPORT_H_
 

@@ -43,15 +43,9 @@ bool AbslParseFlag(absl::string_view text, AnnotationList* value,
       return false;
     }
     switch (field) {
-      case AnnotationField::kNodeId:
-        value->fields.node_id = true;
-        break;
-      case AnnotationField::kArity:
-        value->fields.arity = true;
-        break;
-      case AnnotationField::kMonotonic:
-        value->fields.monotonic = true;
-        break;
+      case AnnotationField::kNodeId: value->fields.node_id = true; break;
+      case AnnotationField::kArity: value->fields.arity = true; break;
+      case AnnotationField::kMonotonic: value->fields.monotonic = true; break;
       case AnnotationField::kArrangements:
         value->fields.arrangements = true;
         break;

@@ -42,11 +42,13 @@ int RunExplain(const CommandArgs& args) {
   }
   OptimizerFeatures features;
   interp::AnalysisInputs analysis_inputs;
-  if (int exit_code = ResolveOptimizerInputsOrReport(&features, &analysis_inputs);
+  if (int exit_code =
+          ResolveOptimizerInputsOrReport(&features, &analysis_inputs);
       exit_code != kExitOk) {
     return exit_code;
   }
-  const interp::AnnotationFields annotate = absl::GetFlag(FLAGS_annotate).fields;
+  const interp::AnnotationFields annotate =
+      absl::GetFlag(FLAGS_annotate).fields;
 
   InputText input;
   Document doc;
@@ -59,7 +61,8 @@ int RunExplain(const CommandArgs& args) {
   absl::StatusOr<OptimizeResult> optimized =
       Optimize(std::move(doc), features, analysis_inputs);
   if (!optimized.ok()) {
-    return InputError(absl::StrCat(input.name, ": ", optimized.status().message()));
+    return InputError(
+        absl::StrCat(input.name, ": ", optimized.status().message()));
   }
   if (validate) {
     absl::Status valid = Validate(optimized->document);
@@ -73,9 +76,11 @@ int RunExplain(const CommandArgs& args) {
   // The analyses describe the plan as printed, after the passes.
   absl::StatusOr<interp::DocumentAnalysis> analysis;
   if (annotate.AnyComputed()) {
-    analysis = interp::DocumentAnalysis::Run(optimized->document, analysis_inputs);
+    analysis =
+        interp::DocumentAnalysis::Run(optimized->document, analysis_inputs);
     if (!analysis.ok()) {
-      return InputError(absl::StrCat(input.name, ": ", analysis.status().message()));
+      return InputError(
+          absl::StrCat(input.name, ": ", analysis.status().message()));
     }
     render.annotate = [&](const Node& node) {
       return analysis->CommentFields(node, annotate);
@@ -92,7 +97,8 @@ int RunExplain(const CommandArgs& args) {
       std::ofstream out(report_path, std::ios::binary);
       out << report_json;
       if (!out) {
-        return InputError(absl::StrCat(report_path, ": cannot write the report"));
+        return InputError(
+            absl::StrCat(report_path, ": cannot write the report"));
       }
     }
   }

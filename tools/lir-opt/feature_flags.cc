@@ -16,9 +16,9 @@ ABSL_FLAG(std::string, features, "",
           "by the per-feature flags.");
 
 // One flag per optimizer feature, straight from the declaration list.
-#define LIR_FEATURE_FLAG_(name, type, default_value, description)        \
-  ABSL_FLAG(lir::cli::FeatureSwitch, name, lir::cli::FeatureSwitch{},    \
-            "Optimizer feature (" #type ", default " #default_value     \
+#define LIR_FEATURE_FLAG_(name, type, default_value, description)     \
+  ABSL_FLAG(lir::cli::FeatureSwitch, name, lir::cli::FeatureSwitch{}, \
+            "Optimizer feature (" #type ", default " #default_value   \
             "): " description " --" #name " alone means true.");
 LIR_OPTIMIZER_FEATURES(LIR_FEATURE_FLAG_)
 #undef LIR_FEATURE_FLAG_
@@ -82,8 +82,8 @@ int ResolveFeaturesOrReport(OptimizerFeatures* features) {
     }
   }
 #define LIR_FEATURE_APPLY_(name, type, default_value, description) \
-  if (std::optional<bool> v = absl::GetFlag(FLAGS_##name).value) {  \
-    features->name = *v;                                            \
+  if (std::optional<bool> v = absl::GetFlag(FLAGS_##name).value) { \
+    features->name = *v;                                           \
   }
   LIR_OPTIMIZER_FEATURES(LIR_FEATURE_APPLY_)
 #undef LIR_FEATURE_APPLY_

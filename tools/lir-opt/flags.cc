@@ -90,11 +90,10 @@ std::string FlagsUsage() {
             });
   std::string out;
   for (const absl::CommandLineFlag* flag : flags) {
-    absl::StrAppend(&out, "  ", FlagValueSyntax(*flag),
-                    "  (default: ",
-                    flag->DefaultValue().empty() ? "none" : flag->DefaultValue(),
-                    ")\n",
-                    WrapText(flag->Help(), kHelpIndent));
+    absl::StrAppend(
+        &out, "  ", FlagValueSyntax(*flag), "  (default: ",
+        flag->DefaultValue().empty() ? "none" : flag->DefaultValue(), ")\n",
+        WrapText(flag->Help(), kHelpIndent));
   }
   return out;
 }

@@ -149,16 +149,13 @@ const Subcommand* FindSubcommand(absl::string_view name) {
 
 int Main(int argc, char** argv) {
   switch (FindEarlyAction(argc, argv)) {
-    case EarlyAction::kHelp:
-      std::cout << Usage();
-      return kExitOk;
+    case EarlyAction::kHelp: std::cout << Usage(); return kExitOk;
     case EarlyAction::kVersion:
       std::cout << "lir-opt " << LIR_VERSION << "\n";
       return kExitOk;
     case EarlyAction::kUnsupported:
       return UsageError("--only_check_args is not supported");
-    case EarlyAction::kNone:
-      break;
+    case EarlyAction::kNone: break;
   }
   absl::SetProgramUsageMessage(
       "lir-opt <command> [flags] [operands]; lir-opt --help explains them.");

@@ -96,8 +96,7 @@ std::string RenderDocument(const Document& doc, const RenderOptions& options) {
       json_options.annotations = options.json_annotations;
       return explain::WriteJson(doc, json_options);
     }
-    case OutputFormat::kText:
-      break;
+    case OutputFormat::kText: break;
   }
   explain::PrintOptions print_options;
   print_options.node_identifiers = options.node_identifiers;

@@ -49,15 +49,17 @@ int RunRun(const CommandArgs& args) {
   options.engine = absl::GetFlag(FLAGS_engine) == EngineChoice::kSnapshot
                        ? eval::Engine::kSnapshot
                        : eval::Engine::kIncremental;
-  options.compaction = absl::GetFlag(FLAGS_compaction) == CompactionChoice::kNone
-                           ? eval::Compaction::kNone
-                           : eval::Compaction::kEager;
+  options.compaction =
+      absl::GetFlag(FLAGS_compaction) == CompactionChoice::kNone
+          ? eval::Compaction::kNone
+          : eval::Compaction::kEager;
   options.fuel = absl::GetFlag(FLAGS_fuel);
   const bool sizes = absl::GetFlag(FLAGS_arrangement_sizes);
 
   OptimizerFeatures features;
   interp::AnalysisInputs analysis_inputs;
-  if (int exit_code = ResolveOptimizerInputsOrReport(&features, &analysis_inputs);
+  if (int exit_code =
+          ResolveOptimizerInputsOrReport(&features, &analysis_inputs);
       exit_code != kExitOk) {
     return exit_code;
   }
@@ -95,7 +97,8 @@ int RunRun(const CommandArgs& args) {
   absl::StatusOr<eval::RunResult> result =
       eval::RunDocument(optimized->document, *data, options);
   if (!result.ok()) {
-    return InputError(absl::StrCat(input.name, ": ", result.status().message()));
+    return InputError(
+        absl::StrCat(input.name, ": ", result.status().message()));
   }
   if (absl::GetFlag(FLAGS_format) == OutputFormat::kJson) {
     std::cout << eval::RunToJson(*result, sizes).dump(2) << "\n";
