@@ -72,8 +72,7 @@ NodePtr Clone(const Node& node) {
 std::string_view KindName(NodeKind kind) {
   switch (kind) {
 #define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) \
-  case NodeKind::k##Kind: return #Kind;               \
-      #include "src/lir/node_kinds.def"
+  case NodeKind::k##Kind: return #Kind; #include "src/lir/node_kinds.def"
   }
   return "Unknown";
 }
