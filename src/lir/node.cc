@@ -71,8 +71,13 @@ NodePtr Clone(const Node& node) {
 
 std::string_view KindName(NodeKind kind) {
   switch (kind) {
+// clang-format 14 folds the #include into this one-line case's macro.
+// clang-format off
 #define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) \
-  case NodeKind::k##Kind: return #Kind; #include "src/lir/node_kinds.def"
+  case NodeKind::k##Kind:                             \
+    return #Kind;
+#include "src/lir/node_kinds.def"
+    // clang-format on
   }
   return "Unknown";
 }
