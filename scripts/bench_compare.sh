@@ -13,7 +13,9 @@
 # Needs ~12 GB of memory for the 10^6-node text parse.
 # Environment: LIR_COMPARE_DIR (work directory; keep it under the ccache
 # base_dir to reuse objects), LIR_COMPARE_BUILD_TYPE (default Release),
-# LIR_COMPARE_BUILD_ONLY=1 (build both sides and stop).
+# LIR_COMPARE_BUILD_ONLY=1 (build both sides and stop),
+# LIR_COMPARE_AFTER_BUILD=DIR (use the benchmarks already built in DIR for
+# the after side, e.g. a CI checkout's build/, instead of building them).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root="$(pwd)"
@@ -53,7 +55,11 @@ build_side() {
 }
 
 build_side before "${before_ref}"
-build_side after "${after_ref}"
+if [[ -n "${LIR_COMPARE_AFTER_BUILD:-}" ]]; then
+  ln -sfn "${LIR_COMPARE_AFTER_BUILD}" "${work}/after"
+else
+  build_side after "${after_ref}"
+fi
 if [[ "${LIR_COMPARE_BUILD_ONLY:-0}" == 1 ]]; then
   exit 0
 fi

@@ -396,12 +396,23 @@ TEST(Constant, RowsAndErrors) {
   elided.rows = {{{Literal::Int(1)}, 1}};
   elided.elided_total_rows = 40;
   EXPECT_EQ(CheckNode(Node{elided}).code(), absl::StatusCode::kInvalidArgument);
+  // A literal kind without a datum (a time of day) is unsupported; a date
+  // is a datum.
+  ConstantOp time;
+  Literal noon;
+  noon.kind = LiteralKind::kTime;
+  noon.text = "12:00:00";
+  time.rows = {{{noon}, 1}};
+  EXPECT_EQ(CheckNode(Node{time}).code(), absl::StatusCode::kUnimplemented);
   ConstantOp date;
   Literal day;
   day.kind = LiteralKind::kDate;
   day.text = "1997-07-06";
   date.rows = {{{day}, 1}};
-  EXPECT_EQ(CheckNode(Node{date}).code(), absl::StatusCode::kUnimplemented);
+  EXPECT_TRUE(CheckNode(Node{date}).ok()) << CheckNode(Node{date});
+  absl::StatusOr<Multiset> dates = ConstantRows(date);
+  ASSERT_TRUE(dates.ok()) << dates.status();
+  EXPECT_EQ(FormatRow(dates->at(0).first), "(1997-07-06)");
 }
 
 TEST(CheckNode, Payloads) {

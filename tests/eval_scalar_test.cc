@@ -270,7 +270,7 @@ TEST(EvalScalar, UnsupportedIsUnimplementedInCheckAndEval) {
   for (const char* text :
        {"md5(text_to_bytea(#0))", "record_get[x](#0)", "record_get[0](#0, #1)",
         "list_length(#0)", "mz_now()", "(#0 ~ \"x\")",
-        "case_lookup #0 when 1 then 2 else 3 end", "(#0 + 1997-07-06)",
+        "case_lookup #0 when 1 then 2 else 3 end", "(#0 + 12:00:00)",
         "(#0 + █)", "timestamp_tz_to_mz_timestamp(#0)"}) {
     size_t pos = 0;
     absl::StatusOr<ScalarExpr> e = explain::ParseExpr(text, &pos);
@@ -297,8 +297,9 @@ TEST(EvalScalar, UnsupportedIsUnimplementedInCheckAndEval) {
   // digest takes the data and the algorithm's name.
   EXPECT_EQ(CheckScalar(E("digest(#0)")).message(),
             "unsupported function digest");
-  EXPECT_EQ(CheckScalar(E("(#0 + 1997-07-06)")).message(),
-            "unsupported literal 1997-07-06");
+  // Times of day are not datums here (dates are, below).
+  EXPECT_EQ(CheckScalar(E("(#0 + 12:00:00)")).message(),
+            "unsupported literal 12:00:00");
   // Supported ones pass.
   for (const char* text :
        {"((#0 + 1) = #1)", "(#0) IS NOT NULL", "coalesce(#0, 1)",
@@ -422,6 +423,92 @@ TEST(EvalBytea, PrintsComparesAndCastsBack) {
   EXPECT_LT(Hex("7f"), Hex("80"));
   EXPECT_EQ(EvalError("(#0 = #1)", {Hex("61"), S("a")}).message(),
             "operator = does not apply to a bytea and a string");
+}
+
+// ---- date ----------------------------------------------------------------
+
+/// The date `text` (`YYYY-MM-DD`), read by the code under test's parser
+/// (ParseDate has its own cases below).
+Datum D(std::string_view text) {
+  absl::StatusOr<Date> date = ParseDate(std::string(text));
+  EXPECT_TRUE(date.ok()) << text << ": " << date.status();
+  return Datum::Day(date.value_or(Date{}));
+}
+
+/// A timestamp datum, `YYYY-MM-DD HH:MM:SS`.
+Datum T(std::string_view text) {
+  absl::StatusOr<Timestamp> ts = ParseTimestamp(std::string(text));
+  EXPECT_TRUE(ts.ok()) << text << ": " << ts.status();
+  return Datum::Time(ts.value_or(Timestamp{}));
+}
+
+TEST(EvalDate, LiteralsReadAndPrint) {
+  // The literal github-2746-L45 compares l_receiptdate with.
+  EXPECT_EQ(Eval("1997-07-06"), D("1997-07-06"));
+  EXPECT_EQ(D("1970-01-02").as_date().days, 1);
+  EXPECT_EQ(D("1969-12-31").as_date().days, -1);
+  EXPECT_EQ(FormatDatum(D("1997-07-06")), "1997-07-06");
+  EXPECT_EQ(FormatDatum(D("0001-01-01")), "0001-01-01");
+  EXPECT_EQ(FormatRow({D("2024-02-29"), N}), "(2024-02-29, null)");
+  for (const char* bad : {"", "1997-7-6", "1997-02-29", "2023-13-01",
+                          "0000-01-01", "1997-07-06 00:00:00", "1997-07-06x"}) {
+    EXPECT_FALSE(ParseDate(bad).ok()) << bad;
+  }
+  EXPECT_EQ(ParseDate("1997-02-29").status().message(),
+            "invalid date \"1997-02-29\" (expected YYYY-MM-DD)");
+}
+
+TEST(EvalDate, Comparisons) {
+  const DataRow row = {D("1997-07-06"), D("1997-07-05"), N};
+  EXPECT_EQ(Eval("(#0 = 1997-07-06)", row), B(true));
+  EXPECT_EQ(Eval("(#1 = 1997-07-06)", row), B(false));
+  EXPECT_EQ(Eval("(#1 < #0)", row), B(true));
+  EXPECT_EQ(Eval("(#0 >= #1)", row), B(true));
+  EXPECT_EQ(Eval("(#0 != #1)", row), B(true));
+  EXPECT_EQ(Eval("(#2 = 1997-07-06)", row), N);
+  EXPECT_EQ(Eval("greatest(#0, #1)", row), D("1997-07-06"));
+  // Before the epoch too (negative day numbers).
+  EXPECT_EQ(Eval("(#0 < 1970-01-01)", {D("1969-12-31")}), B(true));
+  // A date is not a timestamp: Materialize compares them only after
+  // date_to_timestamp.
+  EXPECT_EQ(EvalError("(#0 = #1)", {D("1997-07-06"), T("1997-07-06 00:00:00")})
+                .message(),
+            "operator = does not apply to a date and a timestamp");
+}
+
+TEST(EvalDate, DateToTimestamp) {
+  EXPECT_EQ(Eval("date_to_timestamp(#0)", {D("1997-07-06")}),
+            T("1997-07-06 00:00:00"));
+  EXPECT_EQ(Eval("date_to_timestamp(#0)", {D("0001-01-01")}),
+            T("0001-01-01 00:00:00"));
+  EXPECT_EQ(Eval("date_to_timestamp(#0)", {N}), N);
+  EXPECT_EQ(EvalError("date_to_timestamp(#0)", {I(1)}).message(),
+            "operator date_to_timestamp does not apply to a integer");
+}
+
+TEST(EvalDate, PlusAndMinusIntervalGiveATimestamp) {
+  auto eval = [](const char* text, const char* date) {
+    return FormatDatum(Eval(text, {D(date)}));
+  };
+  // github-2746-L45's `o_orderdate - 7 days`, across a month end.
+  EXPECT_EQ(eval("(#0 - 7 days)", "1997-07-03"), "1997-06-26 00:00:00");
+  EXPECT_EQ(eval("(#0 + 7 days)", "1997-06-26"), "1997-07-03 00:00:00");
+  // Across a leap day, and a month clamped to February's 29 days.
+  EXPECT_EQ(eval("(#0 - 1 day)", "2024-03-01"), "2024-02-29 00:00:00");
+  EXPECT_EQ(eval("(#0 - 1 day)", "2023-03-01"), "2023-02-28 00:00:00");
+  EXPECT_EQ(eval("(#0 + 1 mon)", "2024-01-31"), "2024-02-29 00:00:00");
+  EXPECT_EQ(eval("(#0 - 1 year)", "2024-02-29"), "2023-02-28 00:00:00");
+  EXPECT_EQ(eval("(1 day + #0)", "2024-02-28"), "2024-02-29 00:00:00");
+  // The filter of github-2746-L45 on a matching row.
+  EXPECT_EQ(Eval("(date_to_timestamp(#0) = (#1 - 7 days))",
+                 {D("1997-06-29"), D("1997-07-06")}),
+            B(true));
+  EXPECT_EQ(Eval("(#0 - 7 days)", {N}), N);
+  EXPECT_EQ(EvalError("(#0 + 1 day)", {D("9999-12-31")}).message(),
+            "timestamp out of range");
+  // No `interval - date`, and a date plus an integer is not supported.
+  EXPECT_EQ(EvalError("(1 day - #0)", {D("2024-02-28")}).message(),
+            "operator - does not apply to a interval and a date");
 }
 
 // ---- MFP -------------------------------------------------------------------

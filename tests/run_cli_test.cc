@@ -185,12 +185,19 @@ TEST_F(RunCliTest, BadDataNamesTheCollectionAndTheUpdate) {
        "collections[\"materialize.public.a\"].updates[1] value 0: expected "
        "null, "
        "a boolean, an integer, a number, a string, {\"list\": [...]}, "
-       "{\"array\": [...]}, {\"timestamp\": ...}, {\"interval\": ...} or "
-       "{\"bytea\": ...}, got array"},
+       "{\"array\": [...]}, {\"timestamp\": ...}, {\"interval\": ...}, "
+       "{\"bytea\": ...} or {\"date\": ...}, got array"},
       {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[{"bytea": "\\x6"}], 0, 1]]}}})",
        "collections[\"materialize.public.a\"].updates[0] value 0: invalid "
        "input syntax for type bytea: invalid hexadecimal data: odd number of "
        "digits: \"\\x6\""},
+      // 1997 is not a leap year.
+      {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[{"date": "1997-07-06"}], 0, 1], [[{"date": "1997-02-29"}], 0, 1]]}}})",
+       "collections[\"materialize.public.a\"].updates[1] value 0: invalid "
+       "date \"1997-02-29\" (expected YYYY-MM-DD)"},
+      {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[{"date": 19970706}], 0, 1]]}}})",
+       "collections[\"materialize.public.a\"].updates[0] value 0: expected "
+       "{\"date\": \"...\"}"},
       {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1], 0, 0]]}}})",
        "updates[0]: the diff must be a non-zero 64-bit integer, got 0"},
       {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1], 0, 1.5]]}}})",
@@ -208,6 +215,31 @@ TEST_F(RunCliTest, BadDataNamesTheCollectionAndTheUpdate) {
     EXPECT_TRUE(absl::StrContains(r.err, "bad.json")) << r.err;
     EXPECT_TRUE(absl::StrContains(r.err, c.message)) << r.err;
   }
+}
+
+TEST_F(RunCliTest, DatesReadAndPrintAsPostgreSQLDoes) {
+  // kData with dates for integers: 1 is 1997-07-06 and 2 is 2024-02-29.
+  Temp("dates.json", R"({"collections": {
+  "materialize.public.a": {"arity": 1, "updates": [[[{"date": "1997-07-06"}], 0, 2], [[{"date": "2024-02-29"}], 0, 1]]},
+  "materialize.public.b": {"arity": 1, "updates": [[[{"date": "1997-07-06"}], 0, 1], [[{"date": "2024-02-29"}], 1, 1]]}
+}})");
+  RunResult r = RunPlan({}, "dates.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "Explained Query:\n"
+            "  round 0:\n"
+            "    - (1997-07-06)\n"
+            "    - (2024-02-29)\n"
+            "  round 1:\n"
+            "    - (1997-07-06)\n");
+  RunResult json = RunPlan({"--format=json"}, "dates.json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  // The JSON form is the data file's: the value reads back as a date.
+  const nlohmann::json rounds =
+      nlohmann::json::parse(json.out)["objects"][0]["rounds"];
+  EXPECT_EQ(rounds[1]["contents"][0][0][0],
+            nlohmann::json({{"date", "1997-07-06"}}))
+      << json.out;
 }
 
 TEST_F(RunCliTest, AGetWithoutDataIsAnErrorNamingTheCollection) {

@@ -63,7 +63,7 @@ absl::StatusOr<Datum> ReadDatum(const json& value, int depth = 0) {
       return absl::InvalidArgumentError(absl::StrCat(
           "expected null, a boolean, an integer, a number, a string, "
           "{\"list\": [...]}, {\"array\": [...]}, {\"timestamp\": ...}, "
-          "{\"interval\": ...} or {\"bytea\": ...}, got ",
+          "{\"interval\": ...}, {\"bytea\": ...} or {\"date\": ...}, got ",
           TypeName(value)));
   }
 }
@@ -72,8 +72,8 @@ absl::StatusOr<Datum> ReadNested(const json& value, int depth) {
   // `{"timestamp": "2024-01-01 00:00:00"}`, `{"interval": "45 days"}`: the
   // text EXPLAIN prints for such literals; `{"bytea": "\\x0a1b"}` (the
   // bytes 0a 1b; JSON doubles the backslash): bytea input text as
-  // `'...'::bytea` reads it (bytea.h, ParseBytea).
-  for (const char* kind : {"timestamp", "interval", "bytea"}) {
+  // `'...'::bytea` reads it (bytea.h, ParseBytea); `{"date": "1997-07-06"}`.
+  for (const char* kind : {"timestamp", "interval", "bytea", "date"}) {
     if (value.size() != 1 || !value.contains(kind)) continue;
     const json& text = value.begin().value();
     if (!text.is_string()) {
@@ -84,6 +84,10 @@ absl::StatusOr<Datum> ReadNested(const json& value, int depth) {
       LIR_ASSIGN_OR_RETURN(Timestamp ts,
                            ParseTimestamp(text.get<std::string>()));
       return Datum::Time(ts);
+    }
+    if (kind[0] == 'd') {
+      LIR_ASSIGN_OR_RETURN(Date date, ParseDate(text.get<std::string>()));
+      return Datum::Day(date);
     }
     if (kind[0] == 'b') {
       LIR_ASSIGN_OR_RETURN(std::string bytes,
@@ -98,8 +102,8 @@ absl::StatusOr<Datum> ReadNested(const json& value, int depth) {
   if ((!is_list && !is_array) || !value.begin().value().is_array()) {
     return absl::InvalidArgumentError(
         "expected an object {\"list\": [...]}, {\"array\": [...]}, "
-        "{\"timestamp\": \"...\"}, {\"interval\": \"...\"} or "
-        "{\"bytea\": \"...\"}");
+        "{\"timestamp\": \"...\"}, {\"interval\": \"...\"}, "
+        "{\"bytea\": \"...\"} or {\"date\": \"...\"}");
   }
   if (depth >= kMaxNesting) {
     return absl::InvalidArgumentError(
@@ -259,6 +263,7 @@ nlohmann::json DatumToJson(const Datum& datum) {
     case 6: return json{{"timestamp", FormatTimestamp(datum.as_timestamp())}};
     case 7: return json{{"interval", FormatInterval(datum.as_interval())}};
     case 8: return json{{"bytea", FormatBytea(datum.as_bytea())}};
+    case 9: return json{{"date", FormatDate(datum.as_date())}};
     default: return nullptr;
   }
 }

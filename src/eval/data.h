@@ -59,7 +59,7 @@ struct InputData {
 /// collection, the update index and what is wrong (wrong arity, a value that
 /// is not null/boolean/64-bit integer/number/string/`{"list": [...]}`/
 /// `{"array": [...]}`/`{"timestamp": ...}`/`{"interval": ...}`/
-/// `{"bytea": ...}`, a round that is not a
+/// `{"bytea": ...}`/`{"date": ...}`, a round that is not a
 /// non-negative integer, a diff that is 0 or not an integer).
 absl::StatusOr<InputData> ParseInputData(std::string_view text,
                                          std::string_view filename);
@@ -78,8 +78,9 @@ absl::Status AddIndexes(const std::map<std::string, InputIndex>& indexes,
 
 /// A datum as a JSON value: null, boolean, integer, float, string, or for
 /// nested datums `{"list": [...]}` / `{"array": [...]}` (records are lists);
-/// timestamps, intervals and byteas tagged with their text form
-/// (`{"bytea": "\\x0a1b"}`), as the data file reads them back.
+/// timestamps, intervals, byteas and dates tagged with their text form
+/// (`{"bytea": "\\x0a1b"}`, `{"date": "1997-07-06"}`), as the data file
+/// reads them back.
 nlohmann::json DatumToJson(const Datum& datum);
 
 /// The data as JSON text in the same format (floats keep a fraction or an

@@ -97,6 +97,12 @@ Literal ToLiteral(const Datum& datum) {
       literal.text = FormatBytea(datum.as_bytea());
       return literal;
     }
+    case 9: {
+      Literal literal;
+      literal.kind = LiteralKind::kDate;
+      literal.text = FormatDate(datum.as_date());
+      return literal;
+    }
     default: return Literal::Null();
   }
 }
@@ -123,6 +129,7 @@ std::strong_ordering Datum::Compare(const Datum& a, const Datum& b) {
     case 6: return a.as_timestamp() <=> b.as_timestamp();
     case 7: return a.as_interval() <=> b.as_interval();
     case 8: return std::get<Bytes>(a.value) <=> std::get<Bytes>(b.value);
+    case 9: return a.as_date() <=> b.as_date();
     default: return std::strong_ordering::equal;
   }
 }
@@ -303,6 +310,11 @@ absl::StatusOr<Datum> FromLiteral(const Literal& literal) {
     case LiteralKind::kTimestamp: {
       absl::StatusOr<Timestamp> ts = ParseTimestamp(literal.text);
       if (ts.ok()) return Datum::Time(*ts);
+      break;
+    }
+    case LiteralKind::kDate: {
+      absl::StatusOr<Date> date = ParseDate(literal.text);
+      if (date.ok()) return Datum::Day(*date);
       break;
     }
     case LiteralKind::kInterval: {

@@ -32,9 +32,9 @@ struct Bytes {
 /// One SQL value: NULL, a boolean, a 64-bit integer, a floating-point number,
 /// a string, a nested value (a list or an array of datums, see Nested), a
 /// timestamp or an interval (time_values.h; what temporal filters compute
-/// with), or a bytea (Bytes). Plan literals of other kinds (dates, times,
-/// ...) are rejected with an error. An `mz_timestamp` is an integer
-/// (milliseconds).
+/// with), a bytea (Bytes) or a date. Plan literals of other kinds (times,
+/// timestamps with time zone, ...) are rejected with an error. An
+/// `mz_timestamp` is an integer (milliseconds).
 ///
 /// Nested values are boxed behind a shared pointer to an immutable Nested, so
 /// they cost the scalar kinds nothing (sizeof(Datum) is that of the string
@@ -42,7 +42,7 @@ struct Bytes {
 /// count increment.
 struct Datum {
   std::variant<std::monostate, bool, int64_t, double, std::string,
-               std::shared_ptr<const Nested>, Timestamp, Interval, Bytes>
+               std::shared_ptr<const Nested>, Timestamp, Interval, Bytes, Date>
       value;
 
   static Datum Null() { return Datum{}; }
@@ -56,6 +56,8 @@ struct Datum {
   static Datum Bytea(std::string bytes) {
     return Datum{Bytes{std::move(bytes)}};
   }
+  /// A date (time_values.h).
+  static Datum Day(Date date) { return Datum{date}; }
   /// A list: what Materialize's `row(...)` (a record), `list[...]` and the
   /// list-valued aggregates build (Materialize stores records and lists
   /// alike, as `Datum::List`; only the SQL type tells them apart).
@@ -72,6 +74,7 @@ struct Datum {
   bool is_timestamp() const { return value.index() == 6; }
   bool is_interval() const { return value.index() == 7; }
   bool is_bytea() const { return value.index() == 8; }
+  bool is_date() const { return value.index() == 9; }
   bool is_list() const;
   bool is_array() const;
   bool as_bool() const { return std::get<bool>(value); }
@@ -82,6 +85,8 @@ struct Datum {
   const Interval& as_interval() const { return std::get<Interval>(value); }
   /// The bytes of a bytea; only for is_bytea().
   const std::string& as_bytea() const { return std::get<Bytes>(value).data; }
+  /// The date; only for is_date().
+  Date as_date() const { return std::get<Date>(value); }
   /// The nested value; only for is_nested().
   const Nested& as_nested() const { return *std::get<5>(value); }
   /// The elements of a list or array; only for is_nested().
@@ -89,11 +94,11 @@ struct Datum {
 
   /// A total order used for sorting and grouping (not SQL comparison):
   /// NULL < booleans < integers < floats < strings < nested values <
-  /// timestamps < intervals < byteas (intervals field-wise, byteas bytewise
-  /// as unsigned bytes, as Materialize orders them); floats
-  /// order NaN last and equal to itself, as PostgreSQL sorts them; nested
-  /// values order lists before arrays, then element-wise lexicographically
-  /// (a proper prefix first).
+  /// timestamps < intervals < byteas < dates (intervals field-wise, byteas
+  /// bytewise as unsigned bytes, as Materialize orders them); floats order NaN
+  /// last and equal to itself, as PostgreSQL sorts them; nested values order
+  /// lists before arrays, then element-wise lexicographically (a proper prefix
+  /// first).
   friend std::strong_ordering operator<=>(const Datum& a, const Datum& b) {
     // Integers are the common case of keys: compare them inline.
     const int64_t* x = std::get_if<int64_t>(&a.value);
@@ -126,6 +131,7 @@ struct Datum {
         return H::combine(std::move(h), iv.months, iv.days, iv.micros);
       }
       case 8: return H::combine(std::move(h), d.as_bytea());
+      case 9: return H::combine(std::move(h), d.as_date().days);
       default: return h;
     }
   }
@@ -185,7 +191,8 @@ absl::StatusOr<Multiset> DiffMultisets(const Multiset& after,
 
 /// The datum a plan literal denotes: null, true/false, integers (Int),
 /// decimals and floats (Float, including NaN/inf), strings, lists `[1, "x"]`
-/// and arrays `{1, 2}` of such literals. Other literal kinds are
+/// and arrays `{1, 2}` of such literals, timestamps, intervals and dates
+/// (`1997-07-06`). Other literal kinds are
 /// Unimplemented `unsupported literal <text>`.
 absl::StatusOr<Datum> FromLiteral(const Literal& literal);
 
@@ -193,7 +200,8 @@ absl::StatusOr<Datum> FromLiteral(const Literal& literal);
 /// `"text"` (quoted and escaped as in ../shared/reference/TEXT-FORMAT.md),
 /// lists (and records)
 /// `[1, "x"]`, arrays `{1, 2}` (../shared/reference/TEXT-FORMAT.md 5.5); a
-/// bytea prints unquoted in PostgreSQL's hex form, `\x0a1b`.
+/// bytea prints unquoted in PostgreSQL's hex form, `\x0a1b`, a date as
+/// `1997-07-06`.
 std::string FormatDatum(const Datum& datum);
 
 /// `(1, "x", null)`.

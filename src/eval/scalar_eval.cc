@@ -18,6 +18,7 @@
 #include "src/eval/bytea.h"
 #include "src/eval/eval_internal.h"
 #include "src/eval/temporal.h"
+#include "src/eval/time_ops.h"
 #include "src/lir/status_macros.h"
 
 namespace lir::eval {
@@ -62,6 +63,7 @@ enum class Op {
   kJsonbable,    ///< `jsonbable_to_jsonb`: jsonb values are plain datums
   kTsToMz,       ///< `timestamp_to_mz_timestamp`: milliseconds since the epoch
   kStepMz,       ///< `step_mz_timestamp`: the next mz_timestamp (+1)
+  kDateToTs,     ///< `date_to_timestamp`: the date's midnight
   kTextToBytea,  ///< `text_to_bytea`: bytea input syntax (bytea.h)
   kByteaToText,  ///< `bytea_to_text`: the hex form `\x0a1b`
   kDigest,       ///< `digest(data, algorithm)`: a hash, as a bytea
@@ -105,6 +107,7 @@ constexpr FunctionEntry kFunctions[] = {
     {"jsonbable_to_jsonb", Op::kJsonbable, 1},
     {"timestamp_to_mz_timestamp", Op::kTsToMz, 1},
     {"step_mz_timestamp", Op::kStepMz, 1},
+    {"date_to_timestamp", Op::kDateToTs, 1},
     {"text_to_bytea", Op::kTextToBytea, 1},
     {"bytea_to_text", Op::kByteaToText, 1},
     {"digest", Op::kDigest, 2},
@@ -210,6 +213,7 @@ const char* KindName(const Datum& d) {
     case 6: return "timestamp";
     case 7: return "interval";
     case 8: return "bytea";
+    case 9: return "date";
     default: return d.is_array() ? "array" : "record or list";
   }
 }
@@ -274,13 +278,7 @@ absl::StatusOr<int> CompareValues(const char* op, const Datum& a,
   if (a.is_bool() && b.is_bool()) {
     return static_cast<int>(a.as_bool()) - static_cast<int>(b.as_bool());
   }
-  if (a.is_timestamp() && b.is_timestamp()) {
-    const Timestamp x = a.as_timestamp(), y = b.as_timestamp();
-    return x < y ? -1 : (x > y ? 1 : 0);
-  }
-  if (a.is_interval() && b.is_interval()) {
-    return CompareIntervals(a.as_interval(), b.as_interval());
-  }
+  if (std::optional<int> c = CompareTimes(a, b)) return *c;
   if (a.is_bytea() && b.is_bytea()) {
     // Unsigned bytes, as memcmp (and Materialize's &[u8] order) compare.
     int c = a.as_bytea().compare(b.as_bytea());
@@ -292,22 +290,10 @@ absl::StatusOr<int> CompareValues(const char* op, const Datum& a,
 absl::StatusOr<Datum> Arithmetic(Op op, const char* name, const Datum& a,
                                  const Datum& b) {
   if (a.is_null() || b.is_null()) return Datum::Null();
-  // timestamp +/- interval, interval + timestamp, interval +/- interval.
+  // Timestamps, dates and intervals with intervals (time_ops.h).
   const int sign = op == Op::kAdd ? 1 : (op == Op::kSub ? -1 : 0);
-  if (sign != 0 && b.is_interval() && (a.is_timestamp() || a.is_interval())) {
-    if (a.is_interval()) {
-      LIR_ASSIGN_OR_RETURN(
-          Interval sum, AddIntervals(a.as_interval(), b.as_interval(), sign));
-      return Datum::Span(sum);
-    }
-    LIR_ASSIGN_OR_RETURN(Timestamp ts,
-                         AddInterval(a.as_timestamp(), b.as_interval(), sign));
-    return Datum::Time(ts);
-  }
-  if (sign == 1 && a.is_interval() && b.is_timestamp()) {
-    LIR_ASSIGN_OR_RETURN(Timestamp ts,
-                         AddInterval(b.as_timestamp(), a.as_interval(), 1));
-    return Datum::Time(ts);
+  if (std::optional<absl::StatusOr<Datum>> t = TimeArithmetic(sign, a, b)) {
+    return *std::move(t);
   }
   if (!IsNumber(a) || !IsNumber(b)) return TypeError(name, a, b);
   if (a.is_int() && b.is_int()) {
@@ -581,6 +567,12 @@ absl::StatusOr<Datum> EvalCall(const ScalarExpr& e, const DataRow& row) {
       LIR_ASSIGN_OR_RETURN(int64_t ms,
                            TimestampToMzTimestamp(a.as_timestamp()));
       return Datum::Int(ms);
+    }
+    case Op::kDateToTs: {
+      const Datum& a = args[0];
+      if (a.is_null()) return Datum::Null();
+      if (!a.is_date()) return TypeError(name, a);
+      return Datum::Time(DateToTimestamp(a.as_date()));
     }
     case Op::kStepMz: {
       // mz_timestamps are integers here (milliseconds).

@@ -1,4 +1,4 @@
-// Timestamps and intervals: text forms and arithmetic.
+// Dates, timestamps and intervals: text forms and arithmetic.
 #include "src/eval/time_values.h"
 
 #include <cstdio>
@@ -119,7 +119,46 @@ std::string FractionText(int64_t micros) {
   return out;
 }
 
+// Reads `YYYY-MM-DD` at the start of `text` (advancing `pos`) as days
+// since the epoch; false when it is not a valid date of years 1 to 9999.
+bool CalendarDay(absl::string_view text, size_t& pos, int64_t* days) {
+  int64_t y, mo, d;
+  if (!Digits(text, pos, 4, &y) || pos >= text.size() || text[pos++] != '-' ||
+      !Digits(text, pos, 2, &mo) || pos >= text.size() || text[pos++] != '-' ||
+      !Digits(text, pos, 2, &d)) {
+    return false;
+  }
+  if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > DaysInMonth(y, mo)) {
+    return false;
+  }
+  *days = DaysFromCivil(y, mo, d);
+  return true;
+}
+
 }  // namespace
+
+absl::StatusOr<Date> ParseDate(absl::string_view text) {
+  size_t pos = 0;
+  int64_t days = 0;
+  if (!CalendarDay(text, pos, &days) || pos != text.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("invalid date \"", text, "\" (expected YYYY-MM-DD)"));
+  }
+  return Date{static_cast<int32_t>(days)};
+}
+
+std::string FormatDate(Date date) {
+  const Civil c = CivilFromDays(date.days);
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%04lld-%02lld-%02lld",
+                static_cast<long long>(c.year), static_cast<long long>(c.month),
+                static_cast<long long>(c.day));
+  return buffer;
+}
+
+Timestamp DateToTimestamp(Date date) {
+  return Timestamp{static_cast<int64_t>(date.days) * kMicrosPerDay};
+}
 
 absl::StatusOr<Timestamp> ParseTimestamp(absl::string_view text) {
   const auto bad = [&]() {

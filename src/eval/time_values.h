@@ -1,5 +1,6 @@
-// Timestamps and intervals of the evaluator: the value kinds temporal
-// filters need (`timestamp_to_mz_timestamp((#1 + 45 days))`), their text
+// Dates, timestamps and intervals of the evaluator: the value kinds temporal
+// filters need (`timestamp_to_mz_timestamp((#1 + 45 days))`) and date
+// columns compare with (`date_to_timestamp(#1) = (#3 - 7 days)`), their text
 // forms (as EXPLAIN prints such literals) and their arithmetic.
 #ifndef LIR_EVAL_TIME_VALUES_H_
 #define LIR_EVAL_TIME_VALUES_H_
@@ -21,6 +22,15 @@ struct Timestamp {
   friend auto operator<=>(const Timestamp&, const Timestamp&) = default;
 };
 
+/// A `date`: days since 1970-01-01 in the proleptic Gregorian calendar.
+/// Its own kind (not a timestamp at midnight) because Materialize keeps
+/// `date` a type of its own: it prints without a time and `date - interval`
+/// gives a timestamp. Years 1 to 9999 here, as for timestamps.
+struct Date {
+  int32_t days = 0;
+  friend auto operator<=>(const Date&, const Date&) = default;
+};
+
 /// An `interval`: months, days and microseconds kept apart, as in
 /// PostgreSQL and Materialize (a month is not a fixed number of days).
 /// The defaulted order is field-wise: a total order for sorting and
@@ -39,6 +49,17 @@ absl::StatusOr<Timestamp> ParseTimestamp(absl::string_view text);
 /// `2024-01-01 00:00:00`, with `.ffffff` (trailing zeros dropped) when the
 /// microseconds are not zero: EXPLAIN's form.
 std::string FormatTimestamp(Timestamp ts);
+
+/// Reads `YYYY-MM-DD` (years 0001 to 9999 here), as EXPLAIN prints a date
+/// literal and PostgreSQL a date. InvalidArgument otherwise.
+absl::StatusOr<Date> ParseDate(absl::string_view text);
+
+/// `1997-07-06`: PostgreSQL's (ISO) and EXPLAIN's form.
+std::string FormatDate(Date date);
+
+/// Materialize's `date_to_timestamp`: midnight of the date. Never out of
+/// range, as dates here are in the timestamps' years.
+Timestamp DateToTimestamp(Date date);
 
 /// Reads what EXPLAIN prints for intervals: `45 days`, `1 day`,
 /// `1 year 2 mons 3 days 04:05:06.5`, `-1 days -00:00:01`, `00:00:00`
