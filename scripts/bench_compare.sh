@@ -14,8 +14,9 @@
 # Environment: LIR_COMPARE_DIR (work directory; keep it under the ccache
 # base_dir to reuse objects), LIR_COMPARE_BUILD_TYPE (default Release),
 # LIR_COMPARE_BUILD_ONLY=1 (build both sides and stop),
-# LIR_COMPARE_AFTER_BUILD=DIR (use the benchmarks already built in DIR for
-# the after side, e.g. a CI checkout's build/, instead of building them).
+# LIR_COMPARE_BEFORE_BUILD=DIR / LIR_COMPARE_AFTER_BUILD=DIR (use the
+# benchmarks already built in DIR for that side, e.g. a CI checkout's
+# build/, instead of building them).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root="$(pwd)"
@@ -54,7 +55,11 @@ build_side() {
   cmake --build "${src}/build-compare" -j "${jobs}" --target analysis_bench explain_bench
 }
 
-build_side before "${before_ref}"
+if [[ -n "${LIR_COMPARE_BEFORE_BUILD:-}" ]]; then
+  ln -sfn "${LIR_COMPARE_BEFORE_BUILD}" "${work}/before"
+else
+  build_side before "${before_ref}"
+fi
 if [[ -n "${LIR_COMPARE_AFTER_BUILD:-}" ]]; then
   ln -sfn "${LIR_COMPARE_AFTER_BUILD}" "${work}/after"
 else
