@@ -17,8 +17,10 @@
 // re-evaluations in fixpoint rounds) and `rounds` (of the LetRec, when there is
 // one).
 //
-// Nodes are 632 bytes, so beyond ~10^4 nodes every walk is bound by memory
-// latency (each node's first touch misses the caches); `traverse` shows it.
+// Nodes are 72 bytes (632 before payloads were boxed), but each node is its
+// own heap allocation, interleaved with its payload's, so beyond ~10^4 nodes
+// every walk is bound by memory latency (each node's first touch misses the
+// caches); `traverse` shows it (docs/BENCHMARKS.md, node size before/after).
 // As explain_bench notes, glibc mmap()s big buffers afresh per iteration;
 // for steady-state numbers run with
 //   MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=100000000000
