@@ -289,8 +289,8 @@ TEST(JsonErrors, WrongTypes) {
               {"/objects/0/plan/0/keys/raw: expected a boolean, got \"yes\""});
   j = SmallDocument();
   j["objects"][0]["plan"][0]["id"] = 1.5;
-  ExpectError(j, {"/objects/0/plan/0/id: expected a non-negative integer, "
-                  "got a non-integer number"});
+  ExpectError(j, {"/objects/0/plan/0/id: expected a node id from 1 to "
+                  "18446744073709551614, got a non-integer number"});
   j = SmallDocument();
   j["objects"][0]["plan"][0]["keys"]["arranged"][0]["thinning"][0] = -3;
   ExpectError(j, {"/objects/0/plan/0/keys/arranged/0/thinning/0: expected an "

@@ -174,14 +174,14 @@ absl::Status ReadUpdates(const json& updates, const std::string& where,
     if (!round.has_value() || *round < 0) {
       return errors.At(at, absl::StrCat("the round must be a non-negative "
                                         "integer, got ",
-                                        update[1].dump()));
+                                        explain::DumpJson(update[1])));
     }
     parsed.round = static_cast<uint64_t>(*round);
     const std::optional<int64_t> diff = ReadInteger(update[2]);
     if (!diff.has_value() || *diff == 0) {
       return errors.At(at, absl::StrCat("the diff must be a non-zero 64-bit "
                                         "integer, got ",
-                                        update[2].dump()));
+                                        explain::DumpJson(update[2])));
     }
     parsed.diff = *diff;
     out->updates.push_back(std::move(parsed));
@@ -352,7 +352,7 @@ std::string InputDataToJson(const InputData& data) {
     }
     out["indexes"] = std::move(indexes);
   }
-  return out.dump() + "\n";
+  return explain::DumpJson(out) + "\n";
 }
 
 absl::StatusOr<std::map<std::string, InputIndex>> ParseCatalog(

@@ -39,6 +39,14 @@ nlohmann::json ToJson(const Document& doc,
 /// and what was expected there.
 absl::StatusOr<Document> FromJson(const nlohmann::json& json);
 
+/// Serializes any JSON value; never throws. `indent` < 0 writes one line.
+/// nlohmann's dump() throws on strings that are not UTF-8; the readers
+/// (ParseText, ReadJson) reject such bytes, so documents they produce always
+/// dump exactly. Only strings made elsewhere (evaluator results) can still
+/// hold invalid bytes: they are written with U+FFFD in their place rather
+/// than aborting the program.
+std::string DumpJson(const nlohmann::json& value, int indent = -1);
+
 /// Serializes ToJson(doc) with two-space indentation and a final newline.
 std::string WriteJson(const Document& doc,
                       const JsonWriteOptions& options = {});

@@ -14,10 +14,13 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "src/explain/json.h"
 #include "src/explain/json_names.h"
 #include "src/explain/json_reader.h"
 #include "src/explain/text.h"
+#include "src/explain/text_lines.h"
+#include "src/explain/text_names.h"
 #include "src/lir/status_macros.h"
 
 namespace lir::explain {
@@ -49,6 +52,16 @@ absl::Status ReadConstant(Fields& fields, ConstantOp& op) {
                        ReadCount);
 }
 
+// A Constant node: its error message is printed on the header line with only
+// `"` escaped (TEXT-FORMAT.md section 3), so it must fit on one line.
+absl::Status ReadConstantNode(Fields& fields, ConstantOp& op) {
+  LIR_RETURN_IF_ERROR(ReadConstant(fields, op));
+  if (op.error.has_value()) {
+    LIR_RETURN_IF_ERROR(CheckLineText(*op.error, fields.PathOf("error")));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ReadCollectionId(const json& value, const JsonPath& path,
                               CollectionId& out) {
   LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
@@ -62,8 +75,8 @@ absl::Status ReadCollectionId(const json& value, const JsonPath& path,
     LIR_RETURN_IF_ERROR(ReadUint64(*local, fields.PathOf("local"), out.local));
   } else {
     out.is_local = false;
-    LIR_RETURN_IF_ERROR(
-        ReadString(*global, fields.PathOf("global"), out.global));
+    // `l5` as a global name is printed quoted, so it stays global.
+    LIR_RETURN_IF_ERROR(ReadName(*global, fields.PathOf("global"), out.global));
   }
   return fields.Finish("a collection id");
 }
@@ -338,7 +351,7 @@ absl::StatusOr<NodeOp> ReadOpAs(Fields& fields,
 
 absl::StatusOr<NodeOp> ReadOp(NodeKind kind, Fields& fields) {
   switch (kind) {
-    case NodeKind::kConstant: return ReadOpAs(fields, ReadConstant);
+    case NodeKind::kConstant: return ReadOpAs(fields, ReadConstantNode);
     case NodeKind::kGet: return ReadOpAs(fields, ReadGet);
     case NodeKind::kLet: return ReadOpAs(fields, ReadLet);
     case NodeKind::kLetRec: return ReadOpAs(fields, ReadLetRec);
@@ -377,6 +390,18 @@ absl::Status CheckInputCount(const NodeOp& op, size_t count,
                                     strategies.size(), "), got ", count));
     }
   }
+  return absl::OkStatus();
+}
+
+// A node id: an integer in [kMinLirId, kMaxLirId], as in the text form.
+absl::Status ReadLirId(const json& value, const JsonPath& path, LirId& out) {
+  uint64_t id = 0;
+  if (!ReadUint64(value, path, id).ok() || id < kMinLirId || id > kMaxLirId) {
+    return JsonExpected(
+        path, absl::StrCat("a node id from ", kMinLirId, " to ", kMaxLirId),
+        value);
+  }
+  out = id;
   return absl::OkStatus();
 }
 
@@ -425,7 +450,7 @@ absl::Status ReadPlan(const json& value, const JsonPath& path, NodePtr& out) {
   for (size_t i = 0; i < n; ++i) {
     LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value[i], path.Index(i)));
     auto node = std::make_unique<Node>();
-    LIR_RETURN_IF_ERROR(Required(fields, "id", node->id, ReadUint64));
+    LIR_RETURN_IF_ERROR(Required(fields, "id", node->id, ReadLirId));
     NodeKind kind = NodeKind::kConstant;
     LIR_RETURN_IF_ERROR(
         Required(fields, "kind", kind,
@@ -504,9 +529,25 @@ absl::Status ReadFastPath(const json& value, const JsonPath& path,
   LIR_RETURN_IF_ERROR(Optional(fields, "filter", out.filter, ReadExprs));
   LIR_RETURN_IF_ERROR(Optional(fields, "map", out.map, ReadExprs));
   LIR_RETURN_IF_ERROR(
-      Required(fields, "collection", out.collection, ReadString));
+      Required(fields, "collection", out.collection, ReadLineText));
+  if (out.collection.empty()) {
+    return JsonError(fields.PathOf("collection"), "expected a name");
+  }
   if (out.kind == FastPath::Kind::kReadIndex) {
-    LIR_RETURN_IF_ERROR(Required(fields, "index", out.index, ReadString));
+    // `on=<collection> ` ends the collection name at the first space.
+    if (absl::StrContains(out.collection, ' ')) {
+      return JsonError(fields.PathOf("collection"),
+                       "expected a name without spaces (fast-path lines "
+                       "cannot quote names)");
+    }
+    // The index name ends at the first `=[` (it may hold spaces:
+    // `[DELETED INDEX]`).
+    LIR_RETURN_IF_ERROR(Required(fields, "index", out.index, ReadLineText));
+    if (out.index.empty() || absl::StrContains(out.index, "=[")) {
+      return JsonError(fields.PathOf("index"),
+                       "expected a non-empty index name without '=[' (it "
+                       "ends the name in the text form)");
+    }
     LIR_RETURN_IF_ERROR(OptionalValue(
         fields, "lookup", out.lookup,
         [](const json& v, const JsonPath& p, std::vector<Row>& rows) {
@@ -516,6 +557,15 @@ absl::Status ReadFastPath(const json& value, const JsonPath& path,
   }
   LIR_RETURN_IF_ERROR(
       OptionalValue(fields, "value", out.persist_value, ReadRow));
+  // `PeekPersist <collection>[ [value=...]]`: the name ends at ` [value=`,
+  // or at the end of the line, where it may not hold a space.
+  if (absl::StrContains(out.collection, " [value=") ||
+      (!out.persist_value.has_value() &&
+       absl::StrContains(out.collection, ' '))) {
+    return JsonError(fields.PathOf("collection"),
+                     "expected a name the PeekPersist line can carry: no "
+                     "' [value=', and no space unless a value follows");
+  }
   return fields.Finish("a fast-path persist peek");
 }
 
@@ -542,7 +592,7 @@ absl::Status ReadFastPathLinesV1(const json& value, const JsonPath& path,
 absl::Status ReadObject(const json& value, const JsonPath& path, Object& out,
                         bool v1) {
   LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
-  LIR_RETURN_IF_ERROR(Required(fields, "name", out.name, ReadString));
+  LIR_RETURN_IF_ERROR(Required(fields, "name", out.name, ReadName));
   LIR_RETURN_IF_ERROR(OptionalValue(fields, "finish", out.finish, ReadFinish));
   LIR_RETURN_IF_ERROR(Optional(fields, "plan", out.plan, ReadPlan));
   LIR_RETURN_IF_ERROR(OptionalValue(fields, "fast_path", out.fast_path,
@@ -551,24 +601,71 @@ absl::Status ReadObject(const json& value, const JsonPath& path, Object& out,
     return JsonError(path,
                      "expected exactly one of \"plan\" and \"fast_path\"");
   }
+  if (out.fast_path.has_value() && !IsFastPathObjectName(out.name)) {
+    return JsonError(fields.PathOf("name"),
+                     "expected a fast-path object's name to end in '(fast "
+                     "path)' and need no quotes (no '\"', no leading space, "
+                     "not a section header)");
+  }
   return fields.Finish("an object");
 }
 
 absl::Status ReadSource(const json& value, const JsonPath& path,
                         SourceBlock& out) {
   LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
-  LIR_RETURN_IF_ERROR(Required(fields, "name", out.name, ReadString));
+  LIR_RETURN_IF_ERROR(Required(fields, "name", out.name, ReadName));
   LIR_RETURN_IF_ERROR(Optional(fields, "mfp", out.mfp, ReadMfp));
   LIR_RETURN_IF_ERROR(
       OptionalValue(fields, "pushdown", out.pushdown, ReadExprs));
   return fields.Finish("a source");
 }
 
+// The usages of an index, printed as `(<u>, <u>, ...)`: they must split
+// back at the same places (the text parser splits at `, ` outside brackets
+// and string literals).
+absl::Status CheckUsages(const std::vector<std::string>& usages,
+                         const JsonPath& path) {
+  if (usages.empty()) return absl::OkStatus();
+  const std::string joined = absl::StrJoin(usages, ", ");
+  std::vector<std::pair<size_t, absl::string_view>> pieces;
+  if (!joined.empty()) pieces = SplitTopLevel(joined, ", ");
+  bool same = pieces.size() == usages.size();
+  for (size_t i = 0; same && i < usages.size(); ++i) {
+    same = pieces[i].second == usages[i];
+  }
+  if (!same) {
+    return JsonError(path,
+                     "expected usages that read back from the text form "
+                     "'(<usage>, ...)': non-empty, none splitting at ', ' "
+                     "outside brackets and quotes");
+  }
+  return absl::OkStatus();
+}
+
+// One line of the Notices section: printed as it is, so it must be indented
+// (an even number of spaces, at least two) and not blank.
+absl::Status ReadNotice(const json& value, const JsonPath& path,
+                        std::string& out) {
+  LIR_RETURN_IF_ERROR(ReadLineText(value, path, out));
+  const size_t spaces = out.find_first_not_of(' ');
+  if (spaces == std::string::npos || spaces < 2 || spaces % 2 != 0) {
+    return JsonError(path,
+                     "expected a notice line indented by an even number (at "
+                     "least 2) of spaces, with text after them");
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ReadUsedIndex(const json& value, const JsonPath& path,
                            UsedIndex& out) {
   LIR_ASSIGN_OR_RETURN(Fields fields, Fields::Of(value, path));
-  LIR_RETURN_IF_ERROR(Required(fields, "name", out.name, ReadString));
-  LIR_RETURN_IF_ERROR(Optional(fields, "usages", out.usages, ReadStrings));
+  LIR_RETURN_IF_ERROR(Required(fields, "name", out.name, ReadName));
+  LIR_RETURN_IF_ERROR(Optional(
+      fields, "usages", out.usages,
+      [](const json& v, const JsonPath& p, std::vector<std::string>& usages) {
+        return ReadList(v, p, usages, ReadLineText);
+      }));
+  LIR_RETURN_IF_ERROR(CheckUsages(out.usages, fields.PathOf("usages")));
   return fields.Finish("a used index");
 }
 
@@ -604,12 +701,15 @@ absl::Status ReadDocument(const json& value, Document& doc) {
       [](const json& v, const JsonPath& p, std::vector<UsedIndex>& u) {
         return ReadList(v, p, u, ReadUsedIndex);
       }));
-  LIR_RETURN_IF_ERROR(
-      OptionalValue(fields, "target_cluster", doc.target_cluster, ReadString));
-  LIR_RETURN_IF_ERROR(
-      OptionalValue(fields, "notices", doc.notices, ReadStrings));
+  LIR_RETURN_IF_ERROR(OptionalValue(fields, "target_cluster",
+                                    doc.target_cluster, ReadLineText));
+  LIR_RETURN_IF_ERROR(OptionalValue(
+      fields, "notices", doc.notices,
+      [](const json& v, const JsonPath& p, std::vector<std::string>& lines) {
+        return ReadList(v, p, lines, ReadNotice);
+      }));
   LIR_RETURN_IF_ERROR(OptionalValue(fields, "optimization_time",
-                                    doc.optimization_time, ReadString));
+                                    doc.optimization_time, ReadLineText));
   LIR_RETURN_IF_ERROR(
       Optional(fields, "node_identifiers", doc.node_identifiers, ReadBool));
   return fields.Finish("a document");

@@ -3,6 +3,7 @@
 #include <climits>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/explain/json_names.h"
 #include "src/explain/json_reader.h"
+#include "src/explain/text_names.h"
 #include "src/explain/text_primitives.h"
 
 namespace lir::explain::internal {
@@ -55,6 +57,45 @@ std::string EscapeToken(absl::string_view key) {
 
 absl::Status ReadExprAt(const json& value, const JsonPath& path,
                         ScalarExpr& out, int depth);
+
+// At most 40 bytes of `text` for an error message.
+std::string Excerpt(absl::string_view text) {
+  if (text.size() <= 40) return std::string(text);
+  return absl::StrCat(text.substr(0, 37), "...");
+}
+
+// A datum must print as text that reads back as the same datum: the text
+// reader decides the type from the printed form (TEXT-FORMAT.md 5.5), so
+// JSON may only hold what that reader would produce. `path` is the datum's
+// (or literal expression's) object.
+absl::Status CheckDatum(const Literal& lit, const JsonPath& path) {
+  std::string printed;
+  AppendLiteral(printed, lit);
+  size_t pos = 0;
+  absl::StatusOr<Literal> back = ParseLiteral(printed, &pos);
+  if (back.ok() && *back == lit) return absl::OkStatus();
+  const JsonPath text_path = path.Key("text");
+  const absl::string_view kind = ToAbsl(EnumName(kLiteralKindNames, lit.kind));
+  if (lit.kind == LiteralKind::kString) {
+    return JsonError(
+        text_path,
+        "expected a string the text form can carry: strings print with `\\` "
+        "unescaped, so a backslash before `\"`, `n`, `r` or `t`, or at the "
+        "end, would read back as a different string");
+  }
+  if (!back.ok()) {
+    return JsonError(
+        text_path,
+        absl::StrCat("expected the text of a ", kind,
+                     " datum as EXPLAIN prints it, got \"", Excerpt(lit.text),
+                     "\" (", back.status().message(), " at byte ", pos, ")"));
+  }
+  return JsonError(
+      text_path, absl::StrCat("expected the text of a ", kind, " datum, got \"",
+                              Excerpt(lit.text), "\", which reads back as a ",
+                              ToAbsl(EnumName(kLiteralKindNames, back->kind)),
+                              " datum \"", Excerpt(back->text), "\""));
+}
 
 // The arguments of an expression at `depth`: each one level deeper.
 absl::Status ReadArgs(const json& value, const JsonPath& path,
@@ -138,6 +179,7 @@ absl::Status ReadExprAt(const json& value, const JsonPath& path,
                    }));
       LIR_RETURN_IF_ERROR(
           Required(fields, "text", out.literal.text, ReadString));
+      LIR_RETURN_IF_ERROR(CheckDatum(out.literal, path));
       break;
     case ScalarKind::kCall:
       LIR_RETURN_IF_ERROR(
@@ -268,6 +310,34 @@ absl::Status ReadString(const json& value, const JsonPath& path,
   return absl::OkStatus();
 }
 
+absl::Status ReadName(const json& value, const JsonPath& path,
+                      std::string& out) {
+  LIR_RETURN_IF_ERROR(ReadString(value, path, out));
+  if (std::optional<std::string> problem = NameProblem(out)) {
+    return JsonError(path, absl::StrCat("expected a name the text form can "
+                                        "carry: ",
+                                        *problem));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadLineText(const json& value, const JsonPath& path,
+                          std::string& out) {
+  LIR_RETURN_IF_ERROR(ReadString(value, path, out));
+  return CheckLineText(out, path);
+}
+
+absl::Status CheckLineText(const std::string& text, const JsonPath& path) {
+  // The text parser rejects a carriage return anywhere in a line.
+  const size_t bad = text.find_first_of("\n\r");
+  if (bad != std::string::npos) {
+    return JsonError(
+        path, absl::StrCat("expected text for one line: byte ", bad, " is a ",
+                           text[bad] == '\n' ? "newline" : "carriage return"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ReadBool(const json& value, const JsonPath& path, bool& out) {
   if (!value.is_boolean()) return JsonExpected(path, "a boolean", value);
   out = value.get<bool>();
@@ -341,7 +411,8 @@ absl::Status ReadDatum(const json& value, const JsonPath& path, Literal& out) {
                  return ReadEnum(v, p, kLiteralKindNames, k);
                }));
   LIR_RETURN_IF_ERROR(Required(fields, "text", out.text, ReadString));
-  return fields.Finish("a datum");
+  LIR_RETURN_IF_ERROR(fields.Finish("a datum"));
+  return CheckDatum(out, path);
 }
 
 absl::Status ReadRow(const json& value, const JsonPath& path, Row& out) {

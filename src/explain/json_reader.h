@@ -175,6 +175,15 @@ absl::Status ReadEnum(const json& value, const JsonPath& path,
 
 absl::Status ReadString(const json& value, const JsonPath& path,
                         std::string& out);
+/// A name printed in the text form (object, collection, source, index):
+/// non-empty, without control characters (text_names.h).
+absl::Status ReadName(const json& value, const JsonPath& path,
+                      std::string& out);
+/// A string printed as (part of) one line: no newline or carriage return.
+absl::Status ReadLineText(const json& value, const JsonPath& path,
+                          std::string& out);
+/// Fails (at `path`) if `text` holds a newline or carriage return.
+absl::Status CheckLineText(const std::string& text, const JsonPath& path);
 absl::Status ReadBool(const json& value, const JsonPath& path, bool& out);
 /// Any integer that fits in 64 bits, signed.
 absl::Status ReadInt64(const json& value, const JsonPath& path, int64_t& out);
@@ -189,7 +198,8 @@ absl::Status ReadPositions(const json& value, const JsonPath& path,
 absl::Status ReadStrings(const json& value, const JsonPath& path,
                          std::vector<std::string>& out);
 
-/// A datum `{"type": ..., "text": ...}`.
+/// A datum `{"type": ..., "text": ...}` whose text reads back as the same
+/// datum in the text form.
 absl::Status ReadDatum(const json& value, const JsonPath& path, Literal& out);
 /// An array of datums.
 absl::Status ReadRow(const json& value, const JsonPath& path, Row& out);

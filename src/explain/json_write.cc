@@ -446,11 +446,17 @@ nlohmann::json ToJson(const Document& doc, const JsonWriteOptions& options) {
   return out;
 }
 
+std::string DumpJson(const nlohmann::json& value, int indent) {
+  try {
+    return value.dump(indent, ' ', false, json::error_handler_t::strict);
+  } catch (const json::type_error&) {
+    // Only strings that no reader produced get here (see json.h).
+    return value.dump(indent, ' ', false, json::error_handler_t::replace);
+  }
+}
+
 std::string WriteJson(const Document& doc, const JsonWriteOptions& options) {
-  // Invalid UTF-8 cannot be represented in JSON; such bytes become U+FFFD
-  // instead of making dump() throw.
-  std::string text =
-      ToJson(doc, options).dump(2, ' ', false, json::error_handler_t::replace);
+  std::string text = DumpJson(ToJson(doc, options), 2);
   text.push_back('\n');
   return text;
 }

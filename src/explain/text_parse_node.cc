@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "src/explain/text_lines.h"
+#include "src/explain/text_names.h"
 #include "src/explain/text_primitives.h"
 #include "src/lir/status_macros.h"
 
@@ -414,16 +415,16 @@ absl::StatusOr<CollectionId> ParseCollectionId(const ErrorSink& errors,
                                                const TextLine& line,
                                                size_t base,
                                                absl::string_view text) {
-  if (text.empty() || absl::StrContains(text, ' ')) {
-    return errors.Expected(line, base, "a collection name");
-  }
-  uint64_t local = 0;
-  if (text.size() > 1 && text[0] == 'l' &&
-      absl::SimpleAtoi(text.substr(1), &local) &&
-      std::isdigit(static_cast<unsigned char>(text[1]))) {
+  if (LooksLikeLocalId(text)) {
+    uint64_t local = 0;
+    (void)absl::SimpleAtoi(text.substr(1), &local);
     return CollectionId::Local(local);
   }
-  return CollectionId::Global(std::string(text));
+  // A global name runs to the end of the header (Materialize prints it
+  // unquoted, spaces included); see text_names.h.
+  LIR_ASSIGN_OR_RETURN(ParsedName name,
+                       ParseAt(errors, line, base, text, ParseName));
+  return CollectionId::Global(std::move(name.name));
 }
 
 // Splits `FlatMap <func>(<args>)` into the function and its argument text:

@@ -16,11 +16,12 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "re2/re2.h"
 #include "src/explain/text.h"
 #include "src/explain/text_fast_path.h"
 #include "src/explain/text_lines.h"
+#include "src/explain/text_names.h"
 #include "src/explain/text_primitives.h"
+#include "src/explain/utf8.h"
 #include "src/lir/status_macros.h"
 
 namespace lir::explain {
@@ -62,36 +63,117 @@ absl::StatusOr<std::vector<TextLine>> SplitLines(absl::string_view text,
     if (line.content[0] == '\t') {
       return errors.Expected(line, 0, "spaces for indentation, found a tab");
     }
-    if (line.content.back() == '\r') {
-      return errors.At(
-          line, line.content.size() - 1,
-          "unexpected carriage return (lines must end with \\n only)");
+    if (const size_t cr = line.content.find('\r');
+        cr != absl::string_view::npos) {
+      return errors.At(line, cr,
+                       "unexpected carriage return (lines must end with \\n "
+                       "only, and names and messages cannot hold one)");
     }
     lines.push_back(line);
   }
   return lines;
 }
 
-// Where a ` // { ` comment starts in a node header: the first one outside
-// string literals (the header's literals, and the arrangements an annotation
-// repeats, may contain that text themselves), or npos.
-size_t FindCommentStart(absl::string_view content) {
-  bool quoted = false;
-  for (size_t i = 0; i < content.size(); ++i) {
-    const char c = content[i];
-    if (quoted) {
-      if (c == '\\') {
-        ++i;  // an escaped character, possibly a quote
-      } else if (c == '"') {
-        quoted = false;
+// One `key: value` field of a ` // { ... }` comment.
+struct CommentField {
+  absl::string_view key;
+  absl::string_view value;
+  size_t value_offset = 0;  // in the text given to ParseCommentFields
+};
+
+// The fields of a ` // { ... }` comment: `key: value` pairs joined by `, `,
+// each key `[a-z_]+`, each value a double-quoted string (backslash escapes)
+// or a run without spaces, commas, quotes and braces (`LirId(7)`, `2`,
+// `true`, `?`). `fields` is the text between ` // { ` and the final ` }`;
+// nullopt when it is not of this form.
+std::optional<std::vector<CommentField>> ParseCommentFields(
+    absl::string_view fields) {
+  auto is_value_char = [](char c) {
+    return c != ' ' && c != ',' && c != '"' && c != '{' && c != '}';
+  };
+  std::vector<CommentField> out;
+  size_t i = 0;
+  const size_t n = fields.size();
+  while (true) {
+    const size_t key_start = i;
+    while (i < n &&
+           ((fields[i] >= 'a' && fields[i] <= 'z') || fields[i] == '_'))
+      ++i;
+    if (i == key_start || fields.substr(i, 2) != ": ") return std::nullopt;
+    CommentField field;
+    field.key = fields.substr(key_start, i - key_start);
+    i += 2;
+    field.value_offset = i;
+    if (i < n && fields[i] == '"') {
+      for (++i; i < n && fields[i] != '"'; ++i) {
+        if (fields[i] == '\\') ++i;
       }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (absl::StartsWith(content.substr(i), " // { ")) {
-      return i;
+      if (i >= n) return std::nullopt;
+      ++i;  // the closing quote
+    } else {
+      while (i < n && is_value_char(fields[i])) ++i;
+      if (i == field.value_offset) return std::nullopt;
+    }
+    field.value = fields.substr(field.value_offset, i - field.value_offset);
+    out.push_back(field);
+    if (i == n) return out;
+    if (fields.substr(i, 2) != ", ") return std::nullopt;
+    i += 2;
+  }
+}
+
+constexpr absl::string_view kCommentOpen = " // { ";
+constexpr absl::string_view kCommentClose = " }";
+
+// Where the ` // { ... }` comment ending a node header starts, or npos. The
+// header before it may hold the same text in names and literals, with
+// quotes that do not balance (`Error "a\"` is the message `a\`), so the
+// comment is found from the end: the last ` // { ` whose remainder is a
+// well-formed comment. The comment's own strings escape their quotes, so
+// a ` // { ` inside them never leaves a well-formed remainder.
+size_t FindCommentStart(absl::string_view content) {
+  if (!absl::EndsWith(content, kCommentClose)) return absl::string_view::npos;
+  size_t pos = content.size();
+  while (pos > 0) {
+    pos = content.rfind(kCommentOpen, pos - 1);
+    if (pos == absl::string_view::npos) break;
+    const size_t fields_start = pos + kCommentOpen.size();
+    if (fields_start + kCommentClose.size() <= content.size() &&
+        ParseCommentFields(
+            content.substr(fields_start, content.size() - kCommentClose.size() -
+                                             fields_start))
+            .has_value()) {
+      return pos;
     }
   }
   return absl::string_view::npos;
+}
+
+// Reads `LirId(<n>)` at `offset` of `line`; n must lie in
+// [kMinLirId, kMaxLirId] (../shared/reference/TEXT-FORMAT.md section 2).
+absl::StatusOr<LirId> ParseLirId(const ErrorSink& errors, const TextLine& line,
+                                 size_t offset, absl::string_view value) {
+  const std::string what = absl::StrCat("a node id LirId(<n>) with n from ",
+                                        kMinLirId, " to ", kMaxLirId);
+  absl::string_view digits = value;
+  if (!absl::ConsumePrefix(&digits, "LirId(") ||
+      !absl::ConsumeSuffix(&digits, ")") || digits.empty()) {
+    return errors.Expected(line, offset, what);
+  }
+  LirId id = 0;
+  for (char c : digits) {
+    const bool digit = c >= '0' && c <= '9';
+    if (!digit || id > (kMaxLirId - (c - '0')) / 10) {
+      return errors.Expected(line, offset + 6,
+                             absl::StrCat(what, ", found '", value, "'"));
+    }
+    id = id * 10 + static_cast<LirId>(c - '0');
+  }
+  if (id < kMinLirId) {
+    return errors.Expected(line, offset + 6,
+                           absl::StrCat(what, ", found '", value, "'"));
+  }
+  return id;
 }
 
 // Removes a trailing ` // { node_id: LirId(n), ... }` comment. Other fields
@@ -101,17 +183,19 @@ absl::StatusOr<absl::string_view> StripAnnotation(const ErrorSink& errors,
                                                   std::optional<LirId>* id) {
   absl::string_view content = line.content;
   if (content.back() != '}') return content;  // the common case: no comment
-  size_t pos = FindCommentStart(content);
+  const size_t pos = FindCommentStart(content);
   if (pos == absl::string_view::npos) return content;
-  absl::string_view comment = content.substr(pos + 6);
-  if (!absl::EndsWith(comment, " }")) {
-    return errors.Expected(line, content.size(), "' }' closing the annotation");
-  }
-  static const LazyRE2 kNodeId = {R"(node_id: LirId\((\d+)\))"};
-  uint64_t value = 0;
-  if (RE2::PartialMatch(re2::StringPiece(comment.data(), comment.size()),
-                        *kNodeId, &value)) {
-    *id = value;
+  // Only `node_id` is read; Materialize and PrintText write it first.
+  const size_t fields_start = pos + kCommentOpen.size();
+  const absl::string_view fields = content.substr(
+      fields_start, content.size() - kCommentClose.size() - fields_start);
+  const std::optional<std::vector<CommentField>> parsed =
+      ParseCommentFields(fields);
+  for (const CommentField& field : *parsed) {
+    if (field.key != "node_id") continue;
+    LIR_ASSIGN_OR_RETURN(
+        *id, ParseLirId(errors, line, fields_start + field.value_offset,
+                        field.value));
   }
   return content.substr(0, pos);
 }
@@ -340,6 +424,18 @@ class PlanBuilder {
                          want.Exact() && want.min == 1 ? "" : "s", " under ",
                          HeaderName(*frame.node), ", found ", have));
       }
+      // The JSON form checks the same (json_read.cc CheckInputCount), so
+      // that whatever parses here can be written and read back as JSON.
+      if (frame.node->Is<UnionOp>()) {
+        const size_t strategies = frame.node->As<UnionOp>().strategies.size();
+        if (strategies != 0 && strategies != have) {
+          return errors_.At(
+              frame.header, 0,
+              absl::StrCat("expected one child plan per temporal bucketing "
+                           "strategy under Union (",
+                           strategies, "), found ", have));
+        }
+      }
       done = std::move(frame.node);
     } else {
       if (frame.ids.empty()) {
@@ -395,17 +491,31 @@ class PlanBuilder {
 };
 
 // Gives nodes without an annotated id fresh ids: post-order from 1 when
-// none was annotated, else after the largest annotated id.
-void FillMissingIds(Node& root, bool annotated) {
+// none was annotated, else after the largest annotated id. Fails (naming
+// `header`, the object's line) when those would pass kMaxLirId.
+absl::Status FillMissingIds(const ErrorSink& errors, const TextLine& header,
+                            Node& root, bool annotated) {
   if (!annotated) {
     AssignPostOrderIds(root);
-    return;
+    return absl::OkStatus();
   }
   LirId max_id = 0;
-  ForEachPostOrder(root, [&](Node& n) { max_id = std::max(max_id, n.id); });
+  uint64_t missing = 0;
+  ForEachPostOrder(root, [&](Node& n) {
+    max_id = std::max(max_id, n.id);
+    missing += n.id == 0 ? 1 : 0;
+  });
+  if (missing > kMaxLirId - max_id) {
+    return errors.At(header, 0,
+                     absl::StrCat("cannot number the ", missing,
+                                  " node(s) without a node_id after LirId(",
+                                  max_id, "): ids end at LirId(", kMaxLirId,
+                                  "); annotate every node or use smaller ids"));
+  }
   ForEachPostOrder(root, [&](Node& n) {
     if (n.id == 0) n.id = ++max_id;
   });
+  return absl::OkStatus();
 }
 
 absl::StatusOr<Finish> ParseFinish(const ErrorSink& errors,
@@ -456,16 +566,20 @@ absl::StatusOr<UsedIndex> ParseUsedIndex(const ErrorSink& errors,
     return errors.Expected(line, 0, "'- <index name> (<usage>, ...)'");
   }
   UsedIndex index;
-  // Index names contain no spaces, except the `[DELETED INDEX]` marker.
-  size_t name_end =
-      absl::StartsWith(text, "[DELETED INDEX] (") ? 15 : text.find(" (");
+  // The name ends at the first ` (` outside quotes (text_names.h).
+  const size_t name_end = internal::IndexNameEnd(text);
   if (name_end == absl::string_view::npos || !absl::EndsWith(text, ")")) {
     return errors.Expected(line, 2, "'<index name> (<usage>, ...)'");
   }
-  index.name = std::string(text.substr(0, name_end));
+  LIR_ASSIGN_OR_RETURN(
+      internal::ParsedName name,
+      ParseAt(errors, line, 2, text.substr(0, name_end), internal::ParseName));
+  index.name = std::move(name.name);
   // Usages may contain parentheses: `delta join 1st input (full scan)`.
-  for (auto [offset, usage] : internal::SplitTopLevel(
-           text.substr(name_end + 2, text.size() - name_end - 3), ", ")) {
+  const absl::string_view usages =
+      text.substr(name_end + 2, text.size() - name_end - 3);
+  if (usages.empty()) return index;  // `()`: no usage
+  for (auto [offset, usage] : internal::SplitTopLevel(usages, ", ")) {
     index.usages.emplace_back(usage);
   }
   return index;
@@ -555,7 +669,14 @@ class DocumentParser {
     Object object;
     absl::string_view name = lines_[i].content;
     name.remove_suffix(1);
-    object.name = std::string(name);
+    LIR_ASSIGN_OR_RETURN(
+        internal::ParsedName parsed,
+        ParseAt(errors_, lines_[i], 0, name, internal::ParseName));
+    object.name = std::move(parsed.name);
+    // Only an unquoted `... (fast path)` header announces a fast-path body;
+    // a plan object of that name is printed quoted.
+    const bool fast_path =
+        !parsed.quoted && absl::EndsWith(object.name, "(fast path)");
     size_t body = i + 1;
     if (body >= end)
       return errors_.AtEnd(lines_[i].number + 1,
@@ -568,7 +689,7 @@ class DocumentParser {
       ++body;
       base_level = 2;
     }
-    if (absl::EndsWith(object.name, "(fast path)")) {
+    if (fast_path) {
       LIR_ASSIGN_OR_RETURN(
           object.fast_path,
           internal::ParseFastPathBody(errors_, lines_, body, end, base_level));
@@ -577,13 +698,18 @@ class DocumentParser {
     PlanBuilder builder(errors_, lines_);
     LIR_ASSIGN_OR_RETURN(object.plan, builder.Build(body, end, base_level));
     saw_node_ids_ |= builder.saw_node_ids();
-    FillMissingIds(*object.plan, builder.saw_node_ids());
+    LIR_RETURN_IF_ERROR(FillMissingIds(errors_, lines_[i], *object.plan,
+                                       builder.saw_node_ids()));
     return object;
   }
 
   absl::Status ParseSource(size_t i, size_t end, Document* doc) {
     SourceBlock source;
-    source.name = std::string(lines_[i].content.substr(7));
+    LIR_ASSIGN_OR_RETURN(
+        internal::ParsedName name,
+        ParseAt(errors_, lines_[i], 7, lines_[i].content.substr(7),
+                internal::ParseName));
+    source.name = std::move(name.name);
     LineCursor cursor(lines_, i + 1, end);
     LIR_RETURN_IF_ERROR(internal::ParseMfpLines(errors_, cursor, 1,
                                                 /*allow_temporal=*/false,
@@ -616,6 +742,24 @@ class DocumentParser {
 absl::StatusOr<Document> ParseText(std::string_view text,
                                    const ParseOptions& options) {
   ErrorSink errors(options.filename);
+  // A byte-order mark is not part of the first object's name.
+  const size_t bom = text.size() - SkipUtf8Bom(text).size();
+  text.remove_prefix(bom);
+  // Names and string literals are copied into the document as they are, and
+  // JSON (the lossless form) can only carry UTF-8: reject other bytes here,
+  // where they can still be located.
+  if (size_t bad = FindInvalidUtf8(text); bad != std::string_view::npos) {
+    const size_t line_start = text.rfind('\n', bad);
+    const size_t column =
+        line_start == std::string_view::npos ? bad : bad - line_start - 1;
+    const int line = 1 + static_cast<int>(std::count(text.begin(),
+                                                     text.begin() + bad, '\n'));
+    return absl::InvalidArgumentError(absl::StrCat(
+        errors.filename(), ":", line, ":", column + 1,
+        ": expected UTF-8 text, found the byte 0x",
+        absl::Hex(static_cast<unsigned char>(text[bad]), absl::kZeroPad2),
+        " (at byte offset ", bad + bom, ")"));
+  }
   LIR_ASSIGN_OR_RETURN(
       std::vector<TextLine> lines,
       SplitLines(absl::string_view(text.data(), text.size()), errors));

@@ -11,11 +11,21 @@
 #include "absl/strings/str_join.h"
 #include "src/explain/text.h"
 #include "src/explain/text_fast_path.h"
+#include "src/explain/text_names.h"
 #include "src/explain/text_primitives.h"
 #include "src/explain/text_printer_internal.h"
 
 namespace lir::explain {
 namespace {
+
+using internal::NameContext;
+using internal::PrintName;
+
+// A Get's collection: `l3`, or a global name quoted where needed.
+std::string CollectionText(const CollectionId& id) {
+  return id.is_local ? id.ToString()
+                     : PrintName(id.global, NameContext::kCollection);
+}
 
 // Materialize cuts constants longer than this to their first rows.
 constexpr size_t kMaxPrintedConstantRows = 20;
@@ -338,10 +348,11 @@ class Printer {
     switch (g.kind) {
       case GetKind::kPassArrangements:
         Header(level, node,
-               absl::StrCat("Get::PassArrangements ", g.id.ToString()));
+               absl::StrCat("Get::PassArrangements ", CollectionText(g.id)));
         break;
       case GetKind::kArrangement:
-        Header(level, node, absl::StrCat("Get::Arrangement ", g.id.ToString()));
+        Header(level, node,
+               absl::StrCat("Get::Arrangement ", CollectionText(g.id)));
         MfpLines(d1, g.mfp);
         Line(d1, absl::StrCat("key=", PrintCompactScalars(g.key)));
         if (g.seek.has_value()) {
@@ -349,7 +360,8 @@ class Printer {
         }
         break;
       case GetKind::kCollection:
-        Header(level, node, absl::StrCat("Get::Collection ", g.id.ToString()));
+        Header(level, node,
+               absl::StrCat("Get::Collection ", CollectionText(g.id)));
         MfpLines(d1, g.mfp);
         break;
     }
@@ -535,7 +547,12 @@ std::string PrintText(const Document& doc, const PrintOptions& options) {
   };
   for (const Object& object : doc.objects) {
     begin_section();
-    p.Line(0, absl::StrCat(object.name, ":"));
+    // A fast-path object's name is read back from its unquoted form (the
+    // readers check that it ends in `(fast path)` and needs no quotes).
+    p.Line(0, absl::StrCat(object.fast_path.has_value()
+                               ? object.name
+                               : PrintName(object.name, NameContext::kObject),
+                           ":"));
     int plan_level = 1;
     if (object.finish.has_value()) {
       PrintFinish(p, *object.finish);
@@ -550,7 +567,8 @@ std::string PrintText(const Document& doc, const PrintOptions& options) {
   if (!doc.sources.empty()) {
     begin_section();
     for (const SourceBlock& source : doc.sources) {
-      p.Line(0, absl::StrCat("Source ", source.name));
+      p.Line(0, absl::StrCat("Source ",
+                             PrintName(source.name, NameContext::kSource)));
       p.MfpLines(1, source.mfp);
       if (source.pushdown.has_value()) {
         p.Line(1, absl::StrCat("pushdown=(", PrintPredicates(*source.pushdown),
@@ -562,8 +580,8 @@ std::string PrintText(const Document& doc, const PrintOptions& options) {
     begin_section();
     p.Line(0, "Used Indexes:");
     for (const UsedIndex& index : *doc.used_indexes) {
-      p.Line(1, absl::StrCat("- ", index.name, " (",
-                             absl::StrJoin(index.usages, ", "), ")"));
+      p.Line(1, absl::StrCat("- ", PrintName(index.name, NameContext::kIndex),
+                             " (", absl::StrJoin(index.usages, ", "), ")"));
     }
   }
   if (doc.target_cluster.has_value()) {

@@ -21,7 +21,15 @@
 namespace lir {
 
 /// Identifier of a plan node, unique within one object of a document.
+/// 0 means "not assigned yet"; written ids lie in [kMinLirId, kMaxLirId].
 using LirId = uint64_t;
+
+/// The smallest LirId a document may carry (0 marks an unassigned node).
+inline constexpr LirId kMinLirId = 1;
+/// The largest LirId a document may carry: 2^64 - 2. The text and JSON
+/// readers reject ids outside [kMinLirId, kMaxLirId] where they are written,
+/// and numbering unannotated nodes fails instead of wrapping around.
+inline constexpr LirId kMaxLirId = ~LirId{0} - 1;
 
 /// A reference to a collection: a local binding `l<n>` or a global object
 /// named as EXPLAIN humanizes it (`materialize.public.t`, or `u5`).

@@ -4,6 +4,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
+#include "src/explain/json.h"
 #include "src/interp/annotations.h"
 #include "src/lir/validate.h"
 #include "src/recognizer/pass.h"
@@ -92,7 +93,7 @@ int RunExplain(const CommandArgs& args) {
   render.node_identifiers = render.node_identifiers || annotate.node_id;
   std::string report_json;
   if (!report_path.empty()) {
-    report_json = ReportToJson(optimized->report).dump(2) + "\n";
+    report_json = explain::DumpJson(ReportToJson(optimized->report), 2) + "\n";
     if (report_path != "-") {
       std::ofstream out(report_path, std::ios::binary);
       out << report_json;

@@ -11,8 +11,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "src/explain/json.h"
 #include "src/explain/text.h"
+#include "src/explain/utf8.h"
 #include "src/lir/status_macros.h"
 #include "src/lir/validate.h"
 
@@ -65,6 +67,10 @@ absl::StatusOr<InputText> ReadInput(absl::string_view path) {
 }
 
 bool LooksLikeJson(absl::string_view text) {
+  // A byte-order mark may precede the document (the JSON and text readers
+  // both skip it).
+  absl::ConsumePrefix(&text, absl::string_view(explain::kUtf8Bom.data(),
+                                               explain::kUtf8Bom.size()));
   size_t first = text.find_first_not_of(" \t\r\n\f\v");
   return first != absl::string_view::npos && text[first] == '{';
 }

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/eval/data.h"
 #include "src/eval/run.h"
+#include "src/explain/json.h"
 #include "src/recognizer/pass.h"
 #include "tools/lir-opt/annotate_flags.h"
 #include "tools/lir-opt/commands.h"
@@ -101,7 +102,7 @@ int RunRun(const CommandArgs& args) {
         absl::StrCat(input.name, ": ", result.status().message()));
   }
   if (absl::GetFlag(FLAGS_format) == OutputFormat::kJson) {
-    std::cout << eval::RunToJson(*result, sizes).dump(2) << "\n";
+    std::cout << explain::DumpJson(eval::RunToJson(*result, sizes), 2) << "\n";
   } else {
     std::cout << eval::FormatRunText(*result, sizes);
   }
