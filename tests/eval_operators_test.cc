@@ -321,6 +321,36 @@ TEST(FlatMap, GenerateSeries) {
   EXPECT_EQ(FlatMap(op, {I(max - 2), I(max)}).size(), 2u);
 }
 
+TEST(FlatMap, RowsAreCountedAgainstTheBudgetBeforeTheyAreMade) {
+  FlatMapOp op;
+  op.func = "generate_series";
+  op.exprs = {E("#0"), E("#1")};
+  // 10 + 10 rows fit a budget of 20; 10 more do not.
+  RowCounter rows(20, 3);
+  ASSERT_TRUE(FlatMapRow(op, {I(1), I(10)}, &rows).ok());
+  ASSERT_TRUE(FlatMapRow(op, {I(11), I(20)}, &rows).ok());
+  absl::Status more = FlatMapRow(op, {I(1), I(10)}, &rows).status();
+  EXPECT_EQ(more.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_TRUE(absl::StrContains(more.message(),
+                                "produced more than 20 rows in round 3"))
+      << more;
+  // The whole int64 range (2^64 values) is refused, not allocated; so is
+  // a series past the default budget without a counter.
+  const int64_t max = std::numeric_limits<int64_t>::max();
+  const int64_t min = std::numeric_limits<int64_t>::min();
+  RowCounter all(kUnlimited - 1, 0);
+  EXPECT_EQ(FlatMapRow(op, {I(min), I(max)}, &all).status().code(),
+            absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(
+      FlatMapRow(op, {I(1), I(kDefaultMaxRowsPerRound + 1)}).status().code(),
+      absl::StatusCode::kResourceExhausted);
+  // Steps of any sign count exactly: 5, 3, 1.
+  op.exprs = {E("#0"), E("#1"), E("-2")};
+  RowCounter three(3, 0);
+  EXPECT_EQ(FlatMap(op, {I(5), I(0)}).size(), 3u);
+  EXPECT_TRUE(FlatMapRow(op, {I(5), I(0)}, &three).ok());
+}
+
 TEST(FlatMap, WrapAndUnsupported) {
   FlatMapOp op;
   op.func = "wrap2";

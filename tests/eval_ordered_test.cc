@@ -482,9 +482,10 @@ TEST(NestedData, ListsAndArraysAreTaggedObjects) {
         "d.json");
     EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInvalidArgument)
         << bad;
+    // Line 1, column 50: the value.
     EXPECT_TRUE(
         absl::StartsWith(parsed.status().message(),
-                         "d.json: collections[\"t\"].updates[0] value 0:"))
+                         "d.json:1:50: collections[\"t\"].updates[0] value 0:"))
         << parsed.status();
   }
 }

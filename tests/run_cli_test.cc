@@ -1,9 +1,13 @@
 // End-to-end tests of `lir-opt run`: output forms, engines, the rewrite
 // flag, arrangement sizes, and how bad data is reported.
+#include <sys/wait.h>
+
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/support/cli_test_util.h"
@@ -178,7 +182,8 @@ TEST_F(RunCliTest, BadDataNamesTheCollectionAndTheUpdate) {
     const char* message;
   } cases[] = {
       {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1, 2], 0, 1]]}}})",
-       "collections[\"materialize.public.a\"].updates[0]: the row has 2 "
+       "bad.json:1:68: collections[\"materialize.public.a\"].updates[0]: the "
+       "row has 2 "
        "values, "
        "the collection's arity is 1"},
       {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1], 0, 1], [[[1]], 0, 1]]}}})",
@@ -203,7 +208,27 @@ TEST_F(RunCliTest, BadDataNamesTheCollectionAndTheUpdate) {
       {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1], 0, 1.5]]}}})",
        "updates[0]: the diff must be a non-zero 64-bit integer, got 1.5"},
       {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1], -1, 1]]}}})",
-       "updates[0]: the round must be a non-negative integer, got -1"},
+       "bad.json:1:73: collections[\"materialize.public.a\"].updates[0]: the "
+       "round must be an integer from 0 to 9007199254740991 (2^53 - 1), got "
+       "-1"},
+      {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1], 9007199254740992, 1]]}}})",
+       "bad.json:1:73: collections[\"materialize.public.a\"].updates[0]: the "
+       "round must be an integer from 0 to 9007199254740991 (2^53 - 1), got "
+       "9007199254740992"},
+      // Diffs of one row past 64 bits: in one round, and over two rounds.
+      {"{\"collections\": {\"materialize.public.a\": {\"arity\": 1, "
+       "\"updates\": [\n  [[1], 0, 9223372036854775807],\n  [[2], 0, 1],\n  "
+       "[[1], 0, 1]]}}}",
+       "bad.json:4:3: collections[\"materialize.public.a\"].updates[2]: the "
+       "diffs of row (1) in round 0 sum past the 64-bit range"},
+      {"{\"collections\": {\"materialize.public.a\": {\"arity\": 1, "
+       "\"updates\": [\n  [[1], 5, 1],\n  [[1], 0, 9223372036854775807]]}}}",
+       "bad.json:2:3: collections[\"materialize.public.a\"].updates[0]: the "
+       "diffs of row (1) up to round 5 sum past the 64-bit range"},
+      // A number too large for a double.
+      {"{\"collections\": {\"materialize.public.a\": {\"arity\": 1, "
+       "\"updates\": [\n  [[1e999], 0, 1]]}}}",
+       "bad.json:2:5: number overflow parsing '1e999'"},
       {"{\"collections\": {\n  \"materialize.public.a\": {\"arity\": 1,, }}}",
        "bad.json:2:"},
   };
@@ -340,6 +365,221 @@ TEST_F(RunCliTest, CatalogDeclaresTheIndexAFastPathReads) {
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find("unknown field \"collections\""), std::string::npos)
       << bad.err;
+}
+
+TEST_F(RunCliTest, OnlyRoundsWithChangesRunAndTheOutputSaysSo) {
+  // One update at round 10^8: stepping every round from 0 never finished.
+  Temp("far.json", R"({"collections": {
+  "materialize.public.a": {"arity": 1, "updates": [[[1], 0, 1], [[2], 100000000, 1]]},
+  "materialize.public.b": {"arity": 1, "updates": []}}})");
+  for (const char* engine : {"--engine=incremental", "--engine=snapshot"}) {
+    RunResult r = RunPlan({engine}, "far.json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out,
+              "Explained Query:\n"
+              "  round 0:\n"
+              "    - (1)\n"
+              "  round 100000000:\n"
+              "    - (1)\n"
+              "    - (2)\n"
+              "\n"
+              "Rounds 0 to 100000000: 2 listed, 99999999 skipped (no update in "
+              "the data or due from a temporal filter, or no change)\n")
+        << engine;
+  }
+  RunResult json = RunPlan({"--format=json"}, "far.json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(nlohmann::json::parse(json.out)["rounds"],
+            nlohmann::json::parse(
+                R"({"last": 100000000, "listed": 2, "skipped": 99999999})"));
+  // Consecutive rounds skip nothing: no line, and "skipped": 0.
+  RunResult plain = RunPlan({});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(plain.out, kExpectedText);
+  RunResult plain_json = RunPlan({"--format=json"});
+  EXPECT_EQ(nlohmann::json::parse(plain_json.out)["rounds"]["skipped"], 0);
+}
+
+TEST_F(RunCliTest, MaxRowsPerRoundEndsARunawayGenerateSeries) {
+  // Four rows of generate_series(1, 9000000, 1) reached 3 GB and aborted
+  // on std::bad_alloc: the calls were capped one by one, not in total. Here
+  // scaled down (four rows of 9 against a budget of 30); the default budget
+  // (10^7) is checked below with one call past it, refused before any row
+  // is made.
+  Temp("series.txt",
+       "Explained Query:\n"
+       "  FlatMap generate_series(1, #0, 1)\n"
+       "    Get::Collection materialize.public.a\n"
+       "      raw=true\n"
+       "\n"
+       "Target cluster: quickstart\n");
+  Temp("four.json", R"({"collections": {"materialize.public.a": {"arity": 1,
+      "updates": [[[9], 0, 1], [[9], 0, 1], [[9], 0, 1], [[9], 0, 1]]}}})");
+  Temp("nine.json", R"({"collections": {"materialize.public.a": {"arity": 1,
+      "updates": [[[9], 0, 1], [[10], 0, 1], [[11], 0, 1], [[12], 0, 1]]}}})");
+  Temp("huge.json", R"({"collections": {"materialize.public.a": {"arity": 1,
+      "updates": [[[10000001], 0, 1]]}}})");
+  auto message = [](const char* limit) {
+    return absl::StrCat(
+        "LirId(2) FlatMap: produced more than ", limit,
+        " rows in round 0 (the limit per operator and round; raise it with "
+        "--max_rows_per_round=N, RunOptions::max_rows_per_round)");
+  };
+  for (const char* engine : {"--engine=incremental", "--engine=snapshot"}) {
+    // Four equal rows are one row with diff 4 (9 rows made), and fit.
+    RunResult fits = Run({"run", "--data=four.json", "--max_rows_per_round=30",
+                          engine, "series.txt"});
+    EXPECT_EQ(fits.exit_code, 0) << fits.err;
+    RunResult r = Run({"run", "--data=nine.json", "--max_rows_per_round=30",
+                       engine, "series.txt"});
+    EXPECT_EQ(r.exit_code, 1) << engine;
+    EXPECT_EQ(r.out, "Explained Query:\n  round 0:\n    error: " +
+                         message("30") + "\n")
+        << engine;
+    EXPECT_EQ(r.err, "lir-opt: series.txt: Explained Query: round 0: " +
+                         message("30") + "\n")
+        << engine;
+    RunResult huge = Run({"run", "--data=huge.json", engine, "series.txt"});
+    EXPECT_EQ(huge.exit_code, 1) << engine;
+    EXPECT_TRUE(absl::StrContains(huge.err, message("10000000"))) << huge.err;
+  }
+}
+
+TEST_F(RunCliTest, MemoryRunningOutIsAnErrorNotAnAbort) {
+  // With the budget raised past what can be allocated, a series of 10^12
+  // rows fails to allocate: exit 1 naming the operator, not signal 6.
+  // (Under ASan, allocator_may_return_null makes new throw as it does
+  // without it.)
+  Temp("huge.txt",
+       "Explained Query:\n"
+       "  FlatMap generate_series(1, 1000000000000, 1)\n"
+       "    Get::Collection materialize.public.a\n"
+       "      raw=true\n"
+       "\n"
+       "Target cluster: quickstart\n");
+  Temp("one.json", R"({"collections": {"materialize.public.a": {"arity": 1,
+      "updates": [[[1], 0, 1]]}}})");
+  const std::string command = absl::StrCat(
+      "cd ", lir::testing_util::ShellQuote(dir_.string()),
+      " && ASAN_OPTIONS=allocator_may_return_null=1 ",
+      lir::testing_util::ShellQuote(LIR_OPT_PATH),
+      " run --data=one.json --max_rows_per_round=10000000000000 huge.txt "
+      ">out.txt 2>err.txt");
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by a signal";
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  const std::string err = ReadFile(dir_ / "err.txt");
+  EXPECT_TRUE(absl::StrContains(
+      err, "LirId(2) FlatMap: out of memory (std::bad_alloc) in round 0"))
+      << err;
+}
+
+// Whether this build runs under a sanitizer, whose allocator reserves far
+// more address space than `ulimit -v` below allows.
+constexpr bool kSanitized =
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || \
+    __has_feature(thread_sanitizer)
+    true;
+#else
+    false;
+#endif
+#else
+    false;
+#endif
+
+TEST_F(RunCliTest, MemoryRunningOutInAnyCommandIsExit1NotAnAbort) {
+  // lir-opt's last line of defence (main): `explain` of a 30 MB plan under
+  // a 100 MB address-space limit (a small plan needs under 40 MB) ran out
+  // of memory with an uncaught std::bad_alloc, exit 134.
+  if (kSanitized) GTEST_SKIP() << "ulimit -v and sanitizers do not mix";
+  std::string plan = "Explained Query:\n  Constant\n";
+  for (int i = 0; i < 750000; ++i) {
+    absl::StrAppend(&plan, "    - (", i, ", \"xxxxxxxxxxxxxxxxxxxx\")\n");
+  }
+  absl::StrAppend(&plan, "\nTarget cluster: quickstart\n");
+  Temp("big.txt", plan);
+  const std::string command = absl::StrCat(
+      "cd ", lir::testing_util::ShellQuote(dir_.string()),
+      " && ulimit -v 100000 && ", lir::testing_util::ShellQuote(LIR_OPT_PATH),
+      " explain big.txt >out.txt 2>err.txt");
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by a signal";
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  EXPECT_EQ(ReadFile(dir_ / "err.txt"),
+            "lir-opt: out of memory (std::bad_alloc)\n");
+}
+
+TEST_F(RunCliTest, MaxIterationsEndsALetRecThatNeverConverges) {
+  Temp("letrec.txt",
+       "Explained Query:\n"
+       "  With Mutually Recursive\n"
+       "    cte l0 =\n"
+       "      Negate\n"
+       "        Union\n"
+       "          Constant\n"
+       "            - (1)\n"
+       "          Get::PassArrangements l0\n"
+       "            raw=true\n"
+       "  Return\n"
+       "    Get::PassArrangements l0\n"
+       "      raw=true\n"
+       "\n"
+       "Target cluster: quickstart\n");
+  for (const char* engine : {"--engine=incremental", "--engine=snapshot"}) {
+    RunResult r = Run({"run", "--data=data.json", "--max_iterations=3", engine,
+                       "letrec.txt"});
+    EXPECT_EQ(r.exit_code, 1) << engine;
+    EXPECT_TRUE(absl::StrContains(
+        r.err,
+        "LirId(6) With Mutually Recursive: did not converge in 3 iterations "
+        "(the limit; raise "
+        "it with --max_iterations=N"))
+        << r.err;
+  }
+}
+
+TEST_F(RunCliTest, BudgetsOfZeroAreUsageErrors) {
+  for (const char* flag : {"--max_rows_per_round=0", "--max_iterations=0"}) {
+    RunResult r = RunPlan({flag});
+    EXPECT_EQ(r.exit_code, 2) << flag;
+    EXPECT_TRUE(absl::StrContains(r.err, "must be at least 1")) << r.err;
+  }
+  RunResult help = Run({"--help"});
+  EXPECT_TRUE(absl::StrContains(help.out,
+                                "--max_rows_per_round=VALUE  "
+                                "(default: 10000000)"))
+      << help.out;
+  EXPECT_TRUE(
+      absl::StrContains(help.out, "--max_iterations=VALUE  (default: 10000)"));
+}
+
+TEST_F(RunCliTest, DataForACollectionTheDocumentComputesIsAnError) {
+  Temp("two.txt",
+       "materialize.public.mv:\n"
+       "  Get::Collection materialize.public.a\n"
+       "    raw=true\n"
+       "\n"
+       "materialize.public.mv2:\n"
+       "  Get::Collection materialize.public.mv\n"
+       "    raw=true\n"
+       "\n"
+       "Target cluster: quickstart\n");
+  Temp("mv.json",
+       "{\"collections\": {\n"
+       "  \"materialize.public.a\": {\"arity\": 1, \"updates\": [[[1], 0, "
+       "1]]},\n"
+       "  \"materialize.public.mv\": {\"arity\": 1, \"updates\": [[[7], 0, "
+       "1]]}}}");
+  RunResult r = Run({"run", "--data=mv.json", "two.txt"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "mv.json:3:3: collections[\"materialize.public.mv\"]: the document "
+            "computes materialize.public.mv (it is one of its objects), so the "
+            "data cannot give it updates; remove it from the data\n");
 }
 
 TEST_F(RunCliTest, UsageErrors) {

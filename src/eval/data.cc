@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
 #include "src/eval/bytea.h"
+#include "src/eval/json_locate.h"
 #include "src/explain/json.h"
 #include "src/lir/status_macros.h"
 
@@ -17,19 +18,29 @@ namespace {
 
 using nlohmann::json;
 
-// Errors name where in the file they are: `file: collections["t"]
-// .updates[3]: ...`.
+using Path = std::vector<JsonStep>;
+
+// Errors name where in the file they are: `file:4:7: collections["t"]
+// .updates[3]: ...`, the line and column of the value at `path` (found in
+// the text only when there is an error).
 class DataErrors {
  public:
-  explicit DataErrors(std::string_view filename) : filename_(filename) {}
+  DataErrors(std::string_view text, std::string_view filename)
+      : locator_(text), filename_(filename) {}
 
-  absl::Status At(std::string_view where, std::string_view what) const {
-    return absl::InvalidArgumentError(absl::StrCat(std::string(filename_), ": ",
-                                                   std::string(where), ": ",
-                                                   std::string(what)));
+  absl::Status At(const Path& path, std::string_view where,
+                  std::string_view what) const {
+    return absl::InvalidArgumentError(absl::StrCat(
+        Where(path), ": ", std::string(where), ": ", std::string(what)));
+  }
+
+  // `file:line:column` of the value at `path` (of its key with `key`).
+  std::string Where(const Path& path, bool key = false) const {
+    return locator_.Where(filename_, locator_.Find(path, key));
   }
 
  private:
+  JsonLocator locator_;
   std::string_view filename_;
 };
 
@@ -139,54 +150,116 @@ std::optional<int64_t> ReadInteger(const json& value) {
   return std::nullopt;
 }
 
-absl::Status ReadUpdates(const json& updates, const std::string& where,
-                         const DataErrors& errors, InputCollection* out) {
+// Every row's diffs must sum within 64 bits in each round and accumulated
+// over the rounds, as the engines add them (a multiplicity past the range
+// is an error there, with no location in the file): the error names the
+// last update, in file order, of the round where the sum leaves the range.
+absl::Status CheckDiffSums(const InputCollection& collection, const Path& path,
+                           const std::string& where, const DataErrors& errors) {
+  const std::vector<InputUpdate>& updates = collection.updates;
+  std::vector<size_t> order(updates.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (updates[a].row != updates[b].row)
+      return updates[a].row < updates[b].row;
+    if (updates[a].round != updates[b].round) {
+      return updates[a].round < updates[b].round;
+    }
+    return a < b;
+  });
+  constexpr __int128 kMin = std::numeric_limits<int64_t>::min();
+  constexpr __int128 kMax = std::numeric_limits<int64_t>::max();
+  __int128 total = 0;  // the row's multiplicity so far
+  for (size_t k = 0; k < order.size();) {
+    const InputUpdate& first = updates[order[k]];
+    if (k > 0 && updates[order[k - 1]].row != first.row) total = 0;
+    __int128 round_sum = 0;
+    size_t end = k;
+    for (; end < order.size() && updates[order[end]].row == first.row &&
+           updates[order[end]].round == first.round;
+         ++end) {
+      round_sum += updates[order[end]].diff;
+    }
+    total += round_sum;
+    if (round_sum < kMin || round_sum > kMax || total < kMin || total > kMax) {
+      const size_t last = order[end - 1];
+      Path at = path;
+      at.push_back(last);
+      const bool in_round = round_sum < kMin || round_sum > kMax;
+      return errors.At(at, absl::StrCat(where, "[", last, "]"),
+                       absl::StrCat("the diffs of row ", FormatRow(first.row),
+                                    in_round ? " in round " : " up to round ",
+                                    first.round, " sum past the 64-bit range"));
+    }
+    k = end;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadUpdates(const json& updates, const Path& path,
+                         const std::string& where, const DataErrors& errors,
+                         InputCollection* out) {
   if (!updates.is_array()) {
-    return errors.At(where, absl::StrCat("expected an array of updates, got ",
-                                         TypeName(updates)));
+    return errors.At(
+        path, where,
+        absl::StrCat("expected an array of updates, got ", TypeName(updates)));
   }
   out->updates.reserve(updates.size());
   for (size_t i = 0; i < updates.size(); ++i) {
     const std::string at = absl::StrCat(where, "[", i, "]");
+    Path update_path = path;
+    update_path.push_back(i);
+    auto part = [&](size_t index) {
+      Path p = update_path;
+      p.push_back(index);
+      return p;
+    };
     const json& update = updates[i];
     if (!update.is_array() || update.size() != 3) {
-      return errors.At(at, "expected [row, round, diff]");
+      return errors.At(update_path, at, "expected [row, round, diff]");
     }
     if (!update[0].is_array()) {
-      return errors.At(at, absl::StrCat("expected the row as an array, got ",
-                                        TypeName(update[0])));
+      return errors.At(part(0), at,
+                       absl::StrCat("expected the row as an array, got ",
+                                    TypeName(update[0])));
     }
     if (static_cast<int>(update[0].size()) != out->arity) {
       return errors.At(
-          at, absl::StrCat("the row has ", update[0].size(),
-                           " values, the collection's arity is ", out->arity));
+          part(0), at,
+          absl::StrCat("the row has ", update[0].size(),
+                       " values, the collection's arity is ", out->arity));
     }
     InputUpdate parsed;
     for (size_t c = 0; c < update[0].size(); ++c) {
       absl::StatusOr<Datum> datum = ReadDatum(update[0][c]);
       if (!datum.ok()) {
-        return errors.At(absl::StrCat(at, " value ", c),
+        Path value_path = part(0);
+        value_path.push_back(c);
+        return errors.At(value_path, absl::StrCat(at, " value ", c),
                          std::string(datum.status().message()));
       }
       parsed.row.push_back(*std::move(datum));
     }
     const std::optional<int64_t> round = ReadInteger(update[1]);
-    if (!round.has_value() || *round < 0) {
-      return errors.At(at, absl::StrCat("the round must be a non-negative "
-                                        "integer, got ",
-                                        explain::DumpJson(update[1])));
+    if (!round.has_value() || *round < 0 ||
+        static_cast<uint64_t>(*round) > kMaxDataRound) {
+      return errors.At(
+          part(1), at,
+          absl::StrCat("the round must be an integer from 0 to ", kMaxDataRound,
+                       " (2^53 - 1), got ", explain::DumpJson(update[1])));
     }
     parsed.round = static_cast<uint64_t>(*round);
     const std::optional<int64_t> diff = ReadInteger(update[2]);
     if (!diff.has_value() || *diff == 0) {
-      return errors.At(at, absl::StrCat("the diff must be a non-zero 64-bit "
-                                        "integer, got ",
-                                        explain::DumpJson(update[2])));
+      return errors.At(part(2), at,
+                       absl::StrCat("the diff must be a non-zero 64-bit "
+                                    "integer, got ",
+                                    explain::DumpJson(update[2])));
     }
     parsed.diff = *diff;
     out->updates.push_back(std::move(parsed));
   }
-  return absl::OkStatus();
+  return CheckDiffSums(*out, path, where, errors);
 }
 
 // `"indexes": {"<name>": {"on": "<collection>", "key": [<column>, ...]}}`;
@@ -198,22 +271,24 @@ absl::Status ReadIndexes(const json& indexes, const DataErrors& errors,
   // Columns of a collection the catalog names but the data may not hold.
   constexpr int64_t kMaxCatalogColumns = 100000;
   if (!indexes.is_object()) {
-    return errors.At("indexes", "expected an object keyed by index name");
+    return errors.At({"indexes"}, "indexes",
+                     "expected an object keyed by index name");
   }
   for (const auto& [name, index] : indexes.items()) {
     const std::string where = absl::StrCat("indexes[\"", name, "\"]");
+    const Path path = {"indexes", name};
     if (!index.is_object() || !index.contains("on") ||
         !index["on"].is_string() || !index.contains("key") ||
         !index["key"].is_array()) {
-      return errors.At(where,
+      return errors.At(path, where,
                        "expected {\"on\": \"<collection>\", \"key\": "
                        "[<column>, ...]}");
     }
     for (const auto& [field, value] : index.items()) {
       if (field != "on" && field != "key") {
-        return errors.At(where, absl::StrCat("unknown field \"", field,
-                                             "\" (expected \"on\" or "
-                                             "\"key\")"));
+        return errors.At({"indexes", name, field}, where,
+                         absl::StrCat("unknown field \"", field,
+                                      "\" (expected \"on\" or \"key\")"));
       }
     }
     InputIndex parsed;
@@ -221,7 +296,7 @@ absl::Status ReadIndexes(const json& indexes, const DataErrors& errors,
     auto collection = data->collections.find(parsed.on);
     if (!in_catalog && collection == data->collections.end()) {
       return errors.At(
-          absl::StrCat(where, ".on"),
+          {"indexes", name, "on"}, absl::StrCat(where, ".on"),
           absl::StrCat("no collection \"", parsed.on, "\" in \"collections\""));
     }
     const int64_t arity =
@@ -230,11 +305,12 @@ absl::Status ReadIndexes(const json& indexes, const DataErrors& errors,
     for (size_t i = 0; i < key.size(); ++i) {
       const std::optional<int64_t> column = ReadInteger(key[i]);
       if (!column.has_value() || *column < 0 || *column >= arity) {
+        const Path at = {"indexes", name, "key", i};
         if (in_catalog) {
-          return errors.At(absl::StrCat(where, ".key[", i, "]"),
+          return errors.At(at, absl::StrCat(where, ".key[", i, "]"),
                            "expected a column number (0 or more)");
         }
-        return errors.At(absl::StrCat(where, ".key[", i, "]"),
+        return errors.At(at, absl::StrCat(where, ".key[", i, "]"),
                          absl::StrCat("expected a column of \"", parsed.on,
                                       "\" (0 to ", arity - 1, ")"));
       }
@@ -281,13 +357,14 @@ uint64_t InputData::LastRound() const {
 absl::StatusOr<InputData> ParseInputData(std::string_view text,
                                          std::string_view filename) {
   LIR_ASSIGN_OR_RETURN(json root, explain::ParseJsonText(text, filename));
-  const DataErrors errors(filename);
+  const DataErrors errors(text, filename);
   if (!root.is_object() || !root.contains("collections")) {
-    return errors.At("top level", "expected an object with \"collections\"");
+    return errors.At({}, "top level",
+                     "expected an object with \"collections\"");
   }
   for (const auto& [key, value] : root.items()) {
     if (key != "collections" && key != "indexes") {
-      return errors.At("top level",
+      return errors.At({key}, "top level",
                        absl::StrCat("unknown field \"", key,
                                     "\" (expected \"collections\" or "
                                     "\"indexes\")"));
@@ -295,19 +372,23 @@ absl::StatusOr<InputData> ParseInputData(std::string_view text,
   }
   const json& collections = root["collections"];
   if (!collections.is_object()) {
-    return errors.At("collections", "expected an object keyed by global name");
+    return errors.At({"collections"}, "collections",
+                     "expected an object keyed by global name");
   }
   InputData data;
   for (const auto& [name, collection] : collections.items()) {
     const std::string where = absl::StrCat("collections[\"", name, "\"]");
+    const Path path = {"collections", name};
     if (!collection.is_object()) {
-      return errors.At(where, "expected {\"arity\": N, \"updates\": [...]}");
+      return errors.At(path, where,
+                       "expected {\"arity\": N, \"updates\": [...]}");
     }
     for (const auto& [field, value] : collection.items()) {
       if (field != "arity" && field != "updates") {
-        return errors.At(where, absl::StrCat("unknown field \"", field,
-                                             "\" (expected \"arity\" or "
-                                             "\"updates\")"));
+        return errors.At({"collections", name, field}, where,
+                         absl::StrCat("unknown field \"", field,
+                                      "\" (expected \"arity\" or "
+                                      "\"updates\")"));
       }
     }
     InputCollection parsed;
@@ -315,15 +396,28 @@ absl::StatusOr<InputData> ParseInputData(std::string_view text,
                                              ? ReadInteger(collection["arity"])
                                              : std::nullopt;
     if (!arity.has_value() || *arity < 0 || *arity > 100000) {
-      return errors.At(where, "expected \"arity\": a non-negative integer");
+      return errors.At(collection.contains("arity")
+                           ? Path{"collections", name, "arity"}
+                           : path,
+                       where, "expected \"arity\": a non-negative integer");
     }
     parsed.arity = static_cast<int>(*arity);
     if (collection.contains("updates")) {
-      LIR_RETURN_IF_ERROR(ReadUpdates(collection["updates"],
-                                      absl::StrCat(where, ".updates"), errors,
-                                      &parsed));
+      LIR_RETURN_IF_ERROR(
+          ReadUpdates(collection["updates"], {"collections", name, "updates"},
+                      absl::StrCat(where, ".updates"), errors, &parsed));
     }
     data.collections.emplace(name, std::move(parsed));
+  }
+  // Where each collection's name is, for errors found when the data meets
+  // a plan (one walk over the "collections" object).
+  const JsonLocator locator(text);
+  for (const auto& [name, key_at] :
+       locator.Members(locator.Find({"collections"}))) {
+    auto it = data.collections.find(name);
+    if (it != data.collections.end()) {
+      it->second.location = locator.Where(filename, key_at);
+    }
   }
   if (root.contains("indexes")) {
     LIR_RETURN_IF_ERROR(ReadIndexes(root["indexes"], errors, &data));
@@ -358,14 +452,15 @@ std::string InputDataToJson(const InputData& data) {
 absl::StatusOr<std::map<std::string, InputIndex>> ParseCatalog(
     std::string_view text, std::string_view filename) {
   LIR_ASSIGN_OR_RETURN(json root, explain::ParseJsonText(text, filename));
-  const DataErrors errors(filename);
+  const DataErrors errors(text, filename);
   if (!root.is_object()) {
-    return errors.At("top level", "expected an object with \"indexes\"");
+    return errors.At({}, "top level", "expected an object with \"indexes\"");
   }
   for (const auto& [key, value] : root.items()) {
     if (key != "indexes") {
-      return errors.At("top level", absl::StrCat("unknown field \"", key,
-                                                 "\" (expected \"indexes\")"));
+      return errors.At(
+          {key}, "top level",
+          absl::StrCat("unknown field \"", key, "\" (expected \"indexes\")"));
     }
   }
   InputData data;

@@ -27,11 +27,20 @@ struct InputUpdate {
   int64_t diff = 0;
 };
 
+/// The largest round a data file may give an update: 2^53 - 1, the largest
+/// integer every JSON reader holds exactly (rounds are printed in `run`'s
+/// JSON output), and the largest round a temporal filter may move an update
+/// to (temporal.h, kMaxTemporalRound).
+inline constexpr uint64_t kMaxDataRound = (uint64_t{1} << 53) - 1;
+
 /// One input collection.
 struct InputCollection {
   int arity = 0;
   /// In file order.
   std::vector<InputUpdate> updates;
+  /// `file:line:column` of the collection's name in the data file, for
+  /// messages (empty for data not read from a file).
+  std::string location;
 };
 
 /// A declared index (`"indexes"` in the data file): a plan names an index
@@ -55,12 +64,14 @@ struct InputData {
 };
 
 /// Parses the data file's text. Errors are InvalidArgument starting with
-/// `filename:`: JSON syntax errors give line:column; the others name the
-/// collection, the update index and what is wrong (wrong arity, a value that
-/// is not null/boolean/64-bit integer/number/string/`{"list": [...]}`/
-/// `{"array": [...]}`/`{"timestamp": ...}`/`{"interval": ...}`/
-/// `{"bytea": ...}`/`{"date": ...}`, a round that is not a
-/// non-negative integer, a diff that is 0 or not an integer).
+/// `filename:line:column:` of the value at fault; after the location, all
+/// but JSON syntax errors name the collection, the update index and what is
+/// wrong (wrong arity, a value that is not null/boolean/64-bit
+/// integer/number/string/`{"list": [...]}`/`{"array": [...]}`/
+/// `{"timestamp": ...}`/`{"interval": ...}`/`{"bytea": ...}`/
+/// `{"date": ...}`, a round that is not an integer from 0 to kMaxDataRound,
+/// a diff that is 0 or not an integer, or diffs of one row that sum past
+/// the 64-bit range, in one round or accumulated over rounds).
 absl::StatusOr<InputData> ParseInputData(std::string_view text,
                                          std::string_view filename);
 

@@ -19,6 +19,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "src/eval/budget.h"
 #include "src/eval/datum.h"
 #include "src/lir/node.h"
 
@@ -45,6 +46,14 @@ struct DataflowOptions {
   /// Keys a fused SetDifference processes per activation; 0 is unlimited.
   /// Changes only the number of activations, never the results.
   uint64_t fuel = 0;
+  /// Rows one operator may produce in one round (budget.h): the changes it
+  /// emits (incremental engine) or its whole output (snapshot engine, which
+  /// recomputes every round), and the rows a FlatMap or a join stage
+  /// produces before consolidating them. More is a round error naming the
+  /// operator.
+  uint64_t max_rows_per_round = kDefaultMaxRowsPerRound;
+  /// Iterations of one LetRec in one round (budget.h).
+  uint64_t max_iterations = kDefaultMaxIterations;
 };
 
 /// Size of one maintained arrangement (../shared/reference/SEMANTICS.md section

@@ -175,21 +175,27 @@ absl::StatusOr<Multiset> Consolidate(std::vector<RowDiff> updates) {
   if (!std::is_sorted(updates.begin(), updates.end(), less)) {
     std::sort(updates.begin(), updates.end(), less);
   }
-  // Merge equal rows in place (the first of each run keeps its row).
+  // Merge each run of equal rows in place (its first keeps the row). The
+  // run is summed in 128 bits, so only a total out of the 64-bit range is
+  // an overflow, whatever order the sort left the diffs in.
   size_t n = 0;
-  for (size_t i = 0; i < updates.size(); ++i) {
-    if (n > 0 && updates[n - 1].first == updates[i].first) {
-      if (__builtin_add_overflow(updates[n - 1].second, updates[i].second,
-                                 &updates[n - 1].second)) {
-        return DiffOverflow();
-      }
-      continue;
+  for (size_t i = 0; i < updates.size();) {
+    __int128 sum = updates[i].second;
+    size_t j = i + 1;
+    for (; j < updates.size() && updates[j].first == updates[i].first; ++j) {
+      sum += updates[j].second;
     }
-    if (n > 0 && updates[n - 1].second == 0) --n;
-    if (n != i) updates[n] = std::move(updates[i]);
-    ++n;
+    if (sum < std::numeric_limits<int64_t>::min() ||
+        sum > std::numeric_limits<int64_t>::max()) {
+      return DiffOverflow();
+    }
+    if (sum != 0) {
+      if (n != i) updates[n] = std::move(updates[i]);
+      updates[n].second = static_cast<int64_t>(sum);
+      ++n;
+    }
+    i = j;
   }
-  if (n > 0 && updates[n - 1].second == 0) --n;
   updates.erase(updates.begin() + static_cast<ptrdiff_t>(n), updates.end());
   return updates;
 }

@@ -5,12 +5,14 @@
 #include "src/eval/incremental.h"
 
 #include <map>
+#include <new>
 #include <string>
 #include <utility>
 #include <variant>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "src/eval/budget.h"
 #include "src/eval/incremental_internal.h"
 #include "src/eval/scalar_eval.h"
 #include "src/eval/snapshot.h"
@@ -119,7 +121,12 @@ class IncrementalDataflow : public Dataflow {
       return absl::InvalidArgumentError(
           absl::StrCat("round ", round, " after round ", last_round_));
     }
-    absl::StatusOr<Multiset> out = RunRound(round, changes);
+    absl::StatusOr<Multiset> out;
+    try {
+      out = RunRound(round, changes);
+    } catch (const std::bad_alloc&) {
+      out = OutOfMemoryError(round);
+    }
     if (!out.ok()) failed_ = true;
     stepped_ = true;
     last_round_ = round;
@@ -172,6 +179,7 @@ class IncrementalDataflow : public Dataflow {
     r.deltas = &deltas;
     r.last_reader = &last_reader_;
     r.fuel = options_.fuel;
+    r.max_rows = options_.max_rows_per_round;
     for (size_t i = 0; i < ops.size(); ++i) {
       Operator& op = *ops[i];
       r.current = i;
@@ -180,7 +188,15 @@ class IncrementalDataflow : public Dataflow {
         for (size_t input : op.inputs) quiet = quiet && deltas[input].empty();
         if (quiet) continue;
       }
-      absl::StatusOr<Multiset> out = op.Run(r);
+      absl::StatusOr<Multiset> out;
+      try {
+        out = op.Run(r);
+      } catch (const std::bad_alloc&) {
+        out = OutOfMemoryError(round);
+      }
+      if (out.ok() && out->size() > r.max_rows) {
+        out = RowLimitError(r.max_rows, round);
+      }
       if (!out.ok()) return AttachNode(op.node(), out.status());
       if (!op.CountsOwnActivations()) ++activations_;
       deltas[i] = std::move(*out);

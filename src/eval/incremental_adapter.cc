@@ -66,6 +66,8 @@ class LetRecAdapter : public Operator {
     next_.reset();
     env.now = r.round;
     env.next = &next_;
+    env.max_rows_per_round = r.max_rows;
+    env.max_iterations = max_iterations_;
     for (Held& l : locals_) {
       LIR_ASSIGN_OR_RETURN(Multiset m, l.trace->ReadAll(r.round + 1));
       contents.push_back(std::move(m));
@@ -95,6 +97,7 @@ class LetRecAdapter : public Operator {
   std::vector<Held> globals_;
   Trace* output_ = nullptr;
   bool ran_ = false;
+  uint64_t max_iterations_ = kDefaultMaxIterations;
   // The next round a temporal filter of the subtree may change its output.
   std::optional<uint64_t> next_;
 };
@@ -125,10 +128,10 @@ class NodeAdapter : public Operator {
     // Only joins run here, whose closures Materialize evaluates without
     // time (temporal filters are rejected when the dataflow is built).
     std::optional<uint64_t> unused;
-    LIR_ASSIGN_OR_RETURN(Multiset now,
-                         snapshot_internal::ComputeNode(
-                             node(), contents, false,
-                             snapshot_internal::Clock{r.round, &unused}));
+    LIR_ASSIGN_OR_RETURN(Multiset now, snapshot_internal::ComputeNode(
+                                           node(), contents, false,
+                                           snapshot_internal::Clock{
+                                               r.round, &unused, r.max_rows}));
     return ReplaceContents(*output_, now, r.round);
   }
 
@@ -159,6 +162,7 @@ absl::StatusOr<size_t> BuildNodeAdapter(const Node& node, Graph& graph) {
 
 absl::StatusOr<size_t> BuildLetRecAdapter(const Node& node, Graph& graph) {
   auto op = std::make_unique<LetRecAdapter>(node);
+  op->max_iterations_ = graph.options().max_iterations;
   // Every id bound inside the subtree (no shadowing: a bound id is never
   // free), then the Gets that read from outside, in first-read order.
   absl::flat_hash_set<uint64_t> bound;

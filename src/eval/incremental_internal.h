@@ -13,6 +13,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "src/eval/budget.h"
 #include "src/eval/dataflow.h"
 #include "src/eval/datum.h"
 #include "src/eval/trace.h"
@@ -35,6 +36,10 @@ struct Round {
   size_t current = 0;
   /// Keys per fused SetDifference activation (0: unlimited).
   uint64_t fuel = 0;
+  /// Rows one operator may produce this round (DataflowOptions, budget.h):
+  /// FlatMap and Join count what they make as they go; the engine checks
+  /// every operator's output.
+  uint64_t max_rows = kUnlimited;
   /// Activations reported by operators that count their own.
   uint64_t activations = 0;
 

@@ -69,13 +69,15 @@ absl::Status Emit(const JoinStage& stage, const DataRow& key,
   return absl::OkStatus();
 }
 
-// `stream` x the lookup's contents at rounds < `before`.
+// `stream` x the lookup's contents at rounds < `before`, counted against
+// the stage's `rows`.
 absl::Status StreamTimesLookup(const JoinStage& stage, const Multiset& stream,
                                const Trace& lookup, uint64_t before,
-                               std::vector<RowDiff>& out) {
+                               RowCounter& rows, std::vector<RowDiff>& out) {
   for (const auto& [s, ds] : stream) {
     LIR_ASSIGN_OR_RETURN(DataRow key, EvalKey(stage.stream_key, s));
     LIR_ASSIGN_OR_RETURN(Multiset matches, lookup.Read(key, before));
+    LIR_RETURN_IF_ERROR(rows.Add(matches.size()));
     for (const auto& [l, dl] : matches) {
       LIR_RETURN_IF_ERROR(Emit(stage, key, s, l, ds, dl, out));
     }
@@ -106,6 +108,7 @@ class JoinOperator : public Operator {
         const JoinStage& stage = path.stages[i];
         const Arranged& lookup = arranged_[lookup_of_[p][i]];
         std::vector<RowDiff> out;
+        RowCounter rows(r.max_rows, r.round);
         if (!op.delta) {
           // dS x L_old + S_new x dL.
           const Arranged& s = arranged_[stream_of_[i]];
@@ -115,12 +118,13 @@ class JoinOperator : public Operator {
               LIR_RETURN_IF_ERROR(s.trace->Insert(key, row, r.round, diff));
             }
           }
-          LIR_RETURN_IF_ERROR(
-              StreamTimesLookup(stage, stream, *lookup.trace, r.round, out));
+          LIR_RETURN_IF_ERROR(StreamTimesLookup(stage, stream, *lookup.trace,
+                                                r.round, rows, out));
           for (const auto& [l, dl] : r.delta(inputs[stage.lookup_relation])) {
             LIR_ASSIGN_OR_RETURN(DataRow key, EvalKey(stage.lookup_key, l));
             LIR_ASSIGN_OR_RETURN(Multiset matches,
                                  s.trace->Read(key, r.round + 1));
+            LIR_RETURN_IF_ERROR(rows.Add(matches.size()));
             for (const auto& [srow, ds] : matches) {
               LIR_RETURN_IF_ERROR(Emit(stage, key, srow, l, ds, dl, out));
             }
@@ -129,8 +133,8 @@ class JoinOperator : public Operator {
           const uint64_t before = stage.lookup_relation < path.source_relation
                                       ? r.round + 1
                                       : r.round;
-          LIR_RETURN_IF_ERROR(
-              StreamTimesLookup(stage, stream, *lookup.trace, before, out));
+          LIR_RETURN_IF_ERROR(StreamTimesLookup(stage, stream, *lookup.trace,
+                                                before, rows, out));
         }
         LIR_ASSIGN_OR_RETURN(stream, Consolidate(std::move(out)));
       }

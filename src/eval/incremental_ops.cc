@@ -261,6 +261,7 @@ class FlatMapOperator : public Operator {
   }
   absl::StatusOr<Multiset> Run(Round& r) override {
     const FlatMapOp& op = node().As<FlatMapOp>();
+    RowCounter produced(r.max_rows, r.round);
     std::vector<RowDiff> out;
     LIR_ASSIGN_OR_RETURN(Multiset read,
                          ReadAsLayout(node(), r.TakeDelta(inputs[0])));
@@ -268,13 +269,14 @@ class FlatMapOperator : public Operator {
       // The table function's rows, then the temporal mfp_after.
       for (const auto& [row, diff] : read) {
         LIR_ASSIGN_OR_RETURN(std::vector<DataRow> rows,
-                             FlatMapJoinedRows(op, row));
+                             FlatMapJoinedRows(op, row, &produced));
         for (DataRow& joined : rows) out.emplace_back(std::move(joined), diff);
       }
       return temporal_.Apply(std::move(out), r.round);
     }
     for (const auto& [row, diff] : read) {
-      LIR_ASSIGN_OR_RETURN(std::vector<DataRow> rows, FlatMapRow(op, row));
+      LIR_ASSIGN_OR_RETURN(std::vector<DataRow> rows,
+                           FlatMapRow(op, row, &produced));
       for (DataRow& produced : rows)
         out.emplace_back(std::move(produced), diff);
     }

@@ -121,12 +121,22 @@ absl::Status CheckFlatMap(const FlatMapOp& op) {
   return CheckTemporalMfp(op.mfp_after);
 }
 
-// generate_series emits at most this many rows per input row, so a typo in
-// a test cannot exhaust memory.
-constexpr int64_t kMaxSeriesRows = 10'000'000;
+// The rows generate_series(start, stop, step) produces (step != 0).
+uint64_t SeriesLength(int64_t start, int64_t stop, int64_t step) {
+  const __int128 span = static_cast<__int128>(stop) - start;
+  if ((step > 0 && span < 0) || (step < 0 && span > 0)) return 0;
+  const __int128 n = span / step + 1;  // up to 2^64: saturate
+  return n > static_cast<__int128>(kUnlimited) ? kUnlimited
+                                               : static_cast<uint64_t>(n);
+}
 
-absl::StatusOr<std::vector<Datum>> GenerateSeries(const DataRow& args) {
-  std::vector<Datum> out;
+// generate_series(args) appended to `input`, one row per value. Counts the
+// rows against `rows` before making any, so that a series past the budget
+// allocates nothing.
+absl::StatusOr<std::vector<DataRow>> GenerateSeries(const DataRow& input,
+                                                    const DataRow& args,
+                                                    RowCounter& rows) {
+  std::vector<DataRow> out;
   for (const Datum& a : args) {
     if (a.is_null()) return out;  // a NULL argument yields no rows
     if (!a.is_int()) {
@@ -140,14 +150,18 @@ absl::StatusOr<std::vector<Datum>> GenerateSeries(const DataRow& args) {
   if (step == 0) {
     return absl::InvalidArgumentError("step size cannot equal zero");
   }
+  const uint64_t n = SeriesLength(start, stop, step);
+  LIR_RETURN_IF_ERROR(rows.Add(n));
+  out.reserve(n);
   int64_t v = start;
-  while (step > 0 ? v <= stop : v >= stop) {
-    if (static_cast<int64_t>(out.size()) >= kMaxSeriesRows) {
-      return absl::OutOfRangeError(absl::StrCat(
-          "generate_series produces more than ", kMaxSeriesRows, " rows"));
-    }
-    out.push_back(Datum::Int(v));
-    if (__builtin_add_overflow(v, step, &v)) break;  // past the int64 range
+  for (uint64_t i = 0; i < n; ++i) {
+    DataRow joined;
+    joined.reserve(input.size() + 1);
+    joined = input;
+    joined.push_back(Datum::Int(v));
+    out.push_back(std::move(joined));
+    v = static_cast<int64_t>(static_cast<uint64_t>(v) +
+                             static_cast<uint64_t>(step));  // wraps after last
   }
   return out;
 }
@@ -216,8 +230,10 @@ absl::Status CheckNode(const Node& node) {
 }
 
 absl::StatusOr<std::vector<DataRow>> FlatMapRow(const FlatMapOp& op,
-                                                const DataRow& row) {
-  LIR_ASSIGN_OR_RETURN(std::vector<DataRow> joined, FlatMapJoinedRows(op, row));
+                                                const DataRow& row,
+                                                RowCounter* rows) {
+  LIR_ASSIGN_OR_RETURN(std::vector<DataRow> joined,
+                       FlatMapJoinedRows(op, row, rows));
   std::vector<DataRow> out;
   out.reserve(joined.size());
   for (DataRow& r : joined) {
@@ -229,27 +245,22 @@ absl::StatusOr<std::vector<DataRow>> FlatMapRow(const FlatMapOp& op,
 }
 
 absl::StatusOr<std::vector<DataRow>> FlatMapJoinedRows(const FlatMapOp& op,
-                                                       const DataRow& row) {
+                                                       const DataRow& row,
+                                                       RowCounter* rows) {
   LIR_RETURN_IF_ERROR(CheckTableFunction(op));
   LIR_ASSIGN_OR_RETURN(DataRow args, EvalKey(op.exprs, row));
-  // Each produced tuple, as the columns appended to the input row.
-  std::vector<DataRow> produced;
-  if (op.func == "generate_series") {
-    LIR_ASSIGN_OR_RETURN(std::vector<Datum> series, GenerateSeries(args));
-    produced.reserve(series.size());
-    for (Datum& d : series) produced.push_back(DataRow{std::move(d)});
-  } else {
-    const size_t wrap = static_cast<size_t>(WrapArity(op.func));
-    for (size_t i = 0; i + wrap <= args.size(); i += wrap) {
-      produced.emplace_back(args.begin() + i, args.begin() + i + wrap);
-    }
-  }
+  RowCounter one_call(kDefaultMaxRowsPerRound, 0);
+  RowCounter& counter = rows != nullptr ? *rows : one_call;
+  if (op.func == "generate_series") return GenerateSeries(row, args, counter);
+  // wrapN: the arguments in rows of N, each appended to the input row.
+  const size_t wrap = static_cast<size_t>(WrapArity(op.func));
+  LIR_RETURN_IF_ERROR(counter.Add(args.size() / wrap));
   std::vector<DataRow> out;
-  out.reserve(produced.size());
-  for (DataRow& tail : produced) {
+  out.reserve(args.size() / wrap);
+  for (size_t i = 0; i + wrap <= args.size(); i += wrap) {
     DataRow joined = row;
-    joined.insert(joined.end(), std::make_move_iterator(tail.begin()),
-                  std::make_move_iterator(tail.end()));
+    joined.insert(joined.end(), std::make_move_iterator(args.begin() + i),
+                  std::make_move_iterator(args.begin() + i + wrap));
     out.push_back(std::move(joined));
   }
   return out;

@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "src/eval/budget.h"
 #include "src/eval/datum.h"
 #include "src/lir/node.h"
 
@@ -50,15 +51,18 @@ absl::StatusOr<Multiset> TopKGroup(const TopKOp& op, const Multiset& rows);
 
 /// The rows FlatMap produces for one input row: for each row of the table
 /// function's output, input ++ output, then `mfp_after` (rows it filters are
-/// omitted).
+/// omitted). The table function's rows are counted against `rows` (the
+/// operator's budget for the round) before they are made; with null, one
+/// call may make kDefaultMaxRowsPerRound rows.
 absl::StatusOr<std::vector<DataRow>> FlatMapRow(const FlatMapOp& op,
-                                                const DataRow& row);
+                                                const DataRow& row,
+                                                RowCounter* rows = nullptr);
 
 /// As FlatMapRow before `mfp_after`: input ++ output for each row of the
 /// table function's output (a temporal mfp_after is applied by the engine,
 /// which knows the round).
-absl::StatusOr<std::vector<DataRow>> FlatMapJoinedRows(const FlatMapOp& op,
-                                                       const DataRow& row);
+absl::StatusOr<std::vector<DataRow>> FlatMapJoinedRows(
+    const FlatMapOp& op, const DataRow& row, RowCounter* rows = nullptr);
 
 /// The row a join stage hands to its closure, in Materialize's arranged
 /// layout (the closure's columns refer to it): the lookup key, then the

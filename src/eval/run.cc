@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <new>
 #include <set>
 
 #include "absl/container/flat_hash_map.h"
@@ -76,8 +77,16 @@ absl::StatusOr<std::map<std::string, Feed>> FeedsFromData(
       by_round[update.round].emplace_back(std::move(row), update.diff);
     }
     for (auto& [round, updates] : by_round) {
-      LIR_ASSIGN_OR_RETURN(feed.changes[round],
-                           Consolidate(std::move(updates)));
+      // The data reader checked the sums of equal rows; a Source block's
+      // MFP may still map different rows to one.
+      absl::StatusOr<Multiset> consolidated = Consolidate(std::move(updates));
+      if (!consolidated.ok()) {
+        return at_source(
+            absl::Status(consolidated.status().code(),
+                         absl::StrCat("round ", round, ": ",
+                                      consolidated.status().message())));
+      }
+      feed.changes[round] = *std::move(consolidated);
     }
     feeds.emplace(name, std::move(feed));
   }
@@ -151,10 +160,10 @@ absl::Status CheckArities(const Object& object,
   return absl::OkStatus();
 }
 
-// The earliest round after `round` at which a feed has changes (a Source
-// block's temporal filter moves them past the data's rounds) or a dataflow
-// has temporal updates due.
-std::optional<uint64_t> NextTemporalRound(
+// The earliest round after `round` at which a feed has changes (the data's,
+// or moved by a Source block's temporal filter) or a dataflow has temporal
+// updates due.
+std::optional<uint64_t> NextRound(
     const std::map<std::string, Feed>& feeds,
     const std::vector<std::unique_ptr<Dataflow>>& dataflows, uint64_t round) {
   std::optional<uint64_t> next;
@@ -172,8 +181,8 @@ std::optional<uint64_t> NextTemporalRound(
   return next;
 }
 
-// Rounds after the data's last one are listed only when some object's
-// contents changed: which rounds an engine steps there depends on its
+// Rounds at which the data has no update are listed only when some
+// object's contents changed: which of them an engine steps depends on its
 // bookkeeping (the snapshot engine may step a round at which updates
 // cancel), the contents do not.
 void DropUnchangedRound(RunResult& result) {
@@ -187,6 +196,18 @@ void DropUnchangedRound(RunResult& result) {
   for (ObjectRun& object : result.objects) object.rounds.pop_back();
 }
 
+// The rounds at which the data file has updates (listed even when they
+// change nothing).
+std::set<uint64_t> DataRounds(const InputData& data) {
+  std::set<uint64_t> rounds;
+  for (const auto& [name, collection] : data.collections) {
+    for (const InputUpdate& update : collection.updates) {
+      rounds.insert(update.round);
+    }
+  }
+  return rounds;
+}
+
 absl::StatusOr<std::unique_ptr<Dataflow>> MakeDataflow(
     const Node& plan, const DataflowOptions& options, Engine engine) {
   if (engine == Engine::kSnapshot) return MakeSnapshotDataflow(plan, options);
@@ -195,10 +216,31 @@ absl::StatusOr<std::unique_ptr<Dataflow>> MakeDataflow(
 
 }  // namespace
 
-absl::StatusOr<RunResult> RunDocument(const Document& doc,
-                                      const InputData& data,
-                                      const RunOptions& options) {
+absl::Status CheckDataForDocument(const Document& doc, const InputData& data) {
+  for (const Object& object : doc.objects) {
+    if (object.plan == nullptr && !object.fast_path.has_value()) continue;
+    auto it = data.collections.find(object.name);
+    if (it == data.collections.end()) continue;
+    const std::string& location = it->second.location;
+    return absl::InvalidArgumentError(absl::StrCat(
+        location.empty() ? "" : absl::StrCat(location, ": "), "collections[\"",
+        object.name, "\"]: the document computes ", object.name,
+        " (it is one of its objects), so the data cannot give it updates; "
+        "remove it from the data"));
+  }
+  return absl::OkStatus();
+}
+
+namespace {
+
+absl::StatusOr<RunResult> Run(const Document& doc, const InputData& data,
+                              const RunOptions& options) {
   using Feeds = std::map<std::string, Feed>;
+  if (options.max_rows_per_round == 0 || options.max_iterations == 0) {
+    return absl::InvalidArgumentError(
+        "max_rows_per_round and max_iterations must be at least 1");
+  }
+  LIR_RETURN_IF_ERROR(CheckDataForDocument(doc, data));
   LIR_ASSIGN_OR_RETURN(Feeds feeds, FeedsFromData(doc, data));
   LIR_ASSIGN_OR_RETURN(std::vector<size_t> order, BuildOrder(doc));
 
@@ -220,6 +262,8 @@ absl::StatusOr<RunResult> RunDocument(const Document& doc,
     dataflow_options.object = object.name;
     dataflow_options.compaction = options.compaction;
     dataflow_options.fuel = options.fuel;
+    dataflow_options.max_rows_per_round = options.max_rows_per_round;
+    dataflow_options.max_iterations = options.max_iterations;
     for (const auto& [name, feed] : feeds) {
       dataflow_options.globals[name] = feed.arity;
     }
@@ -265,9 +309,11 @@ absl::StatusOr<RunResult> RunDocument(const Document& doc,
     fast_paths.push_back(FastPathRun{i, std::move(peek), {}});
   }
 
-  const uint64_t last = options.last_round.value_or(data.LastRound());
+  const std::set<uint64_t> data_rounds = DataRounds(data);
+  const uint64_t data_last = data.LastRound();
   std::vector<Multiset> contents(order.size());
   uint64_t round = 0;
+  bool data_round = true;  // round 0 is always run and listed
   uint64_t temporal_rounds = 0;
   while (!result.error) {
     // The round's changes of the data, then of each object as it runs, so
@@ -278,6 +324,7 @@ absl::StatusOr<RunResult> RunDocument(const Document& doc,
       auto it = feed.changes.find(round);
       if (it != feed.changes.end()) changes[name] = std::move(it->second);
     }
+    ++result.rounds_stepped;
     for (size_t k = 0; k < order.size(); ++k) {
       const Object& object = doc.objects[order[k]];
       ObjectRun& run = result.objects[result_index[order[k]]];
@@ -320,21 +367,22 @@ absl::StatusOr<RunResult> RunDocument(const Document& doc,
           std::move(entry));
     }
     if (result.error) break;
-    if (round > last) DropUnchangedRound(result);
-    if (round < last) {
-      ++round;
-      continue;
+    if (!data_round) DropUnchangedRound(result);
+    // Rounds with no change of the data and nothing due change nothing:
+    // skip to the next round at which something happens.
+    std::optional<uint64_t> next = NextRound(feeds, dataflows, round);
+    if (auto it = data_rounds.upper_bound(round);
+        it != data_rounds.end() && (!next.has_value() || *it < *next)) {
+      next = *it;
     }
-    if (options.last_round.has_value()) break;
-    // After the data's last round: the next round at which a temporal
-    // filter (of a Source block or of a dataflow) has updates due.
-    std::optional<uint64_t> next = NextTemporalRound(feeds, dataflows, round);
     if (!next.has_value()) break;
-    if (++temporal_rounds > kMaxTemporalRounds) {
+    if (options.last_round.has_value() && *next > *options.last_round) break;
+    data_round = data_rounds.count(*next) > 0;
+    if (!data_round && ++temporal_rounds > kMaxTemporalRounds) {
       result.error = absl::StrCat(
           "temporal filters have updates due at more than ", kMaxTemporalRounds,
-          " rounds after the data's last round (", last,
-          "); the next is round ", *next);
+          " rounds without updates in the data (whose last round is ",
+          data_last, "); the next is round ", *next);
       for (ObjectRun& object : result.objects) {
         RoundContents entry;
         entry.round = *next;
@@ -352,6 +400,32 @@ absl::StatusOr<RunResult> RunDocument(const Document& doc,
     result.activations += dataflow->Activations();
   }
   return result;
+}
+
+}  // namespace
+
+absl::StatusOr<RunResult> RunDocument(const Document& doc,
+                                      const InputData& data,
+                                      const RunOptions& options) {
+  // The engines report memory running out in a round as that round's error;
+  // this is for the rest (building the dataflows, the data's feeds).
+  try {
+    return Run(doc, data, options);
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError(
+        "out of memory (std::bad_alloc) while preparing or running the plan");
+  }
+}
+
+RoundSpan RoundsOf(const RunResult& result) {
+  RoundSpan span;
+  for (const ObjectRun& object : result.objects) {
+    if (object.rounds.empty()) continue;
+    span.last = object.rounds.back().round;
+    span.listed = object.rounds.size();
+    break;  // every object lists the same rounds
+  }
+  return span;
 }
 
 std::string FormatRunText(const RunResult& result, bool arrangement_sizes) {
@@ -373,6 +447,12 @@ std::string FormatRunText(const RunResult& result, bool arrangement_sizes) {
         }
       }
     }
+  }
+  if (const RoundSpan span = RoundsOf(result); span.skipped() > 0) {
+    absl::StrAppend(&out, "\nRounds 0 to ", span.last, ": ", span.listed,
+                    " listed, ", span.skipped(),
+                    " skipped (no update in the data or due from a temporal "
+                    "filter, or no change)\n");
   }
   if (arrangement_sizes) {
     // The dataflow's arrangements (what mz_arrangement_sizes would list)
@@ -432,6 +512,10 @@ nlohmann::json RunToJson(const RunResult& result, bool arrangement_sizes) {
     objects.push_back({{"name", object.name}, {"rounds", std::move(rounds)}});
   }
   nlohmann::json out = {{"objects", std::move(objects)}};
+  const RoundSpan span = RoundsOf(result);
+  out["rounds"] = {{"last", span.last},
+                   {"listed", span.listed},
+                   {"skipped", span.skipped()}};
   if (arrangement_sizes) {
     // As in the text: the dataflow's arrangements, and the recompute
     // adapters' state apart (present only when there is some).

@@ -5,6 +5,7 @@
 #include "src/eval/snapshot.h"
 
 #include <algorithm>
+#include <new>
 #include <optional>
 #include <span>
 #include <string>
@@ -14,6 +15,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "src/eval/budget.h"
 #include "src/eval/operators.h"
 #include "src/eval/snapshot_internal.h"
 #include "src/lir/node_error.h"
@@ -81,7 +83,8 @@ class SnapshotVisitor : public ScopedVisitorBase<Multiset> {
 
   /// Iterates while an iteration changes a binding, up to the LetRec's
   /// recursion limit (an error, or the body over the last values when it
-  /// says return_at_limit) or kSnapshotLetRecCap iterations (an error).
+  /// says return_at_limit) or SnapshotEnv::max_iterations iterations (an
+  /// error).
   absl::StatusOr<LetRecNext> EndLetRecRound(const Node& let_rec,
                                             LetRecState& state, bool changed) {
     ++state.iterations;
@@ -95,34 +98,45 @@ class SnapshotVisitor : public ScopedVisitorBase<Multiset> {
       }
       return LetRecNext::kBody;
     }
-    if (state.iterations >= kSnapshotLetRecCap) {
-      return NodeError(let_rec, absl::StatusCode::kOutOfRange,
-                       absl::StrCat("did not converge in ", kSnapshotLetRecCap,
-                                    " iterations"));
+    if (state.iterations >= env_.max_iterations) {
+      return AttachNode(let_rec, IterationLimitError(env_.max_iterations));
     }
     return LetRecNext::kRepeat;
   }
 
-  /// The node's whole output; Let and LetRec pass on their body's.
+  /// The node's whole output; Let and LetRec pass on their body's. An
+  /// output over the row budget, or memory running out, is an error of the
+  /// node.
   absl::StatusOr<Multiset> Leave(const Node& node, const WalkContext& ctx,
                                  std::span<Multiset> inputs) {
     if (node.Is<LetOp>() || node.Is<LetRecOp>()) {
       return std::move(inputs.back());
     }
     absl::StatusOr<Multiset> result;
-    if (node.Is<GetOp>()) {
-      const GetOp& op = node.As<GetOp>();
-      LIR_ASSIGN_OR_RETURN(const Multiset* source, Lookup(node, op.id));
-      result = snapshot_internal::ComputeGet(node, *source, Clock());
-    } else {
-      result = snapshot_internal::ComputeNode(node, inputs,
-                                              env_.check_delta_paths, Clock());
+    try {
+      result = Compute(node, inputs);
+    } catch (const std::bad_alloc&) {
+      result = OutOfMemoryError(env_.now);
+    }
+    if (result.ok() && result->size() > env_.max_rows_per_round) {
+      result = RowLimitError(env_.max_rows_per_round, env_.now);
     }
     if (!result.ok()) return AttachNode(node, result.status());
     return result;
   }
 
  private:
+  absl::StatusOr<Multiset> Compute(const Node& node,
+                                   std::span<Multiset> inputs) const {
+    if (node.Is<GetOp>()) {
+      const GetOp& op = node.As<GetOp>();
+      LIR_ASSIGN_OR_RETURN(const Multiset* source, Lookup(node, op.id));
+      return snapshot_internal::ComputeGet(node, *source, Clock());
+    }
+    return snapshot_internal::ComputeNode(node, inputs, env_.check_delta_paths,
+                                          Clock());
+  }
+
   absl::StatusOr<const Multiset*> Lookup(const Node& node,
                                          const CollectionId& id) const {
     if (id.is_local) {
@@ -145,7 +159,8 @@ class SnapshotVisitor : public ScopedVisitorBase<Multiset> {
   }
 
   snapshot_internal::Clock Clock() const {
-    return snapshot_internal::Clock{env_.now, env_.next};
+    return snapshot_internal::Clock{env_.now, env_.next,
+                                    env_.max_rows_per_round};
   }
 
   const SnapshotEnv& env_;
@@ -192,6 +207,8 @@ class SnapshotDataflow : public Dataflow {
       : plan_(plan), options_(std::move(options)) {
     for (const auto& [name, arity] : options_.globals) contents_[name];
     env_.check_delta_paths = true;
+    env_.max_rows_per_round = options_.max_rows_per_round;
+    env_.max_iterations = options_.max_iterations;
     for (const auto& [name, contents] : contents_) {
       env_.globals[name] = &contents;
     }
@@ -212,7 +229,12 @@ class SnapshotDataflow : public Dataflow {
     env_.now = round;
     temporal_next_.reset();
     env_.next = &temporal_next_;
-    absl::StatusOr<Multiset> result = RunRound(changes);
+    absl::StatusOr<Multiset> result;
+    try {
+      result = RunRound(changes);
+    } catch (const std::bad_alloc&) {
+      result = OutOfMemoryError(round);
+    }
     if (!result.ok()) failed_ = true;
     next_round_ = round + 1;
     return result;

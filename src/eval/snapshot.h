@@ -10,8 +10,8 @@
 // an iteration changes nothing; the smallest `recursion_limit` bounds the
 // iterations (reached while still changing: `return_at_limit` of the first
 // binding with that limit returns the current values, otherwise error
-// `recursion limit exceeded`); without limits, 10,000 iterations give
-// `did not converge`.
+// `recursion limit exceeded`); SnapshotEnv::max_iterations iterations
+// (default 10,000) still changing give `did not converge`.
 #ifndef LIR_EVAL_SNAPSHOT_H_
 #define LIR_EVAL_SNAPSHOT_H_
 
@@ -23,6 +23,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "src/eval/budget.h"
 #include "src/eval/dataflow.h"
 #include "src/eval/datum.h"
 #include "src/lir/node.h"
@@ -45,15 +46,20 @@ struct SnapshotEnv {
   /// their output may change (lowered, never raised); a plan with a
   /// temporal filter needs it (else Internal).
   std::optional<uint64_t>* next = nullptr;
+  /// Rows one node may produce (its whole output, and what a FlatMap or a
+  /// join stage makes before consolidating): more is ResourceExhausted
+  /// naming the node (budget.h, RowLimitError).
+  uint64_t max_rows_per_round = kDefaultMaxRowsPerRound;
+  /// Iterations a LetRec runs while still changing, when its own recursion
+  /// limit (if any) is larger: then ResourceExhausted `did not converge`
+  /// naming the LetRec (budget.h, IterationLimitError).
+  uint64_t max_iterations = kDefaultMaxIterations;
 };
-
-/// Most LetRec iterations run without a recursion limit (or with a larger
-/// one) before failing with `did not converge`.
-inline constexpr uint64_t kSnapshotLetRecCap = 10000;
 
 /// The consolidated contents of `plan`'s output given the contents of what
 /// it reads. Errors name the node: `LirId(7) Mfp: division by zero` (the
-/// code of the underlying error is kept). Iterative.
+/// code of the underlying error is kept). Iterative. Running out of memory
+/// (std::bad_alloc) in a node is ResourceExhausted naming it.
 absl::StatusOr<Multiset> EvaluateSnapshot(const Node& plan,
                                           const SnapshotEnv& env);
 
@@ -72,7 +78,8 @@ absl::Status CheckSnapshotPlan(const Node& plan,
 /// are empty; Activations() counts Step calls. Changes of collections not
 /// in options.globals are ignored; rows whose width differs from the
 /// declared arity are InvalidArgument. Delta joins are checked path
-/// against path (SnapshotEnv::check_delta_paths).
+/// against path (SnapshotEnv::check_delta_paths). The budgets of `options`
+/// apply (SnapshotEnv::max_rows_per_round, max_iterations).
 absl::StatusOr<std::unique_ptr<Dataflow>> MakeSnapshotDataflow(
     const Node& plan, const DataflowOptions& options);
 

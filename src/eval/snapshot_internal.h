@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "src/eval/budget.h"
 #include "src/eval/datum.h"
 #include "src/lir/node.h"
 
@@ -18,10 +19,12 @@ namespace lir::eval::snapshot_internal {
 
 /// The round a snapshot is computed for, which temporal filters compare
 /// with (`mz_now()`), and where they report the next round after it at which
-/// their output may change (temporal.h).
+/// their output may change (temporal.h); and the rows a node may produce in
+/// it (budget.h).
 struct Clock {
   uint64_t now = 0;
   std::optional<uint64_t>* next = nullptr;
+  uint64_t max_rows = kUnlimited;
 };
 
 /// Reads `input` as Get::Arrangement / Mfp with `input_val` do: when `seek`
@@ -40,7 +43,8 @@ absl::StatusOr<Multiset> ComputeGet(const Node& node, const Multiset& source,
 
 /// The output of a node of any kind but Get, Let and LetRec, whose inputs'
 /// contents are `inputs` (in the node's input order; they may be moved
-/// from). Errors are not yet prefixed with the node.
+/// from). Errors are not yet prefixed with the node. A FlatMap's and each
+/// join stage's rows count against `clock.max_rows` as they are made.
 absl::StatusOr<Multiset> ComputeNode(const Node& node,
                                      std::span<Multiset> inputs,
                                      bool check_delta_paths,

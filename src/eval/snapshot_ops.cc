@@ -48,30 +48,34 @@ absl::StatusOr<Multiset> ApplyMfp(const MapFilterProject& mfp, Multiset input,
 
 absl::StatusOr<Multiset> FlatMap(const FlatMapOp& op, const Multiset& input,
                                  const Clock& clock) {
+  RowCounter rows(clock.max_rows, clock.now);
   if (HasTemporal(op.mfp_after)) {
     // The table function's rows, then the temporal mfp_after at `now`.
     std::vector<RowDiff> joined;
     for (const auto& [row, diff] : input) {
-      LIR_ASSIGN_OR_RETURN(std::vector<DataRow> rows,
-                           FlatMapJoinedRows(op, row));
-      for (DataRow& r : rows) joined.emplace_back(std::move(r), diff);
+      LIR_ASSIGN_OR_RETURN(std::vector<DataRow> produced,
+                           FlatMapJoinedRows(op, row, &rows));
+      for (DataRow& r : produced) joined.emplace_back(std::move(r), diff);
     }
     LIR_ASSIGN_OR_RETURN(Multiset all, Consolidate(std::move(joined)));
     return ReadSeekMfp(all, nullptr, op.mfp_after, clock);
   }
   std::vector<RowDiff> out;
   for (const auto& [row, diff] : input) {
-    LIR_ASSIGN_OR_RETURN(std::vector<DataRow> rows, FlatMapRow(op, row));
-    for (DataRow& produced : rows) out.emplace_back(std::move(produced), diff);
+    LIR_ASSIGN_OR_RETURN(std::vector<DataRow> produced,
+                         FlatMapRow(op, row, &rows));
+    for (DataRow& r : produced) out.emplace_back(std::move(r), diff);
   }
   return Consolidate(std::move(out));
 }
 
 /// Runs one join path over the relations' contents (JoinPath semantics of
 /// the evaluator brief: stream from the source, lookups per stage, closures,
-/// multiplicities multiplied).
+/// multiplicities multiplied). Each stage's rows count against
+/// `clock.max_rows` as they are made.
 absl::StatusOr<Multiset> RunPath(const Node& join, const JoinPath& path,
-                                 std::span<const Multiset> relations) {
+                                 std::span<const Multiset> relations,
+                                 const Clock& clock) {
   std::vector<RowDiff> stream;
   const Multiset& source = relations[path.source_relation];
   // A delta path starts from its source's layout row
@@ -96,10 +100,12 @@ absl::StatusOr<Multiset> RunPath(const Node& join, const JoinPath& path,
       index[std::move(key)].push_back(&entry);
     }
     std::vector<RowDiff> next;
+    RowCounter rows(clock.max_rows, clock.now);
     for (const auto& [row, diff] : stream) {
       LIR_ASSIGN_OR_RETURN(DataRow key, EvalKey(stage.stream_key, row));
       auto it = index.find(key);
       if (it == index.end()) continue;
+      LIR_RETURN_IF_ERROR(rows.Add(it->second.size()));
       for (const RowDiff* match : it->second) {
         LIR_ASSIGN_OR_RETURN(int64_t mult, MulDiffs(diff, match->second));
         DataRow joined = JoinedRow(key, row, stage.stream_thinning,
@@ -124,15 +130,16 @@ absl::StatusOr<Multiset> RunPath(const Node& join, const JoinPath& path,
 
 absl::StatusOr<Multiset> Join(const Node& node,
                               std::span<const Multiset> relations,
-                              bool check_delta_paths) {
+                              bool check_delta_paths, const Clock& clock) {
   const JoinOp& op = node.As<JoinOp>();
   LIR_RETURN_IF_ERROR(CheckJoinShape(op, relations.size()));
   // Every delta path computes the whole join, so one suffices.
-  LIR_ASSIGN_OR_RETURN(Multiset result, RunPath(node, op.paths[0], relations));
+  LIR_ASSIGN_OR_RETURN(Multiset result,
+                       RunPath(node, op.paths[0], relations, clock));
   if (op.delta && check_delta_paths) {
     for (size_t i = 1; i < op.paths.size(); ++i) {
       LIR_ASSIGN_OR_RETURN(Multiset other,
-                           RunPath(node, op.paths[i], relations));
+                           RunPath(node, op.paths[i], relations, clock));
       if (other != result) {
         return absl::InternalError(absl::StrCat(
             "delta join paths disagree: plan_path[0] has ", result.size(),
@@ -332,7 +339,7 @@ absl::StatusOr<Multiset> ComputeNode(const Node& node,
                            ReadAsLayout(node, std::move(inputs[0])));
       return FlatMap(node.As<FlatMapOp>(), read, clock);
     }
-    case NodeKind::kJoin: return Join(node, inputs, check_delta_paths);
+    case NodeKind::kJoin: return Join(node, inputs, check_delta_paths, clock);
     case NodeKind::kReduce: {
       LIR_ASSIGN_OR_RETURN(Multiset read,
                            ReadAsLayout(node, std::move(inputs[0])));

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -41,9 +42,10 @@ constexpr Subcommand kSubcommands[] = {
     {"run", "--data=DATA [flags] FILE|-",
      "Execute the plan document in FILE on the updates in DATA (JSON), round "
      "by round, after the optimizer passes whose features are on, and print "
-     "every object's contents after every round (text, or JSON with "
-     "--format=json). --engine, --compaction, --fuel and "
-     "--arrangement_sizes control the evaluator.",
+     "every object's contents after every round that has changes (text, or "
+     "JSON with --format=json). --engine, --compaction, --fuel and "
+     "--arrangement_sizes control the evaluator; --max_rows_per_round and "
+     "--max_iterations bound it.",
      &RunRun},
     {"help", "", "Print this text.", nullptr},
 };
@@ -53,8 +55,9 @@ constexpr absl::string_view kExitCodes =
     "  1  invalid input: FILE (or the --config or --data file) cannot be\n"
     "     read, parsed or validated; stderr holds one message naming it\n"
     "     (FILE:LINE:COLUMN: expected ...) and stdout is empty; for run,\n"
-    "     also a plan that cannot run, or a round that failed (stdout then\n"
-    "     holds the rounds up to the failed one)\n"
+    "     also a plan that cannot run, or a round that failed, a budget\n"
+    "     passed (--max_rows_per_round, --max_iterations) or memory ran\n"
+    "     out (stdout then holds the rounds up to the failed one)\n"
     "  2  usage error: unknown command or flag, bad flag value, missing or\n"
     "     extra FILE\n";
 
@@ -198,4 +201,15 @@ int InputError(absl::string_view message) {
 
 }  // namespace lir::cli
 
-int main(int argc, char** argv) { return lir::cli::Main(argc, argv); }
+int main(int argc, char** argv) {
+  // The last line of defence: memory running out anywhere is invalid input
+  // of the size it came from, never an abort (`run` reports it per round
+  // first, and its --max_rows_per_round stops the usual causes earlier).
+  try {
+    return lir::cli::Main(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::cout << std::flush;
+    std::cerr << "lir-opt: out of memory (std::bad_alloc)\n";
+    return lir::cli::kExitInvalidInput;
+  }
+}

@@ -3,6 +3,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
+#include "src/eval/budget.h"
 #include "src/eval/data.h"
 #include "src/eval/run.h"
 #include "src/explain/json.h"
@@ -32,6 +33,16 @@ ABSL_FLAG(lir::cli::CompactionChoice, compaction,
 ABSL_FLAG(uint64_t, fuel, 0,
           "run: keys a fused SetDifference processes per activation (0: "
           "unlimited). Changes only the number of activations.");
+ABSL_FLAG(uint64_t, max_rows_per_round, lir::eval::kDefaultMaxRowsPerRound,
+          "run: the most rows one operator may produce in one round (its "
+          "changes; with --engine=snapshot, which recomputes, its whole "
+          "output; and what a FlatMap or a join stage makes before "
+          "consolidating). More ends the run with an error naming the "
+          "operator. At least 1.");
+ABSL_FLAG(uint64_t, max_iterations, lir::eval::kDefaultMaxIterations,
+          "run: the most iterations of one LetRec (WITH MUTUALLY RECURSIVE) "
+          "in one round; a LetRec still changing after them ends the run "
+          "with an error naming it. At least 1.");
 ABSL_FLAG(bool, arrangement_sizes, false,
           "run: also report every maintained arrangement: object, LirId, "
           "operator, records, batches, estimated bytes.");
@@ -55,6 +66,14 @@ int RunRun(const CommandArgs& args) {
           ? eval::Compaction::kNone
           : eval::Compaction::kEager;
   options.fuel = absl::GetFlag(FLAGS_fuel);
+  options.max_rows_per_round = absl::GetFlag(FLAGS_max_rows_per_round);
+  options.max_iterations = absl::GetFlag(FLAGS_max_iterations);
+  if (options.max_rows_per_round == 0 || options.max_iterations == 0) {
+    return UsageError(
+        absl::StrCat(args.command,
+                     ": --max_rows_per_round and --max_iterations must be at "
+                     "least 1"));
+  }
   const bool sizes = absl::GetFlag(FLAGS_arrangement_sizes);
 
   OptimizerFeatures features;
@@ -94,6 +113,13 @@ int RunRun(const CommandArgs& args) {
   if (!optimized.ok()) {
     return InputError(
         absl::StrCat(input.name, ": ", optimized.status().message()));
+  }
+  // Data for an object the document computes is an error of the data file,
+  // located there.
+  if (absl::Status checked =
+          eval::CheckDataForDocument(optimized->document, *data);
+      !checked.ok()) {
+    return InputError(checked.message());
   }
   absl::StatusOr<eval::RunResult> result =
       eval::RunDocument(optimized->document, *data, options);

@@ -1,0 +1,332 @@
+// RunDocument's bounds (src/eval/budget.h, run.h): only rounds with changes
+// are run, the row and iteration budgets end a runaway with an error naming
+// the operator in both engines, and data for a collection the document
+// computes is refused.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+#include "src/eval/budget.h"
+#include "src/eval/data.h"
+#include "src/eval/json_locate.h"
+#include "src/eval/run.h"
+#include "src/explain/text.h"
+
+namespace lir::eval {
+namespace {
+
+constexpr Engine kEngines[] = {Engine::kIncremental, Engine::kSnapshot};
+
+const char* EngineName(Engine engine) {
+  return engine == Engine::kSnapshot ? "snapshot" : "incremental";
+}
+
+Document Parse(const std::string& text) {
+  absl::StatusOr<Document> doc = explain::ParseText(text);
+  EXPECT_TRUE(doc.ok()) << doc.status();
+  return doc.ok() ? *std::move(doc) : Document{};
+}
+
+InputData Data(const std::string& json) {
+  absl::StatusOr<InputData> data = ParseInputData(json, "data.json");
+  EXPECT_TRUE(data.ok()) << data.status();
+  return data.ok() ? *std::move(data) : InputData{};
+}
+
+std::vector<uint64_t> Rounds(const RunResult& result, size_t object = 0) {
+  std::vector<uint64_t> rounds;
+  for (const RoundContents& r : result.objects.at(object).rounds) {
+    rounds.push_back(r.round);
+  }
+  return rounds;
+}
+
+// ---------------------------------------------------------- Round skipping
+
+constexpr char kGetT[] =
+    "materialize.public.mv:\n"
+    "  Get::Collection materialize.public.t\n"
+    "    raw=true\n";
+
+TEST(RunRounds, AnUpdateFarAwayIsOneStepNotAHundredMillion) {
+  const Document doc = Parse(kGetT);
+  const InputData data = Data(R"({"collections": {"materialize.public.t":
+      {"arity": 1, "updates": [[[1], 0, 1], [[2], 100000000, 1]]}}})");
+  for (Engine engine : kEngines) {
+    RunOptions options;
+    options.engine = engine;
+    absl::StatusOr<RunResult> run = RunDocument(doc, data, options);
+    ASSERT_TRUE(run.ok()) << run.status();
+    EXPECT_EQ(run->rounds_stepped, 2u) << EngineName(engine);
+    EXPECT_EQ(Rounds(*run), (std::vector<uint64_t>{0, 100000000}));
+    EXPECT_EQ(run->objects[0].rounds[1].contents.size(), 2u);
+    const RoundSpan span = RoundsOf(*run);
+    EXPECT_EQ(span.last, 100000000u);
+    EXPECT_EQ(span.listed, 2u);
+    EXPECT_EQ(span.skipped(), 99999999u);
+    EXPECT_TRUE(absl::StrContains(
+        FormatRunText(*run, false),
+        "\nRounds 0 to 100000000: 2 listed, 99999999 skipped"))
+        << FormatRunText(*run, false);
+  }
+}
+
+TEST(RunRounds, RoundsWhereATemporalBoundExpiresAreStillRun) {
+  // (10, 5) is present from round 0 until round 5, a round with no update
+  // in the data: skipping it would keep the row until round 1000.
+  const Document doc = Parse(
+      "materialize.public.mv:\n"
+      "  Get::Collection materialize.public.t\n"
+      "    project=(#0)\n"
+      "    TemporalFilter: mz_now() < #1\n"
+      "    raw=true\n");
+  const InputData data = Data(R"({"collections": {"materialize.public.t":
+      {"arity": 2, "updates": [[[10, 5], 0, 1], [[20, 2000], 1000, 1]]}}})");
+  for (Engine engine : kEngines) {
+    RunOptions options;
+    options.engine = engine;
+    absl::StatusOr<RunResult> run = RunDocument(doc, data, options);
+    ASSERT_TRUE(run.ok()) << run.status();
+    // Round 2000 (the second row expires) comes after the data's last.
+    EXPECT_EQ(Rounds(*run), (std::vector<uint64_t>{0, 5, 1000, 2000}))
+        << EngineName(engine);
+    const std::vector<RoundContents>& rounds = run->objects[0].rounds;
+    EXPECT_EQ(rounds[0].contents.size(), 1u);
+    EXPECT_TRUE(rounds[1].contents.empty());
+    EXPECT_EQ(rounds[2].contents.size(), 1u);
+    EXPECT_TRUE(rounds[3].contents.empty());
+  }
+}
+
+TEST(RunRounds, LastRoundStopsTheRun) {
+  const Document doc = Parse(kGetT);
+  const InputData data = Data(R"({"collections": {"materialize.public.t":
+      {"arity": 1, "updates": [[[1], 0, 1], [[2], 7, 1], [[3], 9, 1]]}}})");
+  RunOptions options;
+  options.last_round = 8;
+  absl::StatusOr<RunResult> run = RunDocument(doc, data, options);
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(Rounds(*run), (std::vector<uint64_t>{0, 7}));
+}
+
+// ---------------------------------------------------------------- Budgets
+
+constexpr char kSeries[] =
+    "materialize.public.mv:\n"
+    "  FlatMap generate_series(1, #0, 1)\n"
+    "    Get::Collection materialize.public.t\n"
+    "      raw=true\n";
+
+TEST(RunBudgets, RowsPerRoundEndTheRunNamingTheOperator) {
+  // Four rows of 1000 each: 4000 rows, in one round, of one FlatMap.
+  const Document doc = Parse(kSeries);
+  const InputData data = Data(R"({"collections": {"materialize.public.t":
+      {"arity": 1, "updates": [[[1000], 0, 1], [[1001], 0, 1], [[1002], 0, 1],
+                               [[1003], 0, 1]]}}})");
+  for (Engine engine : kEngines) {
+    RunOptions options;
+    options.engine = engine;
+    options.max_rows_per_round = 3999;
+    absl::StatusOr<RunResult> run = RunDocument(doc, data, options);
+    ASSERT_TRUE(run.ok()) << run.status();
+    ASSERT_TRUE(run->error.has_value()) << EngineName(engine);
+    EXPECT_EQ(*run->error,
+              "materialize.public.mv: round 0: LirId(2) FlatMap: produced "
+              "more than 3999 rows in round 0 (the limit per operator and "
+              "round; raise it with --max_rows_per_round=N, "
+              "RunOptions::max_rows_per_round)")
+        << EngineName(engine);
+    options.max_rows_per_round = 4006;  // 1000 + 1001 + 1002 + 1003
+    run = RunDocument(doc, data, options);
+    ASSERT_TRUE(run.ok()) << run.status();
+    EXPECT_FALSE(run->error.has_value()) << *run->error;
+  }
+}
+
+TEST(RunBudgets, AJoinThatMultipliesRowsStopsAtTheBudget) {
+  // 30 rows joined with the same 30 rows on a column where all are 0: 900
+  // rows.
+  const Document doc = Parse(
+      "materialize.public.mv:\n"
+      "  Join::Linear\n"
+      "    linear_stage[0]\n"
+      "      lookup={ relation=1, key=[#1] }\n"
+      "      stream={ key=[#1], thinning=(#0) }\n"
+      "    source={ relation=0, raw }\n"
+      "    Get::Collection materialize.public.t\n"
+      "      raw=true\n"
+      "    Get::Collection materialize.public.t\n"
+      "      raw=true\n");
+  std::string updates;
+  for (int i = 0; i < 30; ++i) {
+    if (i > 0) updates += ", ";
+    updates += "[[" + std::to_string(i) + ", 0], 0, 1]";
+  }
+  const InputData data = Data(
+      R"({"collections": {"materialize.public.t": {"arity": 2, "updates": [)" +
+      updates + "]}}}");
+  for (Engine engine : kEngines) {
+    RunOptions options;
+    options.engine = engine;
+    options.max_rows_per_round = 899;
+    absl::StatusOr<RunResult> run = RunDocument(doc, data, options);
+    ASSERT_TRUE(run.ok()) << run.status();
+    ASSERT_TRUE(run->error.has_value()) << EngineName(engine);
+    EXPECT_TRUE(absl::StrContains(
+        *run->error, "LirId(3) Join::Linear: produced more than 899 rows"))
+        << *run->error;
+    options.max_rows_per_round = 900;
+    run = RunDocument(doc, data, options);
+    ASSERT_TRUE(run.ok()) << run.status();
+    EXPECT_FALSE(run->error.has_value()) << *run->error;
+    EXPECT_EQ(run->objects[0].rounds[0].contents.size(), 900u);
+  }
+}
+
+constexpr char kOscillating[] =
+    "materialize.public.mv:\n"
+    "  With Mutually Recursive\n"
+    "    cte l0 =\n"
+    "      Negate\n"
+    "        Union\n"
+    "          Constant\n"
+    "            - (1)\n"
+    "          Get::PassArrangements l0\n"
+    "            raw=true\n"
+    "  Return\n"
+    "    Get::PassArrangements l0\n"
+    "      raw=true\n";
+
+TEST(RunBudgets, ALetRecThatNeverConvergesStopsAtMaxIterations) {
+  const Document doc = Parse(kOscillating);
+  for (Engine engine : kEngines) {
+    RunOptions options;
+    options.engine = engine;
+    options.max_iterations = 7;
+    absl::StatusOr<RunResult> run = RunDocument(doc, InputData{}, options);
+    ASSERT_TRUE(run.ok()) << run.status();
+    ASSERT_TRUE(run->error.has_value()) << EngineName(engine);
+    EXPECT_EQ(*run->error,
+              "materialize.public.mv: round 0: LirId(6) With Mutually "
+              "Recursive: did not "
+              "converge in 7 iterations (the limit; raise it with "
+              "--max_iterations=N, RunOptions::max_iterations)")
+        << EngineName(engine);
+  }
+}
+
+TEST(RunBudgets, ALetRecThatConvergesWithinTheLimitRuns) {
+  // l0 = {1} ∪ (l0 + 1 where < 5): five rows after five changing iterations
+  // and one that changes nothing.
+  const Document doc = Parse(
+      "materialize.public.mv:\n"
+      "  With Mutually Recursive\n"
+      "    cte l0 =\n"
+      "      Reduce::Distinct\n"
+      "        key_plan=id\n"
+      "        val_plan\n"
+      "          project=()\n"
+      "        Union\n"
+      "          Constant\n"
+      "            - (1)\n"
+      "          Mfp\n"
+      "            project=(#1)\n"
+      "            filter=((#1 < 6))\n"
+      "            map=((#0 + 1))\n"
+      "            Get::PassArrangements l0\n"
+      "              raw=true\n"
+      "  Return\n"
+      "    Get::PassArrangements l0\n"
+      "      raw=true\n");
+  for (Engine engine : kEngines) {
+    RunOptions options;
+    options.engine = engine;
+    options.max_iterations = 5;
+    absl::StatusOr<RunResult> run = RunDocument(doc, InputData{}, options);
+    ASSERT_TRUE(run.ok()) << run.status();
+    EXPECT_TRUE(run->error.has_value()) << EngineName(engine);
+    options.max_iterations = 6;
+    run = RunDocument(doc, InputData{}, options);
+    ASSERT_TRUE(run.ok()) << run.status();
+    ASSERT_FALSE(run->error.has_value()) << *run->error;
+    EXPECT_EQ(run->objects[0].rounds[0].contents.size(), 5u);
+  }
+}
+
+TEST(RunBudgets, ZeroIsNotABudget) {
+  const Document doc = Parse(kGetT);
+  RunOptions options;
+  options.max_rows_per_round = 0;
+  EXPECT_EQ(RunDocument(doc, InputData{}, options).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  options.max_rows_per_round = 1;
+  options.max_iterations = 0;
+  EXPECT_EQ(RunDocument(doc, InputData{}, options).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+// ------------------------------------------------ Data the document computes
+
+TEST(RunData, DataForAnObjectOfTheDocumentIsAnErrorLocatedInTheData) {
+  const Document doc = Parse(
+      "materialize.public.mv:\n"
+      "  Get::Collection materialize.public.t\n"
+      "    raw=true\n"
+      "\n"
+      "materialize.public.mv2:\n"
+      "  Get::Collection materialize.public.mv\n"
+      "    raw=true\n");
+  const InputData data = Data(
+      "{\"collections\": {\n"
+      "  \"materialize.public.t\": {\"arity\": 1, \"updates\": []},\n"
+      "  \"materialize.public.mv\": {\"arity\": 1, \"updates\": []}}}");
+  const absl::Status checked = CheckDataForDocument(doc, data);
+  EXPECT_EQ(checked.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(checked.message(),
+            "data.json:3:3: collections[\"materialize.public.mv\"]: the "
+            "document computes materialize.public.mv (it is one of its "
+            "objects), so the data cannot give it updates; remove it from the "
+            "data");
+  EXPECT_EQ(RunDocument(doc, data, {}).status(), checked);
+}
+
+// ------------------------------------------------------ Data file locations
+
+TEST(JsonLocate, FindsValuesByPathForMessages) {
+  // A BOM, a key with escapes, strings holding brackets and quotes, and a
+  // duplicate key (nlohmann keeps the last, so the locator points there).
+  const std::string text =
+      "\xEF\xBB\xBF{\"a\": [\"]\\\"[\", {\"k\": 1}],\n"
+      " \"\\u0074\\n\": [[1, 2], [3, 4]],\n"
+      " \"a\": [7, 8]}";
+  const JsonLocator locator(text);
+  EXPECT_EQ(locator.Where("f", locator.Find({"t\n", 1, 0})), "f:2:24");
+  EXPECT_EQ(locator.Where("f", locator.Find({"t\n"}, true)), "f:2:2");
+  EXPECT_EQ(locator.Where("f", locator.Find({"a", 1})), "f:3:11");
+  // A path that leaves the structure stops at the deepest value found.
+  EXPECT_EQ(locator.Where("f", locator.Find({"a", 5})), "f:3:7");
+  std::vector<std::string> keys;
+  for (const auto& [key, offset] : locator.Members(locator.Find({}))) {
+    keys.push_back(key);
+  }
+  EXPECT_EQ(keys, (std::vector<std::string>{"a", "t\n", "a"}));
+}
+
+TEST(JsonLocate, DataErrorsGiveLineAndColumn) {
+  absl::StatusOr<InputData> data = ParseInputData(
+      "{\"collections\": {\"t\": {\"arity\": 2, \"updates\": [\n"
+      "  [[1, \"a\"], 0, 1],\n"
+      "  [[2, [3]], 0, 1]]}}}",
+      "d.json");
+  ASSERT_FALSE(data.ok());
+  EXPECT_TRUE(absl::StartsWith(data.status().message(),
+                               "d.json:3:8: collections[\"t\"].updates[1] "
+                               "value 1: expected null"))
+      << data.status();
+}
+
+}  // namespace
+}  // namespace lir::eval
