@@ -341,6 +341,12 @@ TEST(FlatMap, RowsAreCountedAgainstTheBudgetBeforeTheyAreMade) {
   RowCounter all(kUnlimited - 1, 0);
   EXPECT_EQ(FlatMapRow(op, {I(min), I(max)}, &all).status().code(),
             absl::StatusCode::kResourceExhausted);
+  // Without a budget, more rows than a vector can hold are out of memory
+  // (not std::length_error).
+  RowCounter unlimited(kUnlimited, 0);
+  absl::Status too_many = FlatMapRow(op, {I(min), I(max)}, &unlimited).status();
+  EXPECT_TRUE(absl::StrContains(too_many.message(), "out of memory"))
+      << too_many;
   EXPECT_EQ(
       FlatMapRow(op, {I(1), I(kDefaultMaxRowsPerRound + 1)}).status().code(),
       absl::StatusCode::kResourceExhausted);

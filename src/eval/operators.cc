@@ -152,6 +152,8 @@ absl::StatusOr<std::vector<DataRow>> GenerateSeries(const DataRow& input,
   }
   const uint64_t n = SeriesLength(start, stop, step);
   LIR_RETURN_IF_ERROR(rows.Add(n));
+  // Past max_size, reserve would throw std::length_error, not bad_alloc.
+  if (n > out.max_size()) return OutOfMemoryError(rows.round());
   out.reserve(n);
   int64_t v = start;
   for (uint64_t i = 0; i < n; ++i) {
