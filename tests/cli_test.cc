@@ -99,6 +99,40 @@ TEST_F(CliTest, SyntaxErrorExitsOneWithFileLineColumn) {
   EXPECT_TRUE(absl::StrContains(r.err, "expected")) << r.err;
 }
 
+TEST_F(CliTest, InputsOverMaxInputBytesAreRefusedBeforeReading) {
+  const std::string plan = ReadFile(Example());
+  const std::string limit = absl::StrCat(plan.size() - 1);
+  // A file: its size is checked first and named in the message.
+  RunResult file = Run({"explain", "--max_input_bytes=" + limit, Example()});
+  EXPECT_EQ(file.exit_code, 1);
+  EXPECT_EQ(file.out, "");
+  EXPECT_EQ(file.err,
+            absl::StrCat(Example(), ": the input is ", plan.size(),
+                         " bytes, more than the limit of ", limit,
+                         " bytes (raise it with --max_input_bytes=N)\n"));
+  // Standard input has no size: reading stops at the limit.
+  RunResult in = Run({"explain", "--max_input_bytes=" + limit, "-"}, plan);
+  EXPECT_EQ(in.exit_code, 1);
+  EXPECT_EQ(in.err,
+            absl::StrCat("<stdin>: the input is more than the limit of ", limit,
+                         " bytes (raise it with --max_input_bytes=N)\n"));
+  // Exactly at the limit is fine.
+  const std::string exact = absl::StrCat(plan.size());
+  EXPECT_EQ(Run({"explain", "--max_input_bytes=" + exact, Example()}).exit_code,
+            0);
+  EXPECT_EQ(Run({"explain", "--max_input_bytes=" + exact, "-"}, plan).exit_code,
+            0);
+  // The data file of `run` is bounded by the same flag.
+  const std::string data = Temp("big.data.json", std::string(4096, ' ') + "{}");
+  RunResult run =
+      Run({"run", "--max_input_bytes=4000", "--data=" + data, Example()});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_TRUE(absl::StartsWith(run.err, data + ": the input is 4098 bytes"))
+      << run.err;
+  // 0 is a usage error.
+  EXPECT_EQ(Run({"explain", "--max_input_bytes=0", Example()}).exit_code, 2);
+}
+
 TEST_F(CliTest, StdinErrorsAreNamedStdin) {
   RunResult r = Run({"explain", "-"}, "Explained Query:\n  Negate\n");
   EXPECT_EQ(r.exit_code, 1);

@@ -26,7 +26,8 @@ int ResolveOptimizerInputsOrReport(OptimizerFeatures* features,
 
 int LoadInputDocumentOrReport(absl::string_view path, InputText* input,
                               Document* doc) {
-  absl::StatusOr<InputText> read = ReadInput(path);
+  absl::StatusOr<InputText> read =
+      ReadInput(path, absl::GetFlag(FLAGS_max_input_bytes));
   if (!read.ok()) return InputError(read.status().message());
   *input = *std::move(read);
   LoadOptions load;

@@ -26,6 +26,11 @@ ABSL_FLAG(bool, validate, true,
           "Check the plan's structure (arities, local ids, keys, inputs per "
           "node) before printing; a broken plan is invalid input (exit 1). "
           "--novalidate prints what was parsed without checking it.");
+ABSL_FLAG(uint64_t, max_input_bytes, lir::cli::kDefaultMaxInputBytes,
+          "The largest plan, data or catalog file (or standard input) read, "
+          "in bytes. Reading a plan takes about ten times its size in memory "
+          "(JSON more), so a larger input is refused before it is read "
+          "rather than exhausting memory.");
 
 namespace lir::cli {
 namespace {

@@ -8,6 +8,7 @@
 #ifndef LIR_TOOLS_LIR_OPT_FLAGS_H_
 #define LIR_TOOLS_LIR_OPT_FLAGS_H_
 
+#include <cstdint>
 #include <span>
 #include <string>
 
@@ -18,6 +19,12 @@
 #include "absl/strings/string_view.h"
 
 namespace lir::cli {
+
+/// Default of --max_input_bytes: 256 MiB. Real plans are kilobytes; a
+/// generated plan of 10^6 nodes is about 350 MB of text, and parsing takes
+/// about ten times the text's size in memory, so this bounds one read at a
+/// few GB.
+inline constexpr uint64_t kDefaultMaxInputBytes = uint64_t{256} << 20;
 
 /// One accepted spelling of an enum-valued flag.
 template <typename E>
@@ -135,5 +142,6 @@ ABSL_DECLARE_FLAG(lir::cli::InputFormat, input_format);
 ABSL_DECLARE_FLAG(lir::cli::OutputFormat, format);
 ABSL_DECLARE_FLAG(bool, node_identifiers);
 ABSL_DECLARE_FLAG(bool, validate);
+ABSL_DECLARE_FLAG(uint64_t, max_input_bytes);
 
 #endif  // LIR_TOOLS_LIR_OPT_FLAGS_H_

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/match.h"
@@ -180,6 +181,9 @@ int Main(int argc, char** argv) {
   if (command->run == nullptr) {
     std::cout << Usage();
     return kExitOk;
+  }
+  if (absl::GetFlag(FLAGS_max_input_bytes) == 0) {
+    return UsageError("--max_input_bytes must be at least 1");
   }
   CommandArgs args;
   args.command = command->name;

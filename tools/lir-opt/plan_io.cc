@@ -1,11 +1,10 @@
 #include "tools/lir-opt/plan_io.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <iostream>
-#include <iterator>
 #include <memory>
 
 #include "absl/status/status.h"
@@ -29,17 +28,43 @@ absl::Status NameInput(const absl::Status& status, absl::string_view name) {
                       absl::StrCat(name, ": ", status.message()));
 }
 
+// The error for an input larger than `max_bytes`; `size` is unknown (0)
+// for a stream.
+absl::Status TooLarge(absl::string_view name, uint64_t size,
+                      uint64_t max_bytes) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      name, ": the input is ", size == 0 ? "" : absl::StrCat(size, " bytes, "),
+      "more than the limit of ", max_bytes,
+      " bytes (raise it with --max_input_bytes=N)"));
+}
+
+// Appends everything `file` holds to `out`, stopping with an error once it
+// passes `max_bytes` (standard input and pipes have no size to check first).
+absl::Status ReadAll(FILE* file, absl::string_view name, uint64_t max_bytes,
+                     std::string& out) {
+  char buffer[1 << 16];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof(buffer), file)) > 0) {
+    if (n > max_bytes - std::min<uint64_t>(out.size(), max_bytes)) {
+      return TooLarge(name, 0, max_bytes);
+    }
+    out.append(buffer, n);
+  }
+  if (std::ferror(file)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, ": cannot read: ", std::strerror(errno)));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
-absl::StatusOr<InputText> ReadInput(absl::string_view path) {
+absl::StatusOr<InputText> ReadInput(absl::string_view path,
+                                    uint64_t max_bytes) {
   InputText input;
   if (path == "-") {
     input.name = "<stdin>";
-    input.text.assign(std::istreambuf_iterator<char>(std::cin),
-                      std::istreambuf_iterator<char>());
-    if (std::cin.bad()) {
-      return absl::InvalidArgumentError("<stdin>: cannot read standard input");
-    }
+    LIR_RETURN_IF_ERROR(ReadAll(stdin, input.name, max_bytes, input.text));
     return input;
   }
   input.name = std::string(path);
@@ -54,15 +79,13 @@ absl::StatusOr<InputText> ReadInput(absl::string_view path) {
     return absl::InvalidArgumentError(
         absl::StrCat(input.name, ": cannot read: ", std::strerror(errno)));
   }
-  char buffer[1 << 16];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), file.get())) > 0) {
-    input.text.append(buffer, n);
+  if (std::filesystem::is_regular_file(input.name, ec)) {
+    const uintmax_t size = std::filesystem::file_size(input.name, ec);
+    if (!ec && size > max_bytes) {
+      return TooLarge(input.name, size, max_bytes);
+    }
   }
-  if (std::ferror(file.get())) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(input.name, ": cannot read: ", std::strerror(errno)));
-  }
+  LIR_RETURN_IF_ERROR(ReadAll(file.get(), input.name, max_bytes, input.text));
   return input;
 }
 

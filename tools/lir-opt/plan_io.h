@@ -3,6 +3,7 @@
 #ifndef LIR_TOOLS_LIR_OPT_PLAN_IO_H_
 #define LIR_TOOLS_LIR_OPT_PLAN_IO_H_
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -21,8 +22,9 @@ struct InputText {
 };
 
 /// Reads the file at `path` completely; `-` reads standard input. Errors
-/// (missing, unreadable, a directory) name the file.
-absl::StatusOr<InputText> ReadInput(absl::string_view path);
+/// (missing, unreadable, a directory, more than `max_bytes`) name the file;
+/// a regular file's size is checked before anything is read.
+absl::StatusOr<InputText> ReadInput(absl::string_view path, uint64_t max_bytes);
 
 /// True when the first non-whitespace byte of `text` is `{`.
 bool LooksLikeJson(absl::string_view text);

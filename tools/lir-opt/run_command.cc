@@ -89,14 +89,16 @@ int RunRun(const CommandArgs& args) {
       exit_code != kExitOk) {
     return exit_code;
   }
-  absl::StatusOr<InputText> data_text = ReadInput(data_path);
+  absl::StatusOr<InputText> data_text =
+      ReadInput(data_path, absl::GetFlag(FLAGS_max_input_bytes));
   if (!data_text.ok()) return InputError(data_text.status().message());
   absl::StatusOr<eval::InputData> data =
       eval::ParseInputData(data_text->text, data_text->name);
   if (!data.ok()) return InputError(data.status().message());
   if (const std::string catalog_path = absl::GetFlag(FLAGS_catalog);
       !catalog_path.empty()) {
-    absl::StatusOr<InputText> catalog_text = ReadInput(catalog_path);
+    absl::StatusOr<InputText> catalog_text =
+        ReadInput(catalog_path, absl::GetFlag(FLAGS_max_input_bytes));
     if (!catalog_text.ok()) return InputError(catalog_text.status().message());
     absl::StatusOr<std::map<std::string, eval::InputIndex>> catalog =
         eval::ParseCatalog(catalog_text->text, catalog_text->name);
