@@ -17,6 +17,7 @@
 #include "src/explain/json.h"
 #include "src/explain/json_names.h"
 #include "src/explain/json_reader.h"
+#include "src/explain/json_unique_keys.h"
 #include "src/explain/text.h"
 #include "src/lir/status_macros.h"
 
@@ -662,7 +663,7 @@ absl::StatusOr<nlohmann::json> ParseJsonText(std::string_view text,
                                              std::string_view filename,
                                              std::string_view context) {
   try {
-    return nlohmann::json::parse(text.begin(), text.end());
+    return ParseJsonWithUniqueKeys(text);
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte counts the bytes read, including the offending one.
     auto [line, column] = LineColumn(text, e.byte == 0 ? 0 : e.byte - 1);
