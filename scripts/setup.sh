@@ -14,6 +14,11 @@ packages=(
   libgtest-dev
   libbenchmark-dev
   libssl-dev
+  # The sanitizer and fuzz build (scripts/sanitize.sh, scripts/fuzz.sh):
+  # clang, its ASan/UBSan/libFuzzer runtimes, llvm-symbolizer for reports.
+  clang
+  libclang-rt-dev
+  llvm
 )
 
 missing=()

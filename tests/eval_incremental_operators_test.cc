@@ -151,8 +151,11 @@ TEST(IncrementalJoin, DeltaWithoutEveryPathRunsRecomputed) {
   auto reference = Build(linear, Options({{kR, 2}, {kS, 2}, {kU, 2}}));
   ASSERT_NE(reference, nullptr);
   EXPECT_EQ(contents, Contents(Steps(*reference, JoinRounds())));
+  // Arrangements() returns a vector: keep it alive while `out` points into
+  // it (ASan found the temporary read after it was freed).
+  const std::vector<ArrangementStats> arrangements = df->Arrangements();
   const ArrangementStats* out =
-      Find(df->Arrangements(), "Join::Delta (recompute adapter) output");
+      Find(arrangements, "Join::Delta (recompute adapter) output");
   ASSERT_NE(out, nullptr);
   EXPECT_TRUE(out->adapter);
 }

@@ -85,7 +85,8 @@ inline void ExpectSamePlan(const Node& a, const Node& b) {
     stack.pop_back();
     ASSERT_EQ(x->id, y->id);
     ASSERT_EQ(x->kind(), y->kind()) << "LirId " << x->id;
-    bool same = VisitPayload(x->op, [&](const auto& op) {
+    // y by name: clang 14 cannot capture a structured binding.
+    bool same = VisitPayload(x->op, [&y = y](const auto& op) {
       using Op = std::decay_t<decltype(op)>;
       return SameOp(op, OpAs<Op>(y->op));
     });

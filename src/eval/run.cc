@@ -41,7 +41,8 @@ absl::StatusOr<std::map<std::string, Feed>> FeedsFromData(
     feed.arity = collection.arity;
     const SourceBlock* source =
         sources.count(name) > 0 ? sources.at(name) : nullptr;
-    auto at_source = [&](const absl::Status& status) {
+    // Captured by name: clang 14 cannot capture a structured binding.
+    auto at_source = [&name = name](const absl::Status& status) {
       return absl::Status(
           status.code(), absl::StrCat("Source ", name, ": ", status.message()));
     };

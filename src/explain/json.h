@@ -51,8 +51,9 @@ std::string DumpJson(const nlohmann::json& value, int indent = -1);
 std::string WriteJson(const Document& doc,
                       const JsonWriteOptions& options = {});
 
-/// Parses JSON text (any JSON, not only plans). A syntax error is
-/// InvalidArgument `filename:line:column: <context><what nlohmann says>`.
+/// Parses JSON text (any JSON, not only plans). A syntax error, or a key
+/// repeated within one object (json_unique_keys.h), is InvalidArgument
+/// `filename:line:column: <context><what is wrong>`.
 absl::StatusOr<nlohmann::json> ParseJsonText(std::string_view text,
                                              std::string_view filename,
                                              std::string_view context = "");

@@ -18,6 +18,7 @@
 #include "src/explain/json.h"
 #include "src/explain/json_names.h"
 #include "src/explain/json_reader.h"
+#include "src/explain/json_unique_keys.h"
 #include "src/explain/text.h"
 #include "src/explain/text_lines.h"
 #include "src/explain/text_names.h"
@@ -743,25 +744,6 @@ std::string ParseErrorDetail(absl::string_view what) {
   return std::string(what);
 }
 
-// nlohmann's DOM builder that also keeps where the error it throws was
-// found: an out_of_range error (406, a number too large for a double, as
-// `1e999`) carries no position of its own.
-class LocatingDomParser
-    : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
- public:
-  using json_sax_dom_parser::json_sax_dom_parser;
-
-  template <class Exception>
-  bool parse_error(size_t position, const std::string& token,
-                   const Exception& ex) {
-    // `position` is just past the token at fault.
-    error_start = position >= token.size() ? position - token.size() : 0;
-    throw ex;
-  }
-
-  size_t error_start = 0;
-};
-
 }  // namespace
 
 absl::StatusOr<Document> FromJson(const nlohmann::json& json) {
@@ -780,11 +762,9 @@ absl::StatusOr<Document> FromJson(const nlohmann::json& json) {
 absl::StatusOr<nlohmann::json> ParseJsonText(std::string_view text,
                                              std::string_view filename,
                                              std::string_view context) {
-  nlohmann::json result;
-  LocatingDomParser parser(result);
+  size_t error_start = 0;
   try {
-    nlohmann::json::sax_parse(text.begin(), text.end(), &parser);
-    return result;
+    return ParseJsonWithUniqueKeys(text, &error_start);
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte counts the bytes read, including the offending one.
     auto [line, column] = LineColumn(text, e.byte == 0 ? 0 : e.byte - 1);
@@ -792,7 +772,7 @@ absl::StatusOr<nlohmann::json> ParseJsonText(std::string_view text,
         absl::StrCat(ToAbsl(filename), ":", line, ":", column, ": ",
                      ToAbsl(context), ParseErrorDetail(e.what())));
   } catch (const nlohmann::json::out_of_range& e) {
-    auto [line, column] = LineColumn(text, parser.error_start);
+    auto [line, column] = LineColumn(text, error_start);
     return absl::InvalidArgumentError(
         absl::StrCat(ToAbsl(filename), ":", line, ":", column, ": ",
                      ToAbsl(context), ParseErrorDetail(e.what())));

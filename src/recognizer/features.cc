@@ -1,6 +1,9 @@
 // Parsing and printing of optimizer features.
 #include "src/recognizer/features.h"
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -134,13 +137,24 @@ absl::Status ApplyConfigText(OptimizerFeatures& features,
 
 absl::Status ApplyConfigFile(OptimizerFeatures& features,
                              const std::string& path) {
+  // A directory opens and reads as empty on Linux, which would otherwise be
+  // reported as a JSON syntax error at 1:1.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": cannot read config file: is a directory"));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": cannot read config file"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": cannot read config file: ", std::strerror(errno)));
   }
   std::stringstream buffer;
   buffer << in.rdbuf();
+  if (in.bad()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": cannot read config file: ", std::strerror(errno)));
+  }
   return ApplyConfigText(features, buffer.str(), path);
 }
 

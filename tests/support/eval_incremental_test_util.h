@@ -96,6 +96,9 @@ inline const ArrangementStats* Find(const std::vector<ArrangementStats>& stats,
   }
   return nullptr;
 }
+/// The result would point into a temporary (ASan found one such use).
+const ArrangementStats* Find(std::vector<ArrangementStats>&& stats,
+                             const std::string& name) = delete;
 
 inline std::vector<std::string> Names(
     const std::vector<ArrangementStats>& stats) {

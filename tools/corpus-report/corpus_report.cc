@@ -159,7 +159,9 @@ absl::StatusOr<std::string> CorpusReportMarkdown(
   for (const auto& [code, n] : declined_by_code) {
     if (std::none_of(std::begin(kAllFusedSetDifferenceDeclines),
                      std::end(kAllFusedSetDifferenceDeclines),
-                     [&](const DeclineEntry<FusedSetDifferenceDecline>& known) {
+                     // By name: clang 14 cannot capture a structured binding.
+                     [&code = code](
+                         const DeclineEntry<FusedSetDifferenceDecline>& known) {
                        return code == known.name;
                      })) {
       absl::StrAppend(&out, "| declined | `", Cell(code), "` | ", n,

@@ -1,0 +1,89 @@
+// Writes the fuzz targets' seed corpora from the source tree, so that no
+// test input is copied into fuzz/:
+//
+//   <out>/text  every golden case input of testdata/ that is plan text (the
+//               plan part of a `run` case) and examples/*.plan
+//   <out>/json  the JSON golden inputs and the JSON form of every text seed
+//               that parses
+//   <out>/run   for each plan of the `run` target, a few inputs choosing it
+//               (fuzz_cases.h, run_fuzz.cc)
+//
+// Usage: lir_fuzz_make_seeds OUT_DIR. Rewrites OUT_DIR's three directories.
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "fuzz/fuzz_cases.h"
+#include "src/explain/json.h"
+#include "src/explain/text.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+void Write(const fs::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+bool LooksLikeJson(const std::string& text) {
+  size_t first = text.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && text[first] == '{';
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s OUT_DIR\n", argv[0]);
+    return 2;
+  }
+  const fs::path out = argv[1];
+  for (const char* dir : {"text", "json", "run"}) {
+    fs::remove_all(out / dir);
+    fs::create_directories(out / dir);
+  }
+
+  std::vector<std::string> texts = lir::fuzz::ReadExamplePlans();
+  size_t json_count = 0;
+  for (const lir::fuzz::GoldenInput& input : lir::fuzz::ReadGoldenInputs()) {
+    if (LooksLikeJson(input.input)) {
+      Write(out / "json" / absl::StrCat("golden-", json_count++), input.input);
+    } else if (input.command == "run") {
+      const size_t split = input.input.find("\n====\n");
+      texts.push_back(input.input.substr(0, split + 1));
+    } else {
+      texts.push_back(input.input);
+    }
+  }
+  for (size_t i = 0; i < texts.size(); ++i) {
+    Write(out / "text" / absl::StrCat("seed-", i), texts[i]);
+    absl::StatusOr<lir::Document> doc = lir::explain::ParseText(texts[i]);
+    if (doc.ok()) {
+      Write(out / "json" / absl::StrCat("from-text-", i),
+            lir::explain::WriteJson(*doc));
+      ++json_count;
+    }
+  }
+
+  const size_t plans = lir::fuzz::LoadRunPlans().size();
+  uint64_t state = 0x9e3779b97f4a7c15u;
+  for (size_t plan = 0; plan < plans; ++plan) {
+    for (int variant = 0; variant < 4; ++variant) {
+      std::string bytes = {static_cast<char>(plan), static_cast<char>(variant)};
+      for (int n = 0; n < 8 * (variant + 1); ++n) {
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        bytes.push_back(static_cast<char>(state >> 56));
+      }
+      Write(out / "run" / absl::StrFormat("plan-%03d-%d", plan, variant),
+            bytes);
+    }
+  }
+  std::printf("fuzz seeds: %zu text, %zu json, %zu run (%zu plans) in %s\n",
+              texts.size(), json_count, plans * 4, plans, out.string().c_str());
+  return plans == 0 ? 1 : 0;
+}

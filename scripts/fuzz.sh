@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Builds (if needed) and runs every libFuzzer target of fuzz/ for SECONDS
+# each (default 60), one after another, on its seed corpus (generated from
+# testdata/ and examples/, plus fuzz/seeds/<target> and the saved crashes in
+# fuzz/regressions/<target>). Prints the executions per target and exits 1
+# if any target found a crash, a leak, a timeout or ran out of memory.
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET...]
+#
+# The build is build-asan (clang, ASan + UBSan, libFuzzer), shared with
+# scripts/test.sh's sanitizer step. Environment:
+#   LIR_FUZZ_BUILD_DIR  build directory (default build-asan)
+#   LIR_BUILD_JOBS      parallel build jobs (default 2)
+#   LIR_FUZZ_SEED       libFuzzer -seed (default: random); CI fixes it
+#   LIR_FUZZ_OUT        where corpora, crashes and logs go
+#                       (default $LIR_FUZZ_BUILD_DIR/fuzz/out)
+#   LIR_FUZZ_KEEP_GOING=1  fuzz on after a crash (libFuzzer's -fork=1 with
+#                       -ignore_crashes/-ignore_timeouts/-ignore_ooms), for
+#                       long runs: every crash is kept and the summary
+#                       groups them by what they trigger
+# New inputs found are kept in $LIR_FUZZ_OUT/corpus/<target> and reused by
+# the next run; a crash is written to $LIR_FUZZ_OUT/crashes/<target>/ (copy
+# it to fuzz/regressions/<target>/ once it is fixed, so it stays a test).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+seconds="${1:-60}"
+shift || true
+if ! [[ "${seconds}" =~ ^[0-9]+$ ]] || [[ "${seconds}" -eq 0 ]]; then
+  echo "usage: scripts/fuzz.sh [SECONDS] [TARGET...]" >&2
+  exit 2
+fi
+build="${LIR_FUZZ_BUILD_DIR:-build-asan}"
+out="${LIR_FUZZ_OUT:-${build}/fuzz/out}"
+
+# Configuring an existing build directory keeps its compiler and other
+# settings (CXX matters only the first time).
+if [[ ! -f "${build}/CMakeCache.txt" ]]; then
+  CXX="${LIR_FUZZ_CXX:-clang++}" cmake -S . -B "${build}" -G Ninja \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLIR_SANITIZE=ON -DLIR_FUZZ=ON \
+    -DLIR_BUILD_BENCHMARKS=OFF -DLIR_WERROR="${LIR_WERROR:-OFF}" >/dev/null
+elif ! grep -q '^LIR_FUZZ:BOOL=ON' "${build}/CMakeCache.txt"; then
+  cmake -S . -B "${build}" -DLIR_FUZZ=ON >/dev/null
+fi
+cmake --build "${build}" -j "${LIR_BUILD_JOBS:-2}" --target lir_fuzz
+
+# Per target: the longest input tried. Plans and their JSON forms are a few
+# KB; configs and run data (bytes decoded into rows) are short.
+max_len() {
+  case "$1" in
+    text_roundtrip | rewrite) echo 8192 ;;
+    json_roundtrip) echo 16384 ;;
+    config) echo 1024 ;;
+    run) echo 512 ;;
+    *) echo 4096 ;;
+  esac
+}
+
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
+if command -v llvm-symbolizer >/dev/null; then
+  export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-$(command -v llvm-symbolizer)}"
+fi
+
+failed=0
+summary=()
+mkdir -p "${out}"
+: >"${out}/findings.txt.new"
+while read -r name binary seeds; do
+  [[ -n "${name}" ]] || continue
+  if [[ $# -gt 0 ]] && ! printf '%s\n' "$@" | grep -qx "${name}"; then
+    continue
+  fi
+  corpus="${out}/corpus/${name}"
+  crashes="${out}/crashes/${name}"
+  log="${out}/logs/${name}.log"
+  mkdir -p "${corpus}" "${crashes}" "$(dirname "${log}")"
+  extra=()
+  [[ -n "${LIR_FUZZ_SEED:-}" ]] && extra+=(-seed="${LIR_FUZZ_SEED}")
+  if [[ "${LIR_FUZZ_KEEP_GOING:-0}" == 1 ]]; then
+    extra+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+  fi
+  echo "fuzz: ${name} for ${seconds}s (log ${log})"
+  # shellcheck disable=SC2086  # seeds is a list of directories
+  if "${binary}" -max_total_time="${seconds}" -max_len="$(max_len "${name}")" \
+      -rss_limit_mb=2048 -timeout=25 -print_final_stats=1 \
+      -artifact_prefix="${crashes}/" "${extra[@]}" \
+      "${corpus}" ${seeds} >"${log}" 2>&1; then
+    status=ok
+  else
+    status="FAILED (exit $?; see ${log} and ${crashes}/)"
+    failed=1
+    grep -E "^==[0-9]+==ERROR|lir fuzz property violated|SUMMARY:|Test unit written" \
+      "${log}" | head -n 8 >&2 || true
+  fi
+  # Plain runs end with -print_final_stats; fork mode prints `#N: cov: ...`.
+  execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "${log}" | tail -n 1)"
+  if [[ -z "${execs}" ]]; then
+    execs="$(sed -n 's/^#\([0-9]*\): cov:.*/\1/p' "${log}" | tail -n 1)"
+  fi
+  summary+=("$(printf '%-16s %12s executions  %s' "${name}" "${execs:-?}" "${status}")")
+  # What each saved input triggers, grouped (crashes are re-run one by one).
+  shopt -s nullglob
+  for artifact in "${crashes}"/crash-* "${crashes}"/leak-*; do
+    timeout 120 "${binary}" -rss_limit_mb=2048 "${artifact}" 2>&1 |
+      grep -a -m1 -E "lir fuzz property violated|what\(\)|ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:|ERROR: libFuzzer" |
+      sed -E 's/^==[0-9]+==//; s/0x[0-9a-f]+/0x.../g' || echo "(does not reproduce)"
+  done | sort | uniq -c | sed "s/^/    ${name}: /" >>"${out}/findings.txt.new"
+  for kind in timeout oom slow-unit; do
+    files=("${crashes}/${kind}"-*)
+    if [[ ${#files[@]} -gt 0 ]]; then
+      echo "    ${name}: ${#files[@]} ${kind} input(s)" >>"${out}/findings.txt.new"
+    fi
+  done
+  shopt -u nullglob
+done <"${build}/fuzz/targets.list"
+
+mv "${out}/findings.txt.new" "${out}/findings.txt"
+echo "fuzz summary (${seconds}s per target):"
+printf '  %s\n' "${summary[@]}"
+if [[ -s "${out}/findings.txt" ]]; then
+  echo "saved inputs in ${out}/crashes, by what they trigger:"
+  cat "${out}/findings.txt"
+fi
+exit "${failed}"

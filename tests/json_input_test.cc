@@ -1,0 +1,154 @@
+// Every JSON input of lir (plan documents, data files, catalogs, configs)
+// goes through explain::ParseJsonText: a key repeated within one object is
+// an error at the second occurrence, never a silent "last one wins"; and
+// --config names a directory as one.
+#include <filesystem>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+#include "src/eval/data.h"
+#include "src/explain/json.h"
+#include "src/explain/json_unique_keys.h"
+#include "src/recognizer/features.h"
+#include "tests/support/cli_test_util.h"
+
+namespace lir {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Message(const absl::Status& status) {
+  return std::string(status.message());
+}
+
+TEST(JsonUniqueKeys, RepeatedKeyIsReportedAtItsSecondOccurrence) {
+  absl::StatusOr<nlohmann::json> parsed = explain::ParseJsonText(
+      "{\"a\": 1,\n \"b\": {\"c\": 2,\n       \"c\": 3}}\n", "f.json", "ctx: ");
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(Message(parsed.status()),
+            "f.json:3:8: ctx: duplicate key at /b/c (first at line 2, "
+            "column 8)");
+}
+
+TEST(JsonUniqueKeys, PointerCountsArrayElementsAndEscapes) {
+  absl::StatusOr<nlohmann::json> parsed = explain::ParseJsonText(
+      R"([0, {}, {"x/y~": [{"k\"q": 1, "k\"q": 2}]}])", "f");
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(Message(parsed.status()),
+            "f:1:31: duplicate key at /2/x~1y~0/0/k\"q (first at line 1, "
+            "column 20)");
+}
+
+TEST(JsonUniqueKeys, SameKeyInSiblingObjectsIsFine) {
+  absl::StatusOr<nlohmann::json> parsed = explain::ParseJsonText(
+      R"({"a": {"k": 1}, "b": {"k": 2}, "c": [{"k": 1}, {"k": 2}]})", "f");
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(*parsed, nlohmann::json::parse(
+                         R"({"a": {"k": 1}, "b": {"k": 2},
+                             "c": [{"k": 1}, {"k": 2}]})"));
+}
+
+TEST(JsonUniqueKeys, ParsesLikeNlohmann) {
+  const std::string text =
+      R"({"n": null, "b": [true, false], "i": -3, "u": 18446744073709551615,
+          "f": 1.5e3, "s": "x\u00e9\n", "e": {}, "a": [[], [{}]]})";
+  EXPECT_EQ(explain::ParseJsonWithUniqueKeys(text),
+            nlohmann::json::parse(text));
+  // Syntax errors are nlohmann's own, with their position.
+  absl::StatusOr<nlohmann::json> bad = explain::ParseJsonText("[1,\n 2", "f");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(absl::StartsWith(Message(bad.status()), "f:2:3: syntax error"))
+      << bad.status();
+}
+
+TEST(JsonUniqueKeys, PlanDocumentRejectsARepeatedField) {
+  absl::StatusOr<Document> doc = explain::ReadJson(
+      "{\"format\": \"lir-plan/2\", \"objects\": [],\n"
+      " \"format\": \"lir-plan/1\"}\n",
+      "plan.json");
+  ASSERT_FALSE(doc.ok());
+  EXPECT_EQ(Message(doc.status()),
+            "plan.json:2:2: duplicate key at /format (first at line 1, "
+            "column 2)");
+}
+
+TEST(JsonUniqueKeys, DataFileRejectsARepeatedCollection) {
+  absl::StatusOr<eval::InputData> data = eval::ParseInputData(
+      "{\"collections\": {\n"
+      "  \"t\": {\"arity\": 1, \"updates\": [[[1], 0, 1]]},\n"
+      "  \"t\": {\"arity\": 1, \"updates\": []}}}\n",
+      "data.json");
+  ASSERT_FALSE(data.ok());
+  EXPECT_EQ(Message(data.status()),
+            "data.json:3:3: duplicate key at /collections/t (first at line "
+            "2, column 3)");
+}
+
+TEST(JsonUniqueKeys, CatalogRejectsARepeatedIndex) {
+  absl::StatusOr<std::map<std::string, eval::InputIndex>> catalog =
+      eval::ParseCatalog(
+          R"({"indexes": {"i": {"on": "t", "key": [0], "key": [1]}}})",
+          "catalog.json");
+  ASSERT_FALSE(catalog.ok());
+  EXPECT_EQ(Message(catalog.status()),
+            "catalog.json:1:43: duplicate key at /indexes/i/key (first at "
+            "line 1, column 31)");
+}
+
+TEST(JsonUniqueKeys, ConfigRejectsARepeatedFeature) {
+  OptimizerFeatures features;
+  absl::Status status =
+      ApplyConfigText(features,
+                      "{\"features\": {\n"
+                      "  \"enable_fused_set_difference\": true,\n"
+                      "  \"enable_fused_set_difference\": false}}\n",
+                      "c.json");
+  EXPECT_EQ(Message(status),
+            "c.json:3:3: invalid JSON config: duplicate key at "
+            "/features/enable_fused_set_difference (first at line 2, column "
+            "3)");
+  EXPECT_FALSE(features.enable_fused_set_difference);
+}
+
+TEST(ConfigFile, DirectoryIsNamedAsOne) {
+  OptimizerFeatures features;
+  const fs::path dir = fs::path(::testing::TempDir()) / "lir_config_dir";
+  fs::create_directories(dir);
+  EXPECT_EQ(Message(ApplyConfigFile(features, dir.string())),
+            dir.string() + ": cannot read config file: is a directory");
+  EXPECT_EQ(Message(ApplyConfigFile(features, (dir / "missing").string())),
+            (dir / "missing").string() +
+                ": cannot read config file: No such file or directory");
+}
+
+class ConfigCliTest : public testing_util::LirOptTest {
+ protected:
+  static std::string Example() {
+    return (fs::path(LIR_SOURCE_DIR) / "examples" / "except.plan").string();
+  }
+};
+
+TEST_F(ConfigCliTest, DirectoryAndRepeatedKeyAreInputErrors) {
+  testing_util::RunResult dir = Run({"explain", "--config=.", Example()});
+  EXPECT_EQ(dir.exit_code, 1);
+  EXPECT_EQ(dir.out, "");
+  EXPECT_EQ(dir.err, ".: cannot read config file: is a directory\n");
+
+  const std::string twice =
+      Temp("twice.json",
+           "{\"features\": {\"enable_fused_set_difference\": true,\n"
+           "              \"enable_fused_set_difference\": false}}\n");
+  testing_util::RunResult repeated =
+      Run({"explain", "--config=" + twice, Example()});
+  EXPECT_EQ(repeated.exit_code, 1);
+  EXPECT_EQ(repeated.out, "");
+  EXPECT_TRUE(absl::StrContains(
+      repeated.err, twice + ":2:15: invalid JSON config: duplicate key at "
+                            "/features/enable_fused_set_difference"))
+      << repeated.err;
+}
+
+}  // namespace
+}  // namespace lir
