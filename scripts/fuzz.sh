@@ -14,10 +14,10 @@
 #   LIR_FUZZ_SEED       libFuzzer -seed (default: random); CI fixes it
 #   LIR_FUZZ_OUT        where corpora, crashes and logs go
 #                       (default $LIR_FUZZ_BUILD_DIR/fuzz/out)
-#   LIR_FUZZ_KEEP_GOING=1  fuzz on after a crash (libFuzzer's -fork=1 with
-#                       -ignore_crashes/-ignore_timeouts/-ignore_ooms), for
-#                       long runs: every crash is kept and the summary
-#                       groups them by what they trigger
+#   LIR_FUZZ_KEEP_GOING=1  after a crash, start the target again (from
+#                       the corpus grown so far) until its time is up, for
+#                       long runs; every crash is kept and the summary
+#                       groups the new ones by what they trigger
 # New inputs found are kept in $LIR_FUZZ_OUT/corpus/<target> and reused by
 # the next run; a crash is written to $LIR_FUZZ_OUT/crashes/<target>/ (copy
 # it to fuzz/regressions/<target>/ once it is fixed, so it stays a test).
@@ -77,41 +77,55 @@ while read -r name binary seeds; do
   mkdir -p "${corpus}" "${crashes}" "$(dirname "${log}")"
   extra=()
   [[ -n "${LIR_FUZZ_SEED:-}" ]] && extra+=(-seed="${LIR_FUZZ_SEED}")
-  if [[ "${LIR_FUZZ_KEEP_GOING:-0}" == 1 ]]; then
-    extra+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
-  fi
   echo "fuzz: ${name} for ${seconds}s (log ${log})"
-  # shellcheck disable=SC2086  # seeds is a list of directories
-  if "${binary}" -max_total_time="${seconds}" -max_len="$(max_len "${name}")" \
-      -rss_limit_mb=2048 -timeout=25 -print_final_stats=1 \
-      -artifact_prefix="${crashes}/" "${extra[@]}" \
-      "${corpus}" ${seeds} >"${log}" 2>&1; then
-    status=ok
-  else
-    status="FAILED (exit $?; see ${log} and ${crashes}/)"
-    failed=1
-    grep -E "^==[0-9]+==ERROR|lir fuzz property violated|SUMMARY:|Test unit written" \
-      "${log}" | head -n 8 >&2 || true
-  fi
-  # Plain runs end with -print_final_stats; fork mode prints `#N: cov: ...`.
-  execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "${log}" | tail -n 1)"
-  if [[ -z "${execs}" ]]; then
-    execs="$(sed -n 's/^#\([0-9]*\): cov:.*/\1/p' "${log}" | tail -n 1)"
-  fi
-  summary+=("$(printf '%-16s %12s executions  %s' "${name}" "${execs:-?}" "${status}")")
-  # What each saved input triggers, grouped (crashes are re-run one by one).
+  : >"${log}"
   shopt -s nullglob
-  for artifact in "${crashes}"/crash-* "${crashes}"/leak-*; do
-    timeout 120 "${binary}" -rss_limit_mb=2048 "${artifact}" 2>&1 |
-      grep -a -m1 -E "lir fuzz property violated|what\(\)|ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:|ERROR: libFuzzer" |
-      sed -E 's/^==[0-9]+==//; s/0x[0-9a-f]+/0x.../g' || echo "(does not reproduce)"
-  done | sort | uniq -c | sed "s/^/    ${name}: /" >>"${out}/findings.txt.new"
-  for kind in timeout oom slow-unit; do
-    files=("${crashes}/${kind}"-*)
-    if [[ ${#files[@]} -gt 0 ]]; then
-      echo "    ${name}: ${#files[@]} ${kind} input(s)" >>"${out}/findings.txt.new"
+  before=("${crashes}"/*)
+  deadline=$((SECONDS + seconds))
+  status=ok
+  while :; do
+    left=$((deadline - SECONDS))
+    # shellcheck disable=SC2086  # seeds is a list of directories
+    if "${binary}" -max_total_time="$((left > 0 ? left : 1))" \
+        -max_len="$(max_len "${name}")" -rss_limit_mb=2048 -timeout=25 \
+        -print_final_stats=1 -artifact_prefix="${crashes}/" "${extra[@]}" \
+        "${corpus}" ${seeds} >>"${log}" 2>&1; then
+      break
     fi
+    status="FAILED (see ${log} and ${crashes}/)"
+    failed=1
+    # Keep going: a new process resumes from the corpus grown so far (with
+    # a fresh seed, or it would walk into the same crash again).
+    [[ "${LIR_FUZZ_KEEP_GOING:-0}" == 1 && $((deadline - SECONDS)) -gt 5 ]] || break
+    extra=()
   done
+  after=("${crashes}"/*)
+  # Every run ends with -print_final_stats; a crashed one too.
+  execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "${log}" |
+    awk '{ n += $1 } END { print n + 0 }')"
+  summary+=("$(printf '%-16s %12s executions  %s' "${name}" "${execs}" "${status}")")
+  if [[ "${status}" != ok ]]; then
+    grep -a -E "^==[0-9]+==ERROR|lir fuzz property violated|Test unit written" \
+      "${log}" | head -n 6 >&2 || true
+  fi
+  # What each input saved by this run triggers, grouped: crashes and leaks
+  # are re-run one by one; timeouts and ooms are counted.
+  new=()
+  for artifact in "${after[@]}"; do
+    [[ " ${before[*]} " == *" ${artifact} "* ]] || new+=("${artifact}")
+  done
+  for artifact in "${new[@]}"; do
+    case "$(basename "${artifact}")" in
+      crash-* | leak-*)
+        line="$(timeout 120 "${binary}" -rss_limit_mb=2048 "${artifact}" 2>&1 |
+          grep -a -E "lir fuzz property violated|what\(\)|ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:|ERROR: libFuzzer" |
+          head -n 1 || true)"
+        echo "${line:-(does not reproduce)}" |
+          sed -E 's/^==[0-9]+==//; s/0x[0-9a-f]+/0x.../g; s/index [0-9]+/index N/'
+        ;;
+      *) basename "${artifact}" | sed -E 's/-[0-9a-f]{40}$/ input/' ;;
+    esac
+  done | sort | uniq -c | sed "s/^/    ${name}: /" >>"${out}/findings.txt.new"
   shopt -u nullglob
 done <"${build}/fuzz/targets.list"
 
@@ -119,7 +133,7 @@ mv "${out}/findings.txt.new" "${out}/findings.txt"
 echo "fuzz summary (${seconds}s per target):"
 printf '  %s\n' "${summary[@]}"
 if [[ -s "${out}/findings.txt" ]]; then
-  echo "saved inputs in ${out}/crashes, by what they trigger:"
+  echo "inputs saved by this run in ${out}/crashes, by what they trigger:"
   cat "${out}/findings.txt"
 fi
 exit "${failed}"
