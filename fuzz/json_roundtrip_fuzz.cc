@@ -4,10 +4,10 @@
 // InvalidArgument error; whatever was read writes JSON that reads back to
 // the same document (the same JSON and the same text); and a document that
 // validates prints as text that parses back to the same text, so the JSON
-// reader accepts nothing the text form cannot carry.
+// reader accepts nothing the text form cannot carry (opaque expressions
+// aside: they print verbatim by design).
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 #include "absl/strings/string_view.h"
@@ -21,6 +21,9 @@
 
 namespace lir::fuzz {
 namespace {
+
+// How WriteJson spells an opaque expression's kind.
+constexpr std::string_view kOpaqueKind = "\"kind\": \"opaque\"";
 
 void FuzzOne(std::string_view text) {
   absl::StatusOr<Document> doc = explain::ReadJson(text);
@@ -40,14 +43,9 @@ void FuzzOne(std::string_view text) {
              "JSON -> read -> write -> read printed differently");
 
   if (!Validate(*doc).ok()) return;
-  // Open finding (fuzz/findings/README.md): the JSON reader does not yet
-  // check that function and aggregate names are ones the text form can
-  // carry, so this property fails within seconds. CI's short runs set
-  // LIR_FUZZ_SKIP_OPEN_FINDINGS=1 to stay green until it is fixed; long
-  // runs by hand leave it unset and keep finding it.
-  static const bool skip_open =
-      std::getenv("LIR_FUZZ_SKIP_OPEN_FINDINGS") != nullptr;
-  if (skip_open) return;
+  // Opaque expressions print verbatim and are never read back as opaque
+  // (docs/json-format.md), so a document holding one has no text property.
+  if (json.find(kOpaqueKind) != std::string::npos) return;
   absl::StatusOr<Document> parsed = explain::ParseText(printed);
   if (!parsed.ok()) {
     Fail("a valid JSON document prints text that does not parse", printed,

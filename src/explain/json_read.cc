@@ -143,7 +143,7 @@ absl::Status ReadMfpNode(Fields& fields, MfpOp& op) {
 }
 
 absl::Status ReadFlatMap(Fields& fields, FlatMapOp& op) {
-  LIR_RETURN_IF_ERROR(Required(fields, "func", op.func, ReadString));
+  LIR_RETURN_IF_ERROR(Required(fields, "func", op.func, ReadTableFunctionName));
   LIR_RETURN_IF_ERROR(Optional(fields, "exprs", op.exprs, ReadExprs));
   LIR_RETURN_IF_ERROR(
       OptionalValue(fields, "input_key", op.input_key, ReadExprs));
@@ -232,6 +232,7 @@ absl::Status ReadAggregate(const json& value, const JsonPath& path,
   LIR_RETURN_IF_ERROR(OptionalValue(fields, "params", out.params, ReadString));
   LIR_RETURN_IF_ERROR(Optional(fields, "distinct", out.distinct, ReadBool));
   LIR_RETURN_IF_ERROR(Required(fields, "expr", out.expr, ReadExpr));
+  LIR_RETURN_IF_ERROR(CheckAggregateText(out, path));
   return fields.Finish("an aggregate");
 }
 
@@ -260,7 +261,7 @@ absl::Status ReadReduce(Fields& fields, ReduceOp& op) {
   LIR_RETURN_IF_ERROR(Optional(fields, "distinct_aggrs", op.distinct_aggrs,
                                ReadPositionedAggregates));
   LIR_RETURN_IF_ERROR(
-      Optional(fields, "aggr_funcs", op.aggr_funcs, ReadStrings));
+      Optional(fields, "aggr_funcs", op.aggr_funcs, ReadAggregateNames));
   LIR_RETURN_IF_ERROR(
       Optional(fields, "must_consolidate", op.must_consolidate, ReadBool));
   LIR_RETURN_IF_ERROR(Optional(

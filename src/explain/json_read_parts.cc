@@ -118,7 +118,10 @@ absl::Status CheckArgs(const ScalarExpr& e, const JsonPath& args_path) {
                                     ToAbsl(EnumName(kCallStyleNames, e.style)),
                                     " call, got ", n));
       }
-      if (e.style == CallStyle::kInfix && n < 2) {
+      // Materialize prints AND/OR with fewer than two operands as
+      // `AND(#0)`, `OR()`; the text reader keeps them infix calls.
+      if (e.style == CallStyle::kInfix && n < 2 && e.func != "AND" &&
+          e.func != "OR") {
         return JsonError(
             args_path,
             absl::StrCat(
@@ -199,10 +202,14 @@ absl::Status ReadExprAt(const json& value, const JsonPath& path,
             ReadArgs(*args, fields.PathOf("args"), out.args, depth));
       }
       LIR_RETURN_IF_ERROR(CheckArgs(out, fields.PathOf("args")));
+      if (out.kind == ScalarKind::kCall) {
+        LIR_RETURN_IF_ERROR(CheckCallText(out, path));
+      }
       break;
     }
     case ScalarKind::kOpaque:
       LIR_RETURN_IF_ERROR(Required(fields, "text", out.opaque, ReadString));
+      LIR_RETURN_IF_ERROR(CheckOpaqueText(out.opaque, path));
       break;
   }
   return fields.Finish(absl::StrCat(

@@ -198,6 +198,31 @@ absl::Status ReadPositions(const json& value, const JsonPath& path,
 absl::Status ReadStrings(const json& value, const JsonPath& path,
                          std::vector<std::string>& out);
 
+// ---- Text the text form must carry (json_text_checks.cc) ------------------
+//
+// Each fails at a JSON pointer under `path` when the piece would print as
+// text that parses differently or not at all.
+
+/// A call's style, function name and parameter group (`path`: the call).
+absl::Status CheckCallText(const ScalarExpr& call, const JsonPath& path);
+/// The text of an opaque expression: non-empty, one line (`path`: the
+/// expression). It prints verbatim and is not read back as opaque.
+absl::Status CheckOpaqueText(const std::string& text, const JsonPath& path);
+/// An aggregate's name, parameters and `distinct` (`path`: the aggregate).
+absl::Status CheckAggregateText(const AggregateExpr& agg, const JsonPath& path);
+/// One name of a hierarchical reduction's `aggr_funcs` (`path`: the name).
+absl::Status CheckAggregateFunctionName(const std::string& name,
+                                        const JsonPath& path);
+/// A FlatMap's table function name (`path`: the name).
+absl::Status CheckTableFunctionName(const std::string& func,
+                                    const JsonPath& path);
+/// Reads a FlatMap's table function name and checks it.
+absl::Status ReadTableFunctionName(const json& value, const JsonPath& path,
+                                   std::string& out);
+/// Reads `aggr_funcs` and checks each name.
+absl::Status ReadAggregateNames(const json& value, const JsonPath& path,
+                                std::vector<std::string>& out);
+
 /// A datum `{"type": ..., "text": ...}` whose text reads back as the same
 /// datum in the text form.
 absl::Status ReadDatum(const json& value, const JsonPath& path, Literal& out);

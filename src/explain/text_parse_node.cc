@@ -436,29 +436,9 @@ absl::Status ParseFlatMapHeader(const ErrorSink& errors, const TextLine& line,
     return errors.Expected(line, base + text.size(),
                            "')' ending the arguments");
   }
-  int depth = 0;
-  bool in_string = false;
-  size_t group_start = absl::string_view::npos;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char ch = text[i];
-    if (in_string) {
-      if (ch == '\\' && i + 1 < text.size()) {
-        ++i;
-      } else if (ch == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (ch == '"') in_string = true;
-    if (ch == '(') {
-      if (depth == 0) group_start = i;
-      ++depth;
-    } else if (ch == ')') {
-      --depth;
-    }
-  }
-  if (group_start == absl::string_view::npos || group_start == 0 ||
-      depth != 0) {
+  size_t group_start =
+      TableFunctionArgsStart(std::string_view(text.data(), text.size()));
+  if (group_start == absl::string_view::npos || group_start == 0) {
     return errors.Expected(line, base, "a table function call 'name(args)'");
   }
   f->func = std::string(text.substr(0, group_start));

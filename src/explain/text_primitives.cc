@@ -445,4 +445,31 @@ absl::StatusOr<std::vector<ScalarExpr>> ParseExprList(std::string_view text,
       });
 }
 
+size_t TableFunctionArgsStart(std::string_view call) {
+  if (call.empty() || call.back() != ')') return std::string_view::npos;
+  int depth = 0;
+  bool in_string = false;
+  size_t group_start = std::string_view::npos;
+  for (size_t i = 0; i < call.size(); ++i) {
+    char ch = call[i];
+    if (in_string) {
+      if (ch == '\\' && i + 1 < call.size()) {
+        ++i;
+      } else if (ch == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (ch == '"') in_string = true;
+    if (ch == '(') {
+      if (depth == 0) group_start = i;
+      ++depth;
+    } else if (ch == ')') {
+      // A `)` before its `(` can never balance again.
+      if (--depth < 0) return std::string_view::npos;
+    }
+  }
+  return depth == 0 ? group_start : std::string_view::npos;
+}
+
 }  // namespace lir::explain

@@ -86,6 +86,13 @@ absl::StatusOr<std::vector<ScalarExpr>> ParsePredicates(std::string_view text,
 absl::StatusOr<std::vector<ScalarExpr>> ParseExprList(std::string_view text,
                                                       size_t* error_pos);
 
+/// The offset of the `(` that opens the arguments of a table function call
+/// `name(args)` as FlatMap prints it: the last top-level parenthesized group
+/// (a name may hold groups and quoted strings of its own, such as
+/// `regexp_extract("(a)", _)`). npos when `call` does not end with a
+/// balanced group.
+size_t TableFunctionArgsStart(std::string_view call);
+
 }  // namespace lir::explain
 
 #endif  // LIR_EXPLAIN_TEXT_PRIMITIVES_H_
