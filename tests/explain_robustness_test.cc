@@ -146,6 +146,9 @@ const std::vector<std::string>& HostileNames() {
       "back\\slash\\",
       "a\\\"b",
       "\xC3\xA9.\xE2\x96\x88",
+      "\xEF\xBB\xBF"
+      "Explained Query",  // a byte-order mark opening it
+      "\xEF\xBB\xBFx",
       "- [DELETED INDEX] (lookup)",
       "i (lookup)",
       "Get::Collection x",

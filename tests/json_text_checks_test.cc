@@ -56,23 +56,23 @@ json OpaqueDoc(const std::string& text) {
 // A FlatMap: /objects/0/plan/1/func.
 json FlatMapDoc(const std::string& func) {
   return Doc(json::array({GetNode(nullptr),
-              {{"id", 2},
-               {"inputs", {0}},
-               {"kind", "FlatMap"},
-               {"func", func},
-               {"exprs", {Column(0)}}}}));
+                          {{"id", 2},
+                           {"inputs", {0}},
+                           {"kind", "FlatMap"},
+                           {"func", func},
+                           {"exprs", {Column(0)}}}}));
 }
 
 // A hierarchical reduction: /objects/0/plan/1/aggr_funcs/1.
 json HierarchicalDoc(const std::string& name) {
   return Doc(json::array({GetNode(nullptr),
-              {{"id", 2},
-               {"inputs", {0}},
-               {"kind", "Reduce"},
-               {"reduce_kind", "HierarchicalMonotonic"},
-               {"aggr_funcs", {"min", name}},
-               {"key_plan", {{"project", {0}}}},
-               {"val_plan", {{"project", {1, 1}}}}}}));
+                          {{"id", 2},
+                           {"inputs", {0}},
+                           {"kind", "Reduce"},
+                           {"reduce_kind", "HierarchicalMonotonic"},
+                           {"aggr_funcs", {"min", name}},
+                           {"key_plan", {{"project", {0}}}},
+                           {"val_plan", {{"project", {1, 1}}}}}}));
 }
 
 // An accumulable aggregate: /objects/0/plan/1/simple_aggrs/0/aggregate.
@@ -80,14 +80,15 @@ json AggregateDoc(const std::string& func, const json& params = nullptr,
                   bool distinct = false) {
   json agg = {{"func", func}, {"expr", Column(1)}, {"distinct", distinct}};
   if (!params.is_null()) agg["params"] = params;
-  return Doc(json::array({GetNode(nullptr),
-              {{"id", 2},
-               {"inputs", {0}},
-               {"kind", "Reduce"},
-               {"reduce_kind", "Accumulable"},
-               {"simple_aggrs", {{{"position", 0}, {"aggregate", agg}}}},
-               {"key_plan", {{"project", {0}}}},
-               {"val_plan", {{"project", {1}}}}}}));
+  return Doc(
+      json::array({GetNode(nullptr),
+                   {{"id", 2},
+                    {"inputs", {0}},
+                    {"kind", "Reduce"},
+                    {"reduce_kind", "Accumulable"},
+                    {"simple_aggrs", {{{"position", 0}, {"aggregate", agg}}}},
+                    {"key_plan", {{"project", {0}}}},
+                    {"val_plan", {{"project", {1}}}}}}));
 }
 
 // Either rejected with an error at `pointer`, or the text form reads back
@@ -122,26 +123,46 @@ bool AcceptedAndRoundTrips(const json& j, const std::string& pointer,
 
 const std::vector<std::string>& HostileStrings() {
   static const auto* strings = new std::vector<std::string>{
-      "abs",          "timestamp_to_mz_timestamp",
-      "ti}estamp",    "ar;ray_agg",
-      "a b",          "f, g",
-      "f(",           "f)",
-      "f()",          "(",
-      ")",            "\"",
-      "f\"",          "#1",
-      "1",            "case when",
-      "case_lookup",  "AND",
-      "OR",           "NOT",
-      "IS NULL",      "IS FOO",
-      "array",        "list",
-      "error",        "count",
-      "-",            "~",
-      "+",            "||",
-      "a.b",          "x // { node_id: LirId(9) }",
-      " f",           "f ",
-      "f\nx",         "f\rx",
-      "",             "regexp_extract(\"(a)\", _)",
-      "f[x]",         "\xC3\xA9t\xC3\xA9",
+      "abs",
+      "timestamp_to_mz_timestamp",
+      "ti}estamp",
+      "ar;ray_agg",
+      "a b",
+      "f, g",
+      "f(",
+      "f)",
+      "f()",
+      "(",
+      ")",
+      "\"",
+      "f\"",
+      "#1",
+      "1",
+      "case when",
+      "case_lookup",
+      "AND",
+      "OR",
+      "NOT",
+      "IS NULL",
+      "IS FOO",
+      "array",
+      "list",
+      "error",
+      "count",
+      "-",
+      "~",
+      "+",
+      "||",
+      "a.b",
+      "x // { node_id: LirId(9) }",
+      " f",
+      "f ",
+      "f\nx",
+      "f\rx",
+      "",
+      "regexp_extract(\"(a)\", _)",
+      "f[x]",
+      "\xC3\xA9t\xC3\xA9",
   };
   return *strings;
 }
@@ -151,10 +172,9 @@ TEST(JsonTextChecks, FunctionNamesInEveryStyle) {
     std::string name;
     int args;
   };
-  const std::vector<Style> styles = {{"function", 1},   {"function", 2},
-                                     {"infix", 2},      {"infix", 3},
-                                     {"postfix_is", 1},
-                                     {"not", 1},        {"bracket_list", 2}};
+  const std::vector<Style> styles = {
+      {"function", 1},   {"function", 2}, {"infix", 2},       {"infix", 3},
+      {"postfix_is", 1}, {"not", 1},      {"bracket_list", 2}};
   const std::string pointer = "/objects/0/plan/0/mfp/map/0/func";
   int accepted = 0;
   for (const Style& style : styles) {
@@ -200,9 +220,9 @@ TEST(JsonTextChecks, FunctionNamesInEveryStyle) {
 TEST(JsonTextChecks, AndOrWithFewerThanTwoOperandsReadBack) {
   // Materialize prints them as `AND(#0)` and `OR()`; their JSON used to be
   // refused ("expected at least 2 arguments for an infix call").
-  absl::StatusOr<Document> doc =
-      ParseText("Explained Query:\n  Get::Collection materialize.public.t\n"
-                "    map=(AND(#0), OR())\n    raw=false\n");
+  absl::StatusOr<Document> doc = ParseText(
+      "Explained Query:\n  Get::Collection materialize.public.t\n"
+      "    map=(AND(#0), OR())\n    raw=false\n");
   ASSERT_TRUE(doc.ok()) << doc.status();
   absl::StatusOr<Document> back = ReadJson(WriteJson(*doc));
   ASSERT_TRUE(back.ok()) << back.status();
@@ -225,8 +245,8 @@ TEST(JsonTextChecks, ParameterGroups) {
                                    {"[", false},
                                    {"x\ny", false}};
   for (const Case& c : cases) {
-    EXPECT_EQ(AcceptedAndRoundTrips(CallDoc("function", "f", 1, c.params),
-                                    call, "call params `" + c.params + "`"),
+    EXPECT_EQ(AcceptedAndRoundTrips(CallDoc("function", "f", 1, c.params), call,
+                                    "call params `" + c.params + "`"),
               c.carriable)
         << c.params;
     EXPECT_EQ(AcceptedAndRoundTrips(AggregateDoc("array_agg", c.params), agg,
@@ -280,8 +300,8 @@ TEST(JsonTextChecks, TableFunctionNames) {
   }
   EXPECT_GT(accepted, 20);
   // Materialize's names with a group of their own read back whole.
-  EXPECT_TRUE(AcceptedAndRoundTrips(
-      FlatMapDoc("regexp_extract(\"(a)\", _)"), "", "regexp_extract"));
+  EXPECT_TRUE(AcceptedAndRoundTrips(FlatMapDoc("regexp_extract(\"(a)\", _)"),
+                                    "", "regexp_extract"));
   for (const std::string& bad : {"f(", "f)", "\"", "", " f", "f\nx"}) {
     EXPECT_FALSE(AcceptedAndRoundTrips(FlatMapDoc(bad), pointer, bad)) << bad;
   }
@@ -291,8 +311,8 @@ TEST(JsonTextChecks, OpaqueTextStaysOnItsLine) {
   // Opaque text prints verbatim (it is what a builder could not express),
   // so it never reads back as opaque; it must not break the line it is on.
   const std::string pointer = "/objects/0/plan/0/mfp/map/0/text";
-  for (const std::string& text : {std::string("#0"), std::string("a ~ b"),
-                                  std::string("some <thing>")}) {
+  for (const std::string& text :
+       {std::string("#0"), std::string("a ~ b"), std::string("some <thing>")}) {
     absl::StatusOr<Document> doc = FromJson(OpaqueDoc(text));
     ASSERT_TRUE(doc.ok()) << text << ": " << doc.status();
     EXPECT_TRUE(absl::StrContains(PrintText(*doc), "map=(" + text + ")"));

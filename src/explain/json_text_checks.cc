@@ -1,9 +1,9 @@
 // Checks that names and free text read from JSON are ones the text form can
 // carry: function and aggregate names, their parameter groups and table
-// function names; opaque expression text must at least stay on its line. The JSON form may only hold
-// what the text reader would produce, or a document would print as text
-// that parses differently or not at all (fuzz finding json_roundtrip,
-// issue 13).
+// function names; opaque expression text must at least stay on its line. The
+// JSON form may only hold what the text reader would produce, or a document
+// would print as text that parses differently or not at all (fuzz finding
+// json_roundtrip, issue 13).
 //
 // Each check prints the piece alone, with every argument replaced by `#0`,
 // and parses it back with the text form's own parser, so the rule is the
@@ -49,17 +49,17 @@ absl::Status CheckReparse(const std::string& printed, Parse parse, Print print,
   auto back = parse(printed, &pos);
   if (!back.ok()) {
     return JsonError(
-        path, absl::StrCat("expected ", ToAbsl(what),
-                           " the text form can carry; `", Short(printed),
-                           "` does not parse (", back.status().message(),
-                           " at byte ", pos, ")"));
+        path,
+        absl::StrCat("expected ", ToAbsl(what), " the text form can carry; `",
+                     Short(printed), "` does not parse (",
+                     back.status().message(), " at byte ", pos, ")"));
   }
   std::string again = print(*back);
   if (again == printed) return absl::OkStatus();
-  return JsonError(path, absl::StrCat("expected ", ToAbsl(what),
-                                      " the text form can carry; `",
-                                      Short(printed), "` reads back as `",
-                                      Short(again), "`"));
+  return JsonError(
+      path,
+      absl::StrCat("expected ", ToAbsl(what), " the text form can carry; `",
+                   Short(printed), "` reads back as `", Short(again), "`"));
 }
 
 }  // namespace
@@ -81,10 +81,11 @@ absl::Status CheckCallText(const ScalarExpr& call, const JsonPath& path) {
           return absl::StrCat(printed, " (not a call)");
         }
         if (back.func != call.func || back.params != call.params) {
-          return absl::StrCat(printed, " (the function `", back.func, "`",
-                              back.params.has_value() ? " with parameters `" : "",
-                              back.params.value_or(""),
-                              back.params.has_value() ? "`" : "", ")");
+          return absl::StrCat(
+              printed, " (the function `", back.func, "`",
+              back.params.has_value() ? " with parameters `" : "",
+              back.params.value_or(""), back.params.has_value() ? "`" : "",
+              ")");
         }
         if (back.style == shallow.style) return printed;
         return absl::StrCat(
