@@ -72,6 +72,29 @@ TEST(LayoutTest, DerivedAndPrintedPositionsAgree) {
   }
 }
 
+TEST(LayoutTest, PositionOfColumnInvertsColumnAtPosition) {
+  // Plain keys, a repeated column and a key expression, derived and printed.
+  const std::vector<std::vector<ScalarExpr>> keys = {
+      {Col(1)}, {Col(2), Col(0)}, {Col(1), Col(1)}, {Plus1(0)}, {}};
+  for (const std::vector<ScalarExpr>& key : keys) {
+    const ArrangementForm form = MakeArrangement(key, 3);
+    for (int c = 0; c < 3; ++c) {
+      const int derived = LayoutPositionOfColumn(key, nullptr, c);
+      EXPECT_EQ(derived, LayoutPositionOfColumn(key, &form, c)) << c;
+      EXPECT_EQ(ColumnAtLayoutPosition(key, nullptr, derived), c) << c;
+      EXPECT_EQ(ColumnAtLayoutPosition(key, &form, derived), c) << c;
+    }
+  }
+  // t(v1, k1, k2) by [#1]: v1 at 1, k1 at 0, k2 at 2.
+  const ArrangementForm form = MakeArrangement({Col(1)}, 3);
+  EXPECT_EQ(LayoutPositionOfColumn(form.key, &form, 0), 1);
+  EXPECT_EQ(LayoutPositionOfColumn(form.key, &form, 1), 0);
+  EXPECT_EQ(LayoutPositionOfColumn(form.key, &form, 2), 2);
+  // Outside the form's row, or negative: no position.
+  EXPECT_EQ(LayoutPositionOfColumn(form.key, &form, 3), -1);
+  EXPECT_EQ(LayoutPositionOfColumn(form.key, nullptr, -1), -1);
+}
+
 TEST(LayoutTest, InconsistentFormsHaveNoLayout) {
   ArrangementForm form = MakeArrangement({Col(1)}, 2);
   form.permutation = {{0, 1}, {1, 1}};  // two columns at position 1

@@ -73,6 +73,29 @@ int ColumnAtLayoutPosition(const std::vector<ScalarExpr>& key,
   }
 }
 
+int LayoutPositionOfColumn(const std::vector<ScalarExpr>& key,
+                           const ArrangementForm* form, int column) {
+  if (column < 0) return -1;
+  if (form != nullptr) {
+    std::optional<Layout> layout = MakeLayout(*form);
+    if (!layout.has_value() || column >= layout->row_arity) return -1;
+    return layout->position[column];
+  }
+  // A column the key names plainly sits at its last key position; the
+  // others follow the key in increasing column order.
+  const int k = static_cast<int>(key.size());
+  for (int i = k - 1; i >= 0; --i) {
+    if (key[i].IsColumn() && key[i].column == column) return i;
+  }
+  std::set<int> named_below;
+  for (const ScalarExpr& e : key) {
+    if (e.IsColumn() && e.column >= 0 && e.column < column) {
+      named_below.insert(e.column);
+    }
+  }
+  return k + column - static_cast<int>(named_below.size());
+}
+
 namespace {
 
 /// `#0..#k-1` for the first k plain columns.

@@ -47,6 +47,14 @@ int LayoutArity(const std::vector<ScalarExpr>& key, int row_arity);
 int ColumnAtLayoutPosition(const std::vector<ScalarExpr>& key,
                            const ArrangementForm* form, int position);
 
+/// The inverse of ColumnAtLayoutPosition: the layout position where
+/// collection column `column` sits in the arrangement by `key` (P[column]),
+/// per `form` when given, else per the layout Materialize derives for the
+/// key (which needs no arity). -1 for a negative column, or one the form's
+/// row does not have.
+int LayoutPositionOfColumn(const std::vector<ScalarExpr>& key,
+                           const ArrangementForm* form, int column);
+
 /// The form `node`'s output offers with key `key`
 /// (../shared/reference/SEMANTICS.md 8.5): the printed form of a
 /// Get::PassArrangements binding, an ArrangeBy (or the input it passes
