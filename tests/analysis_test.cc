@@ -68,6 +68,8 @@ TEST(GeneratedPlans, EveryAnalysisCoversEveryNode) {
     ASSERT_NE(analysis->FormsOf(node), nullptr);
     EXPECT_FALSE(analysis->FormsOf(node)->everything);
     EXPECT_NE(analysis->MonotonicOf(node), nullptr);
+    ASSERT_NE(analysis->UniqueKeysOf(node), nullptr);
+    EXPECT_FALSE(analysis->UniqueKeysOf(node)->everything);
   });
   EXPECT_GE(kinds.size(), 11u);
 }

@@ -139,7 +139,8 @@ TEST_F(AnnotateCliTest, BadValuesAreUsageErrors) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_TRUE(absl::StrContains(r.err, "unknown field 'colour'")) << r.err;
-  EXPECT_TRUE(absl::StrContains(r.err, "node_id|arity|monotonic|arrangements"))
+  EXPECT_TRUE(absl::StrContains(
+      r.err, "node_id|arity|monotonic|arrangements|unique_keys"))
       << r.err;
   r = Run({"explain", "--arity=materialize.public.t", "plan.txt"});
   EXPECT_EQ(r.exit_code, 2);
@@ -152,9 +153,9 @@ TEST_F(AnnotateCliTest, HelpDescribesTheFlags) {
   RunResult r = Run({"--help"});
   ASSERT_EQ(r.exit_code, 0);
   for (const char* needle :
-       {"--annotate=node_id|arity|monotonic|arrangements,...",
-        "--[no]single_time", "--monotonic_ids=VALUE", "--arity=VALUE",
-        "--[no]enable_relax_must_consolidate"}) {
+       {"--annotate=node_id|arity|monotonic|arrangements|unique_keys,...",
+        "--catalog=VALUE", "--[no]single_time", "--monotonic_ids=VALUE",
+        "--arity=VALUE", "--[no]enable_relax_must_consolidate"}) {
     EXPECT_TRUE(absl::StrContains(r.out, needle)) << needle << "\n" << r.out;
   }
 }

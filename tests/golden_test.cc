@@ -31,6 +31,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
+#include "src/eval/data.h"
 #include "src/explain/json.h"
 #include "src/explain/text.h"
 #include "src/interp/annotations.h"
@@ -403,7 +404,8 @@ std::string RunOptimize(TestCase& test) {
 }
 
 /// `analyze [annotate=<fields>] [monotonic_ids=a,b] [arity=name=N,...]
-/// [single_time=true] [<feature>=<bool> ...] [format=json] [validate=false]`:
+/// [catalog=<catalog JSON without spaces>] [single_time=true]
+/// [<feature>=<bool> ...] [format=json] [validate=false]`:
 /// parse and validate the input; when a feature is given, run the passes
 /// with those features and the analysis inputs; run the analyses and print
 /// the plan annotated with <fields> (default: all four), then the pass
@@ -417,6 +419,13 @@ std::string RunAnalyze(TestCase& test) {
   absl::Status arity =
       cli::ParseArityList(test.args.Get("arity"), &inputs.global_arity);
   if (!arity.ok()) return ErrorOutput(arity);
+  if (test.args.Has("catalog")) {
+    absl::StatusOr<eval::Catalog> catalog =
+        eval::ParseCatalog(test.args.Get("catalog"), "catalog");
+    if (!catalog.ok()) return ErrorOutput(catalog.status());
+    absl::Status added = eval::AddCatalogToAnalysisInputs(*catalog, &inputs);
+    if (!added.ok()) return ErrorOutput(added);
+  }
   absl::StatusOr<interp::AnnotationFields> fields =
       interp::ParseAnnotationFields(
           test.args.Get("annotate", "node_id,arity,monotonic,arrangements"));

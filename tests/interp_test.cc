@@ -518,8 +518,12 @@ TEST(Inputs, ParseAnnotationFields) {
   EXPECT_TRUE(fields->AnyComputed());
   EXPECT_FALSE(ParseAnnotationFields("node_id")->AnyComputed());
   EXPECT_EQ(ParseAnnotationFields("arity,colour").status().message(),
-            "unknown annotation 'colour'; expected node_id, arity, monotonic "
-            "or arrangements");
+            "unknown annotation 'colour'; expected node_id, arity, monotonic, "
+            "arrangements or unique_keys");
+  fields = ParseAnnotationFields("unique_keys");
+  ASSERT_TRUE(fields.ok());
+  EXPECT_TRUE(fields->unique_keys && fields->AnyComputed());
+  EXPECT_FALSE(fields->arity || fields->monotonic || fields->arrangements);
 }
 
 TEST(DocumentAnalysis, FieldsPrintInTheirFixedOrder) {

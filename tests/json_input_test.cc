@@ -87,10 +87,9 @@ TEST(JsonUniqueKeys, DataFileRejectsARepeatedCollection) {
 }
 
 TEST(JsonUniqueKeys, CatalogRejectsARepeatedIndex) {
-  absl::StatusOr<std::map<std::string, eval::InputIndex>> catalog =
-      eval::ParseCatalog(
-          R"({"indexes": {"i": {"on": "t", "key": [0], "key": [1]}}})",
-          "catalog.json");
+  absl::StatusOr<eval::Catalog> catalog = eval::ParseCatalog(
+      R"({"indexes": {"i": {"on": "t", "key": [0], "key": [1]}}})",
+      "catalog.json");
   ASSERT_FALSE(catalog.ok());
   EXPECT_EQ(Message(catalog.status()),
             "catalog.json:1:43: duplicate key at /indexes/i/key (first at "

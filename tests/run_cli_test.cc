@@ -358,12 +358,13 @@ TEST_F(RunCliTest, CatalogDeclaresTheIndexAFastPathReads) {
                         "is declared differently by the data file"),
       std::string::npos)
       << conflict.err;
-  // Only "indexes" is known; errors are located.
-  Temp("bad.json", R"({"collections": {}})");
+  // Only "collections" and "indexes" are known; errors are located.
+  Temp("bad.json", R"({"tables": {}})");
   RunResult bad =
       Run({"run", "--data=t.json", "--catalog=bad.json", "peek.txt"});
   EXPECT_EQ(bad.exit_code, 1);
-  EXPECT_NE(bad.err.find("unknown field \"collections\""), std::string::npos)
+  EXPECT_NE(bad.err.find("bad.json:1:12: top level: unknown field \"tables\""),
+            std::string::npos)
       << bad.err;
 }
 

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "absl/status/statusor.h"
 #include "nlohmann/json.hpp"
 #include "src/eval/datum.h"
+#include "src/interp/inputs.h"
 
 namespace lir::eval {
 
@@ -75,12 +77,54 @@ struct InputData {
 absl::StatusOr<InputData> ParseInputData(std::string_view text,
                                          std::string_view filename);
 
-/// Parses a catalog file (`lir-opt run --catalog=FILE`): what the catalog
-/// knows that a plan does not print, today the keys of indexes a fast path
-/// reads: `{"indexes": {NAME: {"on": COLLECTION, "key": [COLUMN, ...]}}}`,
-/// the same form as the data file's `"indexes"`. Errors as ParseInputData's.
-absl::StatusOr<std::map<std::string, InputIndex>> ParseCatalog(
-    std::string_view text, std::string_view filename);
+/// What a catalog file says about one collection (every field optional):
+/// facts a plan does not print, for the analyses and the passes.
+struct CatalogCollection {
+  /// The number of columns.
+  std::optional<int> arity;
+  /// Sets of columns on which no value has a count above 1 (nor below 0)
+  /// at any time, as written; an empty set: at most one row.
+  std::vector<std::vector<int>> unique_keys;
+  /// Insert-only (true), known not to be (false), or unsaid.
+  std::optional<bool> monotonic;
+  /// `file:line:column` of the collection's name in the catalog file, for
+  /// messages (empty when not read from a file).
+  std::string location;
+};
+
+/// A catalog file (`lir-opt --catalog=FILE`).
+struct Catalog {
+  /// The file's name, for messages.
+  std::string name;
+  /// Declared indexes, as the data file's `"indexes"`.
+  std::map<std::string, InputIndex> indexes;
+  /// Facts about collections, by global name.
+  std::map<std::string, CatalogCollection> collections;
+};
+
+/// Parses a catalog file: what the catalog knows that a plan does not
+/// print, `{"collections": {NAME: {"arity": N, "unique_keys": [[COLUMN, ...],
+/// ...], "monotonic": B}}, "indexes": {NAME: {"on": COLLECTION, "key":
+/// [COLUMN, ...]}}}`, both members and every collection field optional; the
+/// indexes in the same form as the data file's `"indexes"`. Unknown fields,
+/// a negative column or one not below the entry's own arity are errors;
+/// errors as ParseInputData's (`file:line:column: collections["t"]...`).
+absl::StatusOr<Catalog> ParseCatalog(std::string_view text,
+                                     std::string_view filename);
+
+/// Adds the catalog's collection facts to `inputs` (arities, unique keys,
+/// monotonic ids). `inputs` may already hold what `--arity` and
+/// `--monotonic_ids` said, shorthands for the same entries: an arity that
+/// differs from the catalog's, an id listed monotonic that the catalog says
+/// is not, or a unique key column not below the arity given there is an
+/// InvalidArgument error at the collection's name in the catalog.
+absl::Status AddCatalogToAnalysisInputs(const Catalog& catalog,
+                                        interp::AnalysisInputs* inputs);
+
+/// Checks the catalog's arities against the data's collections (a catalog
+/// may name collections the data does not hold) and adds its indexes to
+/// `data` (AddIndexes, the catalog's name as the source).
+absl::Status CheckCatalogAgainstData(const Catalog& catalog, InputData* data);
 
 /// Adds `indexes` (from `source`, for messages) to `data`'s declarations;
 /// InvalidArgument when both declare one name differently.

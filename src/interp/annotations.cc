@@ -1,6 +1,8 @@
 // Whole-document analysis and the rendering of its results.
 #include "src/interp/annotations.h"
 
+#include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -66,10 +68,13 @@ absl::StatusOr<AnnotationFields> ParseAnnotationFields(absl::string_view list) {
       fields.monotonic = true;
     } else if (item == "arrangements") {
       fields.arrangements = true;
+    } else if (item == "unique_keys") {
+      fields.unique_keys = true;
     } else {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "unknown annotation '", item,
-          "'; expected node_id, arity, monotonic or arrangements"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown annotation '", item,
+                       "'; expected node_id, arity, monotonic, arrangements or "
+                       "unique_keys"));
     }
   }
   return fields;
@@ -84,6 +89,8 @@ absl::StatusOr<DocumentAnalysis> DocumentAnalysis::Run(
   for (const Object& object : doc.objects) {
     if (object.plan != nullptr) CollectRevealedArities(*object.plan, &document);
   }
+  const std::map<std::string, std::vector<UniqueKey>> global_keys =
+      GlobalKeysSeenByGets(doc, inputs.global_unique_keys);
   DocumentAnalysis result;
   for (const Object& object : doc.objects) {
     if (object.plan == nullptr) continue;
@@ -100,9 +107,13 @@ absl::StatusOr<DocumentAnalysis> DocumentAnalysis::Run(
     absl::StatusOr<Analysis<AvailableForms>> forms =
         Analyze(ArrangementsInterpreter(&*arity), plan);
     if (!forms.ok()) return InObject(object, forms.status());
+    absl::StatusOr<Analysis<UniqueKeys>> unique_keys =
+        Analyze(UniqueKeysInterpreter(global_keys, &*arity), plan);
+    if (!unique_keys.ok()) return InObject(object, unique_keys.status());
     Merge(result.arity_, std::move(*arity));
     Merge(result.monotonic_, std::move(*monotonic));
     Merge(result.forms_, std::move(*forms));
+    Merge(result.unique_keys_, std::move(*unique_keys));
   }
   return result;
 }
@@ -127,6 +138,12 @@ std::string DocumentAnalysis::CommentFields(
     parts.push_back(
         absl::StrCat("arrangements: ",
                      forms == nullptr ? "?" : Quoted(FormatForms(*forms))));
+  }
+  if (fields.unique_keys) {
+    const UniqueKeys* keys = UniqueKeysOf(node);
+    parts.push_back(
+        absl::StrCat("unique_keys: ",
+                     keys == nullptr ? "?" : Quoted(FormatUniqueKeys(*keys))));
   }
   return absl::StrJoin(parts, ", ");
 }
@@ -160,6 +177,17 @@ nlohmann::json DocumentAnalysis::JsonFields(
       out["arrangements"] = FormatForms(*forms);
     }
   }
+  if (fields.unique_keys) {
+    const UniqueKeys* keys = UniqueKeysOf(node);
+    // Bottom never survives a fixpoint; it would print as null too.
+    if (keys == nullptr || keys->everything) {
+      out["unique_keys"] = nullptr;
+    } else {
+      nlohmann::json list = nlohmann::json::array();
+      for (const UniqueKey& key : keys->keys) list.push_back(key);
+      out["unique_keys"] = std::move(list);
+    }
+  }
   return out;
 }
 
@@ -179,6 +207,7 @@ std::string DocumentAnalysis::FixpointReport(const Document& doc) const {
       add("arity", arity_);
       add("monotonic", monotonic_);
       add("arrangements", forms_);
+      add("unique_keys", unique_keys_);
       absl::StrAppend(&out, "  ", object.name, " LirId(", node.id,
                       "): ", absl::StrJoin(parts, "; "), "\n");
     });

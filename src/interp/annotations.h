@@ -1,4 +1,4 @@
-// The three analyses run over a whole document, and their results as the
+// The analyses run over a whole document, and their results as the
 // fields of EXPLAIN's `// { ... }` node comments and of the JSON form's
 // per-node "annotations" object.
 #ifndef LIR_INTERP_ANNOTATIONS_H_
@@ -14,31 +14,37 @@
 #include "src/interp/inputs.h"
 #include "src/interp/interpreter.h"
 #include "src/interp/monotonicity.h"
+#include "src/interp/unique_keys.h"
 #include "src/lir/document.h"
 
 namespace lir::interp {
 
 /// Which fields a node annotation shows. They always print in this order:
-/// node_id, arity, monotonic, arrangements.
+/// node_id, arity, monotonic, arrangements, unique_keys.
 struct AnnotationFields {
   bool node_id = false;
   bool arity = false;
   bool monotonic = false;
   bool arrangements = false;
+  bool unique_keys = false;
 
   /// Whether any analysis result is asked for (node_id is not one).
-  bool AnyComputed() const { return arity || monotonic || arrangements; }
+  bool AnyComputed() const {
+    return arity || monotonic || arrangements || unique_keys;
+  }
   friend bool operator==(const AnnotationFields&,
                          const AnnotationFields&) = default;
 };
 
 /// Parses a comma-separated list of `node_id`, `arity`, `monotonic`,
-/// `arrangements` (any order, repeats allowed, empty list allowed).
+/// `arrangements`, `unique_keys` (any order, repeats allowed, empty list
+/// allowed).
 absl::StatusOr<AnnotationFields> ParseAnnotationFields(absl::string_view list);
 
-/// Monotonicity, arity and available arrangements of every node of every
-/// plan of a document (each object analyzed on its own, with the same
-/// inputs; global arities revealed anywhere in the document count for all).
+/// Monotonicity, arity, available arrangements and unique keys of every
+/// node of every plan of a document (each object analyzed on its own, with
+/// the same inputs; global arities revealed anywhere in the document count
+/// for all; global unique keys pass through the document's Source blocks).
 class DocumentAnalysis {
  public:
   /// Runs the analyses. Errors name the object and the node.
@@ -53,17 +59,23 @@ class DocumentAnalysis {
   const AvailableForms* FormsOf(const Node& node) const {
     return forms_.Find(node);
   }
+  const UniqueKeys* UniqueKeysOf(const Node& node) const {
+    return unique_keys_.Find(node);
+  }
   const Analysis<Arity>& arity() const { return arity_; }
   const Analysis<PhysicallyMonotonic>& monotonic() const { return monotonic_; }
   const Analysis<AvailableForms>& forms() const { return forms_; }
+  const Analysis<UniqueKeys>& unique_keys() const { return unique_keys_; }
 
-  /// `arity: 2, monotonic: true, arrangements: "raw, [#0]"`: the computed
+  /// `arity: 2, monotonic: true, arrangements: "raw, [#0]", unique_keys:
+  /// "[#0]"`: the computed
   /// fields of `fields` for `node` (node_id excluded: the printer adds it).
   std::string CommentFields(const Node& node,
                             const AnnotationFields& fields) const;
 
   /// The same as a JSON object: {"arity": 2 | null (unknown) | "conflict",
-  /// "monotonic": true, "arrangements": "raw, [#0]"}.
+  /// "monotonic": true, "arrangements": "raw, [#0]", "unique_keys": [[0],
+  /// [1, 2]] ([] when no key is known, [[]] for the empty key)}.
   nlohmann::json JsonFields(const Node& node,
                             const AnnotationFields& fields) const;
 
@@ -75,6 +87,7 @@ class DocumentAnalysis {
   Analysis<Arity> arity_;
   Analysis<PhysicallyMonotonic> monotonic_;
   Analysis<AvailableForms> forms_;
+  Analysis<UniqueKeys> unique_keys_;
 };
 
 }  // namespace lir::interp

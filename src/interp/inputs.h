@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace lir::interp {
 
@@ -19,6 +20,10 @@ struct AnalysisInputs {
   std::set<std::string> monotonic_ids;
   /// Arities of global collections by printed name.
   std::map<std::string, int> global_arity;
+  /// Unique keys of global collections by printed name: each a list of
+  /// columns of the collection's row on which no value occurs twice (an
+  /// empty list: at most one row). For the unique-keys analysis.
+  std::map<std::string, std::vector<std::vector<int>>> global_unique_keys;
 };
 
 }  // namespace lir::interp

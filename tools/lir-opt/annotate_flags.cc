@@ -7,15 +7,19 @@
 #include "absl/strings/strip.h"
 #include "tools/lir-opt/commands.h"
 #include "tools/lir-opt/list_parse.h"
+#include "tools/lir-opt/plan_io.h"
 
 ABSL_FLAG(lir::cli::AnnotationList, annotate, lir::cli::AnnotationList{},
           "Append analysis results to every node header, in Materialize's "
           "comment style: ' // { node_id: LirId(7), arity: 2, monotonic: "
-          "true, arrangements: \"raw, [#0]\" }'. A comma-separated list of "
-          "fields, always printed in that order; arity is '?' where nothing "
-          "reveals it. With --format=json the computed fields go into each "
-          "node's \"annotations\" object. Computed on the plan after the "
-          "optimizer passes, with --single_time, --monotonic_ids and --arity.");
+          "true, arrangements: \"raw, [#0]\", unique_keys: \"[#0]\" }'. A "
+          "comma-separated list of fields, always printed in that order; "
+          "arity is '?' where nothing reveals it; unique_keys lists the "
+          "column sets no value repeats on ('[]': at most one row, 'none': "
+          "no key known). With --format=json the computed fields go into "
+          "each node's \"annotations\" object. Computed on the plan after the "
+          "optimizer passes, with --single_time, --monotonic_ids, --arity "
+          "and --catalog.");
 ABSL_FLAG(bool, single_time, false,
           "The plan is a single-time (one-shot SELECT) dataflow: reductions "
           "outside iterations emit no retractions. Used by "
@@ -23,11 +27,22 @@ ABSL_FLAG(bool, single_time, false,
 ABSL_FLAG(std::vector<std::string>, monotonic_ids, {},
           "Comma-separated global collections (as the plan names them, e.g. "
           "materialize.public.t) that are insert-only, for the monotonicity "
-          "analysis.");
+          "analysis (shorthand for \"monotonic\": true in --catalog).");
 ABSL_FLAG(std::vector<std::string>, arity, {},
           "Arities of global collections the plan does not reveal, as "
           "name=N items, comma-separated (e.g. "
-          "materialize.public.t=2,materialize.public.u=3).");
+          "materialize.public.t=2,materialize.public.u=3; shorthand for "
+          "\"arity\" in --catalog, which must agree).");
+ABSL_FLAG(std::string, catalog, "",
+          "What the catalog knows that a plan does not print, a JSON file "
+          "{\"collections\": {NAME: {\"arity\": N, \"unique_keys\": "
+          "[[COLUMN, ...], ...], \"monotonic\": true|false}}, \"indexes\": "
+          "{NAME: {\"on\": COLLECTION, \"key\": [COLUMN, ...]}}}, every "
+          "member optional (docs/analyses.md, docs/evaluator.md). Collections "
+          "feed the analyses and the passes of every command, with "
+          "--arity and --monotonic_ids; run also reads the keys of the "
+          "indexes fast-path peeks read (declarations may also be in the "
+          "data file).");
 
 namespace lir::cli {
 
@@ -49,6 +64,9 @@ bool AbslParseFlag(absl::string_view text, AnnotationList* value,
       case AnnotationField::kArrangements:
         value->fields.arrangements = true;
         break;
+      case AnnotationField::kUniqueKeys:
+        value->fields.unique_keys = true;
+        break;
     }
   }
   return true;
@@ -61,11 +79,14 @@ std::string AbslUnparseFlag(const AnnotationList& value) {
   if (f.arity) names.push_back("arity");
   if (f.monotonic) names.push_back("monotonic");
   if (f.arrangements) names.push_back("arrangements");
+  if (f.unique_keys) names.push_back("unique_keys");
   return absl::StrJoin(names, ",");
 }
 
-int ResolveAnalysisInputsOrReport(interp::AnalysisInputs* inputs) {
+int ResolveAnalysisInputsOrReport(interp::AnalysisInputs* inputs,
+                                  eval::Catalog* catalog) {
   *inputs = interp::AnalysisInputs();
+  if (catalog != nullptr) *catalog = eval::Catalog();
   inputs->single_time = absl::GetFlag(FLAGS_single_time);
   for (const std::string& id : absl::GetFlag(FLAGS_monotonic_ids)) {
     ParseIdList(id, &inputs->monotonic_ids);
@@ -76,6 +97,19 @@ int ResolveAnalysisInputsOrReport(interp::AnalysisInputs* inputs) {
       return UsageError(absl::StrCat("--arity: ", status.message()));
     }
   }
+  const std::string path = absl::GetFlag(FLAGS_catalog);
+  if (path.empty()) return kExitOk;
+  absl::StatusOr<InputText> text =
+      ReadInput(path, absl::GetFlag(FLAGS_max_input_bytes));
+  if (!text.ok()) return InputError(text.status().message());
+  absl::StatusOr<eval::Catalog> parsed =
+      eval::ParseCatalog(text->text, text->name);
+  if (!parsed.ok()) return InputError(parsed.status().message());
+  if (absl::Status added = eval::AddCatalogToAnalysisInputs(*parsed, inputs);
+      !added.ok()) {
+    return InputError(added.message());
+  }
+  if (catalog != nullptr) *catalog = *std::move(parsed);
   return kExitOk;
 }
 

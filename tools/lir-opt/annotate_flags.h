@@ -1,7 +1,8 @@
 // Analysis flags of lir-opt: `--annotate` (which analysis results EXPLAIN
 // shows on every node) and the facts about the dataflow the analyses and
 // analysis-driven passes need (`--single_time`, `--monotonic_ids`,
-// `--arity`).
+// `--arity`, and the catalog file `--catalog`, of which the two before are
+// shorthands).
 #ifndef LIR_TOOLS_LIR_OPT_ANNOTATE_FLAGS_H_
 #define LIR_TOOLS_LIR_OPT_ANNOTATE_FLAGS_H_
 
@@ -10,6 +11,7 @@
 
 #include "absl/flags/declare.h"
 #include "absl/strings/string_view.h"
+#include "src/eval/data.h"
 #include "src/interp/annotations.h"
 #include "src/interp/inputs.h"
 #include "tools/lir-opt/flags.h"
@@ -17,16 +19,24 @@
 namespace lir::cli {
 
 /// One field of `--annotate`.
-enum class AnnotationField { kNodeId, kArity, kMonotonic, kArrangements };
+enum class AnnotationField {
+  kNodeId,
+  kArity,
+  kMonotonic,
+  kArrangements,
+  kUniqueKeys,
+};
 inline constexpr Choice<AnnotationField> kAnnotationFieldChoices[] = {
     {"node_id", AnnotationField::kNodeId},
     {"arity", AnnotationField::kArity},
     {"monotonic", AnnotationField::kMonotonic},
     {"arrangements", AnnotationField::kArrangements},
+    {"unique_keys", AnnotationField::kUniqueKeys},
 };
 
 /// The value of `--annotate`: a comma-separated list of fields, in any
-/// order (they always print as node_id, arity, monotonic, arrangements).
+/// order (they always print as node_id, arity, monotonic, arrangements,
+/// unique_keys).
 struct AnnotationList {
   interp::AnnotationFields fields;
 };
@@ -36,10 +46,14 @@ bool AbslParseFlag(absl::string_view text, AnnotationList* value,
                    std::string* error);
 std::string AbslUnparseFlag(const AnnotationList& value);
 
-/// Collects --single_time, --monotonic_ids and --arity into `*inputs`.
-/// Returns 0, or the exit status after printing a usage error (a malformed
-/// --arity item).
-int ResolveAnalysisInputsOrReport(interp::AnalysisInputs* inputs);
+/// Collects --single_time, --monotonic_ids, --arity and the collections of
+/// the --catalog file into `*inputs`, and the catalog into `*catalog` when
+/// it is not null (empty without --catalog). Returns 0, or the exit status
+/// after printing a usage error (a malformed --arity item) or an input
+/// error (a catalog that cannot be read, is invalid, or disagrees with
+/// --arity or --monotonic_ids).
+int ResolveAnalysisInputsOrReport(interp::AnalysisInputs* inputs,
+                                  eval::Catalog* catalog = nullptr);
 
 }  // namespace lir::cli
 
@@ -47,5 +61,6 @@ ABSL_DECLARE_FLAG(lir::cli::AnnotationList, annotate);
 ABSL_DECLARE_FLAG(bool, single_time);
 ABSL_DECLARE_FLAG(std::vector<std::string>, monotonic_ids);
 ABSL_DECLARE_FLAG(std::vector<std::string>, arity);
+ABSL_DECLARE_FLAG(std::string, catalog);
 
 #endif  // LIR_TOOLS_LIR_OPT_ANNOTATE_FLAGS_H_

@@ -17,11 +17,12 @@ int CheckOneFileOperand(const CommandArgs& args) {
 }
 
 int ResolveOptimizerInputsOrReport(OptimizerFeatures* features,
-                                   interp::AnalysisInputs* inputs) {
+                                   interp::AnalysisInputs* inputs,
+                                   eval::Catalog* catalog) {
   if (int exit_code = ResolveFeaturesOrReport(features); exit_code != kExitOk) {
     return exit_code;
   }
-  return ResolveAnalysisInputsOrReport(inputs);
+  return ResolveAnalysisInputsOrReport(inputs, catalog);
 }
 
 int LoadInputDocumentOrReport(absl::string_view path, InputText* input,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "src/eval/data.h"
 #include "src/interp/inputs.h"
 #include "src/lir/document.h"
 #include "src/recognizer/features.h"
@@ -47,10 +48,12 @@ int InputError(absl::string_view message);
 int CheckOneFileOperand(const CommandArgs& args);
 
 /// Resolves the optimizer features (--config, --features, per-feature
-/// flags) and the analysis inputs (--single_time, --monotonic_ids, --arity);
-/// kExitOk, or the exit status after reporting a bad value.
+/// flags) and the analysis inputs (--single_time, --monotonic_ids, --arity,
+/// --catalog; the catalog itself into `*catalog` when not null); kExitOk,
+/// or the exit status after reporting a bad value.
 int ResolveOptimizerInputsOrReport(OptimizerFeatures* features,
-                                   interp::AnalysisInputs* inputs);
+                                   interp::AnalysisInputs* inputs,
+                                   eval::Catalog* catalog = nullptr);
 
 /// Reads and parses FILE (`-`: stdin) as --input_format says, validating it
 /// unless --novalidate; kExitOk, or the exit status after reporting.

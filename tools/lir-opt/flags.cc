@@ -95,10 +95,15 @@ std::string FlagsUsage() {
             });
   std::string out;
   for (const absl::CommandLineFlag* flag : flags) {
-    absl::StrAppend(
-        &out, "  ", FlagValueSyntax(*flag), "  (default: ",
-        flag->DefaultValue().empty() ? "none" : flag->DefaultValue(), ")\n",
-        WrapText(flag->Help(), kHelpIndent));
+    const std::string syntax = absl::StrCat("  ", FlagValueSyntax(*flag));
+    const std::string fallback = absl::StrCat(
+        "(default: ",
+        flag->DefaultValue().empty() ? "none" : flag->DefaultValue(), ")");
+    // The default goes on a line of its own when both do not fit in 80
+    // columns (the longest choice lists).
+    const bool fits = syntax.size() + 2 + fallback.size() <= 80;
+    absl::StrAppend(&out, syntax, fits ? "  " : absl::StrCat("\n", kHelpIndent),
+                    fallback, "\n", WrapText(flag->Help(), kHelpIndent));
   }
   return out;
 }

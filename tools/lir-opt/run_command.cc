@@ -18,11 +18,6 @@ ABSL_FLAG(std::string, data, "",
           "run: the input data, a JSON file {\"collections\": {NAME: "
           "{\"arity\": N, \"updates\": [[row, round, diff], ...]}}} "
           "(docs/evaluator.md).");
-ABSL_FLAG(std::string, catalog, "",
-          "run: what the catalog knows that a plan does not print, a JSON "
-          "file {\"indexes\": {NAME: {\"on\": COLLECTION, \"key\": "
-          "[COLUMN, ...]}}}: the keys of the indexes fast-path peeks read "
-          "(docs/evaluator.md). Declarations may also be in the data file.");
 ABSL_FLAG(lir::cli::EngineChoice, engine, lir::cli::EngineChoice::kIncremental,
           "run: incremental (operators consume each round's changes and keep "
           "arrangements) or snapshot (recompute every round: the oracle).");
@@ -78,8 +73,9 @@ int RunRun(const CommandArgs& args) {
 
   OptimizerFeatures features;
   interp::AnalysisInputs analysis_inputs;
+  eval::Catalog catalog;
   if (int exit_code =
-          ResolveOptimizerInputsOrReport(&features, &analysis_inputs);
+          ResolveOptimizerInputsOrReport(&features, &analysis_inputs, &catalog);
       exit_code != kExitOk) {
     return exit_code;
   }
@@ -95,19 +91,9 @@ int RunRun(const CommandArgs& args) {
   absl::StatusOr<eval::InputData> data =
       eval::ParseInputData(data_text->text, data_text->name);
   if (!data.ok()) return InputError(data.status().message());
-  if (const std::string catalog_path = absl::GetFlag(FLAGS_catalog);
-      !catalog_path.empty()) {
-    absl::StatusOr<InputText> catalog_text =
-        ReadInput(catalog_path, absl::GetFlag(FLAGS_max_input_bytes));
-    if (!catalog_text.ok()) return InputError(catalog_text.status().message());
-    absl::StatusOr<std::map<std::string, eval::InputIndex>> catalog =
-        eval::ParseCatalog(catalog_text->text, catalog_text->name);
-    if (!catalog.ok()) return InputError(catalog.status().message());
-    if (absl::Status added =
-            eval::AddIndexes(*catalog, catalog_text->name, &*data);
-        !added.ok()) {
-      return InputError(added.message());
-    }
+  if (absl::Status checked = eval::CheckCatalogAgainstData(catalog, &*data);
+      !checked.ok()) {
+    return InputError(checked.message());
   }
 
   absl::StatusOr<OptimizeResult> optimized =
