@@ -101,7 +101,8 @@ void RewriteAndCheck(const Document& doc, const interp::AnalysisInputs& inputs,
   const interp::DocumentAnalysis analysis =
       Analyze(rewritten, inputs, absl::StrCat("rewritten, ", what));
   interp::AnnotationFields fields;
-  fields.node_id = fields.arity = fields.monotonic = fields.arrangements = true;
+  fields.node_id = fields.arity = fields.monotonic = fields.arrangements =
+      fields.unique_keys = true;
   explain::PrintOptions annotated;
   annotated.node_identifiers = true;
   annotated.annotate = [&](const Node& node) {

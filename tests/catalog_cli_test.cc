@@ -200,6 +200,23 @@ TEST_F(CatalogCliTest, MonotonicIdsFlagMustAgreeWithTheCatalog) {
             "\"monotonic\": false, --monotonic_ids lists it\n");
 }
 
+TEST_F(CatalogCliTest, TheExampleCatalogServesExplainAndRun) {
+  const std::string examples = std::string(LIR_SOURCE_DIR) + "/examples/";
+  RunResult r = Run({"explain", "--annotate=monotonic,unique_keys",
+                     "--catalog=" + examples + "except.catalog.json",
+                     examples + "except.plan"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(absl::StrContains(
+      r.out,
+      "Get::Collection materialize.public.t2 // { monotonic: true, "
+      "unique_keys: \"none\" }\n"))
+      << r.out;
+  r = Run({"run", "--data=" + examples + "except.data.json",
+           "--catalog=" + examples + "except.catalog.json",
+           examples + "except.plan"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 TEST_F(CatalogCliTest, MissingCatalogIsAnInputError) {
   RunResult r = Run({"explain", "--catalog=nope.json", "plan.txt"});
   EXPECT_EQ(r.exit_code, 1);

@@ -91,6 +91,15 @@ absl::StatusOr<DocumentAnalysis> DocumentAnalysis::Run(
   }
   const std::map<std::string, std::vector<UniqueKey>> global_keys =
       GlobalKeysSeenByGets(doc, inputs.global_unique_keys);
+  // Given arities are the collections' own (as a data file's): a Source
+  // block's projection fixes what its Gets read.
+  std::map<std::string, int> global_arity = inputs.global_arity;
+  for (const SourceBlock& block : doc.sources) {
+    auto it = global_arity.find(block.name);
+    if (it != global_arity.end()) {
+      it->second = block.mfp.OutputArity(it->second);
+    }
+  }
   DocumentAnalysis result;
   for (const Object& object : doc.objects) {
     if (object.plan == nullptr) continue;
@@ -99,7 +108,7 @@ absl::StatusOr<DocumentAnalysis> DocumentAnalysis::Run(
     CollectRevealedArities(plan, &revealed);
     revealed.globals = document.globals;
     absl::StatusOr<Analysis<Arity>> arity =
-        Analyze(ArityInterpreter(inputs.global_arity, revealed), plan);
+        Analyze(ArityInterpreter(global_arity, revealed), plan);
     if (!arity.ok()) return InObject(object, arity.status());
     absl::StatusOr<Analysis<PhysicallyMonotonic>> monotonic =
         Analyze(MonotonicityInterpreter(inputs.monotonic_ids), plan);

@@ -53,12 +53,14 @@ constexpr Subcommand kSubcommands[] = {
 
 constexpr absl::string_view kExitCodes =
     "  0  success: the output is on stdout\n"
-    "  1  invalid input: FILE (or the --config or --data file) cannot be\n"
-    "     read, parsed or validated; stderr holds one message naming it\n"
-    "     (FILE:LINE:COLUMN: expected ...) and stdout is empty; for run,\n"
-    "     also a plan that cannot run, or a round that failed, a budget\n"
-    "     passed (--max_rows_per_round, --max_iterations) or memory ran\n"
-    "     out (stdout then holds the rounds up to the failed one)\n"
+    "  1  invalid input: FILE (or the --config, --data or --catalog file)\n"
+    "     cannot be read, parsed or validated, or the catalog disagrees\n"
+    "     with --arity, --monotonic_ids or the data; stderr holds one\n"
+    "     message naming it (FILE:LINE:COLUMN: expected ...) and stdout is\n"
+    "     empty; for run, also a plan that cannot run, or a round that\n"
+    "     failed, a budget passed (--max_rows_per_round, --max_iterations)\n"
+    "     or memory ran out (stdout then holds the rounds up to the failed\n"
+    "     one)\n"
     "  2  usage error: unknown command or flag, bad flag value, missing or\n"
     "     extra FILE\n";
 
@@ -72,6 +74,8 @@ constexpr absl::string_view kExamples =
     "      --report=- examples/except.plan\n"
     "  lir-opt explain --annotate=node_id,arity,monotonic,arrangements \\\n"
     "      --monotonic_ids=materialize.public.a examples/except.plan\n"
+    "  lir-opt explain --annotate=arity,monotonic,unique_keys \\\n"
+    "      --catalog=examples/except.catalog.json examples/except.plan\n"
     "  lir-opt run --data=examples/except.data.json \\\n"
     "      --enable_fused_set_difference --arrangement_sizes \\\n"
     "      examples/except.plan\n"
