@@ -206,6 +206,14 @@ PlanBuilder PlanBuilder::SetDifference(PlanBuilder base, PlanBuilder subtract,
   return Make(std::move(op), std::move(inputs), "SetDifference");
 }
 
+PlanBuilder PlanBuilder::AntiJoin(PlanBuilder base, PlanBuilder keys,
+                                  AntiJoinOp op) {
+  std::vector<PlanBuilder> inputs;
+  inputs.push_back(std::move(base));
+  inputs.push_back(std::move(keys));
+  return Make(std::move(op), std::move(inputs), "AntiJoin");
+}
+
 PlanBuilder PlanBuilder::FromOp(NodeOp op, std::vector<PlanBuilder> inputs) {
   return Make(std::move(op), std::move(inputs), "FromOp");
 }

@@ -42,7 +42,6 @@ struct ArmVerdict {
   bool remap_ambiguous = false;
 };
 
-
 bool HasKey(const std::vector<ArrangementForm>& forms,
             const std::vector<int>& key) {
   for (const ArrangementForm& form : forms) {
@@ -111,15 +110,14 @@ ArmVerdict ArrangeByVerdict(const std::vector<ArrangementForm>& forms,
   const bool pass_remapped =
       out_key != key &&
       (HasKey(forms, key) || input_key == Through(project, key));
-  ArmVerdict v = Declined(spec_remapped ? kKeyRemappedByProjection
-                                        : kNotCoArranged);
+  ArmVerdict v =
+      Declined(spec_remapped ? kKeyRemappedByProjection : kNotCoArranged);
   v.remap_ambiguous = spec_remapped != pass_remapped;
   return v;
 }
 
 // ---- the generator
 // ------------------------------------------------------------------
-
 
 class CandidatePlanGenerator {
  public:
