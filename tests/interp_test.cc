@@ -97,6 +97,11 @@ class StepInterpreter {
                             const Domain& subtract) const {
     return Note(ctx, node, {std::max(base.n, subtract.n)});
   }
+  Domain VisitAntiJoin(const Context<Domain>& ctx, const Node& node,
+                       const AntiJoinOp&, const Domain& base,
+                       const Domain& keys) const {
+    return Note(ctx, node, {std::max(base.n, keys.n)});
+  }
 
   /// Whether the context was recursive at the last visit of each LirId.
   mutable std::map<LirId, bool> recursive;

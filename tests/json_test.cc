@@ -219,7 +219,7 @@ TEST(JsonErrors, BadKind) {
   j["objects"][0]["plan"][1]["kind"] = "Threshhold";
   ExpectError(j, {"/objects/0/plan/1/kind: expected one of Constant, Get, "
                   "Let, LetRec, Mfp, FlatMap, Join, Reduce, TopK, Negate, "
-                  "Threshold, Union, ArrangeBy, SetDifference, got "
+                  "Threshold, Union, ArrangeBy, SetDifference, AntiJoin, got "
                   "\"Threshhold\""});
 }
 

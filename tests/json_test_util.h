@@ -75,6 +75,10 @@ inline bool SameOp(const SetDifferenceOp& a, const SetDifferenceOp& b) {
   return std::tie(a.ensure_arrangement, a.base_key, a.subtract_key) ==
          std::tie(b.ensure_arrangement, b.base_key, b.subtract_key);
 }
+inline bool SameOp(const AntiJoinOp& a, const AntiJoinOp& b) {
+  return std::tie(a.key, a.base_key, a.keys_key) ==
+         std::tie(b.key, b.base_key, b.keys_key);
+}
 
 // Compares two plans node by node (iteratively); reports the first
 // difference as a test failure.
@@ -441,11 +445,18 @@ inline NodePtr MiscPlan() {
   NodePtr diff_node = MakeNode(
       std::move(diff),
       Inputs(std::move(union_node), GetLocal(2, GetKind::kPassArrangements)));
+  AntiJoinOp anti;
+  anti.key = {1, 0};
+  anti.base_key = {1, 0};
+  anti.keys_key = {0, 1};
+  NodePtr anti_node = MakeNode(
+      std::move(anti),
+      Inputs(std::move(diff_node), GetGlobal("materialize.public.keys")));
 
   // Two nested Lets (printed as one `With`) inside a LetRec.
   NodePtr inner_let =
       MakeNode(LetOp{3},
-               Inputs(GetLocal(9, GetKind::kCollection), std::move(diff_node)));
+               Inputs(GetLocal(9, GetKind::kCollection), std::move(anti_node)));
   NodePtr outer_let =
       MakeNode(LetOp{2},
                Inputs(GetLocal(1, GetKind::kCollection), std::move(inner_let)));

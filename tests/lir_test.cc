@@ -357,6 +357,8 @@ TEST(NodeKindsTest, RequiredInputsFollowEachKindsShape) {
   EXPECT_EQ(range(three).min, 4u);
   EXPECT_EQ(range(SetDifferenceOp{}).min, 2u);
   EXPECT_TRUE(range(SetDifferenceOp{}).Exact());
+  EXPECT_EQ(range(AntiJoinOp{}).min, 2u);
+  EXPECT_TRUE(range(AntiJoinOp{}).Exact());
   for (NodeOp variadic : {NodeOp(UnionOp{}), NodeOp(JoinOp{})}) {
     EXPECT_FALSE(range(variadic).Allows(0));
     EXPECT_TRUE(range(variadic).Allows(1));
@@ -366,7 +368,9 @@ TEST(NodeKindsTest, RequiredInputsFollowEachKindsShape) {
 
 // Names, kinds and payload types agree for every kind.
 TEST(NodeKindsTest, KindsNamesAndPayloadsAgree) {
-  EXPECT_EQ(kNodeKindCount, 14u);
+  EXPECT_EQ(kNodeKindCount, 15u);
+  EXPECT_EQ(KindName(NodeKind::kAntiJoin), "AntiJoin");
+  EXPECT_EQ(kKindOf<AntiJoinOp>, NodeKind::kAntiJoin);
   EXPECT_EQ(KindName(NodeKind::kSetDifference), "SetDifference");
   EXPECT_EQ(KindName(NodeKind::kLetRec), "LetRec");
   EXPECT_EQ(kKindOf<ReduceOp>, NodeKind::kReduce);

@@ -187,7 +187,7 @@ INSTANTIATE_TEST_SUITE_P(
             "unknown_node", "Explained Query:\n  Frobnicate\n",
             "bad.plan:2:3: expected a node (Constant, Error, Get::*, With, "
             "Mfp, FlatMap, Join::*, Reduce::*, TopK::*, Negate, "
-            "Threshold::Basic, Union, ArrangeBy, SetDifference)"},
+            "Threshold::Basic, Union, ArrangeBy, SetDifference, AntiJoin)"},
         ErrorCase{"negate_without_child", "Explained Query:\n  Negate\n",
                   "bad.plan:2:3: expected 1 child plan under Negate, found 0"},
         ErrorCase{"child_too_deep",

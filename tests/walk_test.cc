@@ -449,6 +449,7 @@ TEST(NodeErrorTest, EveryKindRoundTrips) {
   nodes.push_back(MakeNode(UnionOp{}));
   nodes.push_back(MakeNode(ArrangeByOp{}));
   nodes.push_back(MakeNode(SetDifferenceOp{}));
+  nodes.push_back(MakeNode(AntiJoinOp{}));
   EXPECT_EQ(nodes.size(), std::variant_size_v<NodeOp>);
   for (size_t k = 0; k < nodes.size(); ++k) {
     Node& node = *nodes[k];

@@ -471,6 +471,7 @@ absl::StatusOr<size_t> BuildLinearOp(const Node& node, Graph& graph) {
     case NodeKind::kThreshold:
     case NodeKind::kArrangeBy:
     case NodeKind::kSetDifference:
+    case NodeKind::kAntiJoin:
       return absl::InternalError("not a linear operator");
   }
   op->inputs = std::move(inputs);

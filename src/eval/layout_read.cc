@@ -109,7 +109,8 @@ absl::StatusOr<LayoutReader> ReaderFor(const Node& node, int input_arity) {
     case NodeKind::kNegate:
     case NodeKind::kThreshold:
     case NodeKind::kUnion:
-    case NodeKind::kSetDifference: return LayoutReader();
+    case NodeKind::kSetDifference:
+    case NodeKind::kAntiJoin: return LayoutReader();
   }
   return LayoutReader();
 }

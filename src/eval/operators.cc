@@ -2,6 +2,7 @@
 // join stages. Reduce and TopK groups are in operators_reduce.cc.
 #include "src/eval/operators.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -223,6 +224,7 @@ absl::Status CheckNode(const Node& node) {
       return CheckForm(node.As<ThresholdOp>().ensure_arrangement);
     case NodeKind::kSetDifference:
       return CheckForm(node.As<SetDifferenceOp>().ensure_arrangement);
+    case NodeKind::kAntiJoin: return absl::OkStatus();
     case NodeKind::kLet:
     case NodeKind::kLetRec:
     case NodeKind::kNegate:
@@ -334,6 +336,36 @@ absl::StatusOr<Multiset> ConstantRows(const ConstantOp& op) {
     updates.push_back({std::move(row), entry.diff});
   }
   return Consolidate(std::move(updates));
+}
+
+absl::StatusOr<Multiset> AntiJoinRows(const AntiJoinOp& op,
+                                      const Multiset& base,
+                                      const Multiset& keys) {
+  Multiset out;
+  DataRow key;
+  for (const auto& [row, diff] : base) {
+    key.clear();
+    for (int c : op.key) {
+      if (c < 0 || static_cast<size_t>(c) >= row.size()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("AntiJoin key column #", c,
+                         " is outside a base row of ", row.size(), " columns"));
+      }
+      key.push_back(row[c]);
+    }
+    auto found = std::lower_bound(
+        keys.begin(), keys.end(), key,
+        [](const RowDiff& entry, const DataRow& k) { return entry.first < k; });
+    const int64_t count =
+        found != keys.end() && found->first == key ? found->second : 0;
+    if (count != 0 && count != 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "AntiJoin: key ", FormatRow(key), " has count ", count,
+          " in the keys input (an antijoin needs each key at most once)"));
+    }
+    if (count == 0) out.emplace_back(row, diff);
+  }
+  return out;
 }
 
 }  // namespace lir::eval

@@ -79,6 +79,17 @@ DataRow JoinedRow(const DataRow& key, const DataRow& stream,
 absl::StatusOr<std::optional<DataRow>> ApplyClosure(
     const std::optional<JoinClosure>& closure, DataRow row);
 
+/// AntiJoin over whole collections (../shared/reference/SEMANTICS.md 7.1):
+/// each base row r keeps its multiplicity times 1 - keys(r[key]), where
+/// `keys` is consolidated (sorted, so looked up by binary search). A key
+/// whose count in `keys` is neither 0 nor 1 while `base` holds rows for it
+/// is an InvalidArgument naming the key: the operator is only exact for a
+/// keys collection that holds each key at most once, so a wrong rewrite
+/// cannot pass silently.
+absl::StatusOr<Multiset> AntiJoinRows(const AntiJoinOp& op,
+                                      const Multiset& base,
+                                      const Multiset& keys);
+
 /// The Constant's rows as a consolidated multiset (an error constant is an
 /// InvalidArgument carrying its message).
 absl::StatusOr<Multiset> ConstantRows(const ConstantOp& op);

@@ -358,6 +358,8 @@ absl::StatusOr<Multiset> ComputeNode(const Node& node,
       LIR_ASSIGN_OR_RETURN(Multiset net, DiffMultisets(inputs[0], inputs[1]));
       return KeepPositive(std::move(net));
     }
+    case NodeKind::kAntiJoin:
+      return AntiJoinRows(node.As<AntiJoinOp>(), inputs[0], inputs[1]);
     case NodeKind::kGet:
     case NodeKind::kLet:
     case NodeKind::kLetRec: break;

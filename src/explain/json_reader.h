@@ -198,6 +198,13 @@ absl::Status ReadPositions(const json& value, const JsonPath& path,
 absl::Status ReadStrings(const json& value, const JsonPath& path,
                          std::vector<std::string>& out);
 
+// ---- Node payloads (json_read_ops.cc) ---------------------------------------
+
+/// The payload fields of a Join node.
+absl::Status ReadJoin(Fields& fields, JoinOp& op);
+/// The payload fields of a Reduce node.
+absl::Status ReadReduce(Fields& fields, ReduceOp& op);
+
 // ---- Text the text form must carry (json_text_checks.cc) ------------------
 //
 // Each fails at a JSON pointer under `path` when the piece would print as

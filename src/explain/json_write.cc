@@ -323,6 +323,11 @@ struct OpWriter {
     out["base_key"] = op.base_key;
     out["subtract_key"] = op.subtract_key;
   }
+  void operator()(const AntiJoinOp& op) {
+    out["key"] = op.key;
+    out["base_key"] = op.base_key;
+    out["keys_key"] = op.keys_key;
+  }
 };
 
 // The plan as a post-order node array; inputs are indexes into it.

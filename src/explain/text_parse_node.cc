@@ -462,6 +462,25 @@ absl::StatusOr<ArrangementForm> ParseEnsureArrangement(const ErrorSink& errors,
   return form;
 }
 
+// The key of an `AntiJoin key=[<columns>]` header (without its annotation).
+absl::StatusOr<std::vector<int>> ParseAntiJoinKey(const ErrorSink& errors,
+                                                  const TextLine& line,
+                                                  absl::string_view header) {
+  constexpr absl::string_view kPrefix = "AntiJoin key=[";
+  if (!absl::EndsWith(header, "]")) {
+    return errors.Expected(line, header.size(), "']' ending 'key=[...]'");
+  }
+  absl::string_view list =
+      header.substr(kPrefix.size(), header.size() - kPrefix.size() - 1);
+  LIR_PARSE_AT(std::vector<ScalarExpr> key, line, kPrefix.size(), list,
+               ParseCompactScalars);
+  std::optional<std::vector<int>> columns = KeyColumns(key);
+  if (!columns.has_value()) {
+    return errors.Expected(line, kPrefix.size(), "plain column references");
+  }
+  return *columns;
+}
+
 absl::StatusOr<std::vector<int>> ParseColumnKeyLine(const ErrorSink& errors,
                                                     LineCursor& c, int level,
                                                     absl::string_view name) {
@@ -732,11 +751,21 @@ absl::StatusOr<NodePtr> ParseNodeHeader(const ErrorSink& errors,
                          ParseColumnKeyLine(errors, c, d1, "subtract_key="));
     return MakeNode(std::move(s));
   }
+  if (starts("AntiJoin key=[")) {
+    AntiJoinOp a;
+    LIR_ASSIGN_OR_RETURN(a.key, ParseAntiJoinKey(errors, header, text));
+    LIR_ASSIGN_OR_RETURN(a.base_key,
+                         ParseColumnKeyLine(errors, c, d1, "base_key="));
+    LIR_ASSIGN_OR_RETURN(a.keys_key,
+                         ParseColumnKeyLine(errors, c, d1, "keys_key="));
+    return MakeNode(std::move(a));
+  }
   return errors.Expected(
       header, 0,
       "a node (Constant, Error, Get::*, With, Mfp, FlatMap, Join::*, "
       "Reduce::*, "
-      "TopK::*, Negate, Threshold::Basic, Union, ArrangeBy, SetDifference)");
+      "TopK::*, Negate, Threshold::Basic, Union, ArrangeBy, SetDifference, "
+      "AntiJoin)");
 }
 
 }  // namespace lir::explain::internal

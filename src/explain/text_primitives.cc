@@ -20,7 +20,7 @@ namespace {
 using internal::PrimitiveCursor;
 
 /// Runs of at least this many consecutive ascending columns print as a range.
-constexpr size_t kMinRangeLength = 3;
+constexpr size_t kMinRangeLength = kMinColumnRangeLength;
 
 /// The end of the maximal run of consecutive ascending columns starting at
 /// `begin`, where `column(i)` is the column of item i or -1 if it is none.
@@ -198,18 +198,7 @@ std::string PrintConstantRow(const Row& row, int64_t diff) {
 }
 
 std::string PrintIndices(const std::vector<int>& columns) {
-  std::string out;
-  auto column = [&](size_t i) { return columns[i]; };
-  for (size_t i = 0; i < columns.size();) {
-    size_t end = RunEnd(i, columns.size(), column);
-    if (end - i < kMinRangeLength) end = i + 1;
-    if (!out.empty()) out += ", ";
-    absl::StrAppend(&out, "#", columns[i]);
-    if (end - i >= kMinRangeLength)
-      absl::StrAppend(&out, "..=#", columns[end - 1]);
-    i = end;
-  }
-  return out;
+  return FormatColumnList(columns);
 }
 
 std::string PrintCompactScalars(const std::vector<ScalarExpr>& exprs) {

@@ -505,6 +505,18 @@ class Printer {
         PushInputs(node, d1);
         return;
       }
+      case NodeKind::kAntiJoin: {
+        const AntiJoinOp& a = node.As<AntiJoinOp>();
+        Header(level, node,
+               absl::StrCat("AntiJoin key=[",
+                            PrintCompactScalars(ColumnKey(a.key)), "]"));
+        Line(d1, absl::StrCat("base_key=[",
+                              PrintCompactScalars(ColumnKey(a.base_key)), "]"));
+        Line(d1, absl::StrCat("keys_key=[",
+                              PrintCompactScalars(ColumnKey(a.keys_key)), "]"));
+        PushInputs(node, d1);
+        return;
+      }
     }
   }
 

@@ -115,6 +115,13 @@ Domain ArityInterpreter::VisitSetDifference(const Context<Domain>&,
   return NodeOutputArity(node, inputs);
 }
 
+Domain ArityInterpreter::VisitAntiJoin(const Context<Domain>&, const Node& node,
+                                       const AntiJoinOp&, const Domain& base,
+                                       const Domain& keys) const {
+  const Domain inputs[] = {base, keys};
+  return NodeOutputArity(node, inputs);
+}
+
 absl::StatusOr<Analysis<Arity>> AnalyzeArity(
     const Node& plan, const std::map<std::string, int>& given) {
   RevealedArities revealed;

@@ -243,6 +243,14 @@ Domain ArrangementsInterpreter::VisitSetDifference(const Context<Domain>&,
   return AvailableForms::ArrangedBy(PlanKey(op.ensure_arrangement.key));
 }
 
+// It builds no arrangement (SEMANTICS 7.1).
+Domain ArrangementsInterpreter::VisitAntiJoin(const Context<Domain>&,
+                                              const Node&, const AntiJoinOp&,
+                                              const Domain&,
+                                              const Domain&) const {
+  return AvailableForms::Raw();
+}
+
 absl::StatusOr<Analysis<AvailableForms>> AnalyzeArrangements(
     const Node& plan, const Analysis<Arity>* arities) {
   return Analyze(ArrangementsInterpreter(arities), plan);

@@ -79,6 +79,28 @@ class Context {
 #define LIR_INTERP_REQUIRE_kLet(Kind, Payload)
 #define LIR_INTERP_REQUIRE_kLetRec(Kind, Payload)
 
+// The declarations of those transfer functions, for an interpreter class
+// with a `Domain` type: inside the class, defining LIR_NODE_KIND(Kind,
+// Payload, JsonName, Shape) as LIR_INTERP_DECLARE_##Shape(Kind, Payload) and
+// including src/lir/node_kinds.def declares one `Visit<Kind>` per kind, so a
+// new kind is declared everywhere at once and the linker names each interpreter
+// that lacks its definition.
+#define LIR_INTERP_DECLARE_kLeaf(Kind, Payload)                    \
+  Domain Visit##Kind(const Context<Domain>& ctx, const Node& node, \
+                     const Payload& op) const;
+#define LIR_INTERP_DECLARE_kUnary(Kind, Payload)                   \
+  Domain Visit##Kind(const Context<Domain>& ctx, const Node& node, \
+                     const Payload& op, const Domain& input) const;
+#define LIR_INTERP_DECLARE_kBinary(Kind, Payload)                  \
+  Domain Visit##Kind(const Context<Domain>& ctx, const Node& node, \
+                     const Payload& op, const Domain& first,       \
+                     const Domain& second) const;
+#define LIR_INTERP_DECLARE_kVariadic(Kind, Payload)                \
+  Domain Visit##Kind(const Context<Domain>& ctx, const Node& node, \
+                     const Payload& op, std::span<const Domain> inputs) const;
+#define LIR_INTERP_DECLARE_kLet(Kind, Payload)
+#define LIR_INTERP_DECLARE_kLetRec(Kind, Payload)
+
 /// An abstract interpreter: a bounded lattice `Domain` (Top, Bottom, Join,
 /// Equal) and one transfer function `Visit<Kind>` per node kind other than
 /// Let and LetRec, which the driver handles; its arguments follow the kind's

@@ -156,6 +156,15 @@ Domain MonotonicityInterpreter::VisitSetDifference(const Context<Domain>& ctx,
   return {!ctx.recursive()};
 }
 
+// It carries retractions, like the Union(base, Negate(...)) it stands for
+// (SEMANTICS 7.1).
+Domain MonotonicityInterpreter::VisitAntiJoin(const Context<Domain>&,
+                                              const Node&, const AntiJoinOp&,
+                                              const Domain&,
+                                              const Domain&) const {
+  return {false};
+}
+
 absl::StatusOr<Analysis<PhysicallyMonotonic>> AnalyzeMonotonicity(
     const Node& plan, const std::set<std::string>& monotonic_globals) {
   return Analyze(MonotonicityInterpreter(monotonic_globals), plan);

@@ -40,7 +40,7 @@ bool TableFunctionPreservesMonotonicity(absl::string_view func);
 ///     caller's set (recursive bindings never are);
 ///   Mfp: input, no temporal predicates; FlatMap: input, a preserving
 ///     function, no temporal predicates in mfp_after;
-///   Join, Union: all inputs; ArrangeBy: input; Negate: never;
+///   Join, Union: all inputs; ArrangeBy: input; Negate, AntiJoin: never;
 ///   Reduce, TopK, Threshold, SetDifference: outside recursive scopes.
 class MonotonicityInterpreter {
  public:
@@ -60,32 +60,11 @@ class MonotonicityInterpreter {
   }
   bool Equal(const Domain& a, const Domain& b) const { return a == b; }
 
-  /// Transfer functions, one per node kind (rules in the class comment).
-  Domain VisitConstant(const Context<Domain>& ctx, const Node& node,
-                       const ConstantOp& op) const;
-  Domain VisitGet(const Context<Domain>& ctx, const Node& node,
-                  const GetOp& op) const;
-  Domain VisitMfp(const Context<Domain>& ctx, const Node& node, const MfpOp& op,
-                  const Domain& input) const;
-  Domain VisitFlatMap(const Context<Domain>& ctx, const Node& node,
-                      const FlatMapOp& op, const Domain& input) const;
-  Domain VisitJoin(const Context<Domain>& ctx, const Node& node,
-                   const JoinOp& op, std::span<const Domain> inputs) const;
-  Domain VisitReduce(const Context<Domain>& ctx, const Node& node,
-                     const ReduceOp& op, const Domain& input) const;
-  Domain VisitTopK(const Context<Domain>& ctx, const Node& node,
-                   const TopKOp& op, const Domain& input) const;
-  Domain VisitNegate(const Context<Domain>& ctx, const Node& node,
-                     const NegateOp& op, const Domain& input) const;
-  Domain VisitThreshold(const Context<Domain>& ctx, const Node& node,
-                        const ThresholdOp& op, const Domain& input) const;
-  Domain VisitUnion(const Context<Domain>& ctx, const Node& node,
-                    const UnionOp& op, std::span<const Domain> inputs) const;
-  Domain VisitArrangeBy(const Context<Domain>& ctx, const Node& node,
-                        const ArrangeByOp& op, const Domain& input) const;
-  Domain VisitSetDifference(const Context<Domain>& ctx, const Node& node,
-                            const SetDifferenceOp& op, const Domain& base,
-                            const Domain& subtract) const;
+  /// Transfer functions, one per node kind (rules in the class comment),
+  /// declared from src/lir/node_kinds.def.
+#define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) \
+  LIR_INTERP_DECLARE_##Shape(Kind, Payload)
+#include "src/lir/node_kinds.def"
 
  private:
   const std::set<std::string>& monotonic_globals_;

@@ -356,6 +356,14 @@ Domain UniqueKeysInterpreter::VisitSetDifference(const Context<Domain>&,
   return Top();
 }
 
+// It keeps a subset of the base's rows with their counts (SEMANTICS 7.3).
+Domain UniqueKeysInterpreter::VisitAntiJoin(const Context<Domain>&, const Node&,
+                                            const AntiJoinOp&,
+                                            const Domain& base,
+                                            const Domain&) const {
+  return base;
+}
+
 std::map<std::string, std::vector<UniqueKey>> GlobalKeysSeenByGets(
     const Document& doc,
     const std::map<std::string, std::vector<UniqueKey>>& catalog_keys) {

@@ -87,6 +87,7 @@ std::vector<UniqueKey> ConstantKeys(const ConstantOp& op);
 ///   Get::PassArrangements, ArrangeBy: the collection's / input's;
 ///   local Get: the binding's, none for a LetRec-bound (recursive) id;
 ///   global Get: the caller's keys for the name, else none;
+///   AntiJoin: the base's (it only removes base rows).
 ///   Union, Negate, Join, FlatMap, Threshold, SetDifference: none.
 /// Let passes its body's keys (the driver); so does LetRec, whose body
 /// sees its recursive ids without keys.
@@ -111,32 +112,11 @@ class UniqueKeysInterpreter {
   }
   bool Equal(const Domain& a, const Domain& b) const { return a == b; }
 
-  /// Transfer functions, one per node kind (rules in the class comment).
-  Domain VisitConstant(const Context<Domain>& ctx, const Node& node,
-                       const ConstantOp& op) const;
-  Domain VisitGet(const Context<Domain>& ctx, const Node& node,
-                  const GetOp& op) const;
-  Domain VisitMfp(const Context<Domain>& ctx, const Node& node, const MfpOp& op,
-                  const Domain& input) const;
-  Domain VisitFlatMap(const Context<Domain>& ctx, const Node& node,
-                      const FlatMapOp& op, const Domain& input) const;
-  Domain VisitJoin(const Context<Domain>& ctx, const Node& node,
-                   const JoinOp& op, std::span<const Domain> inputs) const;
-  Domain VisitReduce(const Context<Domain>& ctx, const Node& node,
-                     const ReduceOp& op, const Domain& input) const;
-  Domain VisitTopK(const Context<Domain>& ctx, const Node& node,
-                   const TopKOp& op, const Domain& input) const;
-  Domain VisitNegate(const Context<Domain>& ctx, const Node& node,
-                     const NegateOp& op, const Domain& input) const;
-  Domain VisitThreshold(const Context<Domain>& ctx, const Node& node,
-                        const ThresholdOp& op, const Domain& input) const;
-  Domain VisitUnion(const Context<Domain>& ctx, const Node& node,
-                    const UnionOp& op, std::span<const Domain> inputs) const;
-  Domain VisitArrangeBy(const Context<Domain>& ctx, const Node& node,
-                        const ArrangeByOp& op, const Domain& input) const;
-  Domain VisitSetDifference(const Context<Domain>& ctx, const Node& node,
-                            const SetDifferenceOp& op, const Domain& base,
-                            const Domain& subtract) const;
+  /// Transfer functions, one per node kind (rules in the class comment),
+  /// declared from src/lir/node_kinds.def.
+#define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) \
+  LIR_INTERP_DECLARE_##Shape(Kind, Payload)
+#include "src/lir/node_kinds.def"
 
  private:
   const std::map<std::string, std::vector<UniqueKey>>& global_keys_;

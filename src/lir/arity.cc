@@ -246,6 +246,8 @@ Arity NodeOutputArity(const Node& node, std::span<const Arity> inputs) {
       return JoinArity(
           JoinArity(inputs[0], inputs[1]),
           DescribedArity(node.As<SetDifferenceOp>().ensure_arrangement));
+    // The base's rows, filtered (SEMANTICS 7.1); Validate checks the keys.
+    case NodeKind::kAntiJoin: return inputs[0];
   }
   return Arity::Conflict();
 }

@@ -2,7 +2,10 @@
 #include "src/lir/arrangement.h"
 
 #include <map>
+#include <string>
 #include <utility>
+
+#include "absl/strings/str_cat.h"
 
 namespace lir {
 
@@ -60,6 +63,25 @@ std::vector<ScalarExpr> ColumnKey(const std::vector<int>& columns) {
   key.reserve(columns.size());
   for (int c : columns) key.push_back(ScalarExpr::Column(c));
   return key;
+}
+
+std::string FormatColumnList(const std::vector<int>& columns) {
+  std::string out;
+  for (size_t i = 0; i < columns.size();) {
+    size_t end = i + 1;
+    while (end < columns.size() && columns[end] >= 0 &&
+           columns[end] == columns[end - 1] + 1) {
+      ++end;
+    }
+    if (columns[i] < 0 || end - i < kMinColumnRangeLength) end = i + 1;
+    if (!out.empty()) out += ", ";
+    absl::StrAppend(&out, "#", columns[i]);
+    if (end - i >= kMinColumnRangeLength) {
+      absl::StrAppend(&out, "..=#", columns[end - 1]);
+    }
+    i = end;
+  }
+  return out;
 }
 
 }  // namespace lir

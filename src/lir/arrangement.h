@@ -2,7 +2,9 @@
 #ifndef LIR_LIR_ARRANGEMENT_H_
 #define LIR_LIR_ARRANGEMENT_H_
 
+#include <cstddef>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -49,6 +51,14 @@ std::optional<std::vector<int>> KeyColumns(const std::vector<ScalarExpr>& key);
 
 /// Plain column references `#c` for every c in `columns`.
 std::vector<ScalarExpr> ColumnKey(const std::vector<int>& columns);
+
+/// Runs of at least this many consecutive ascending columns print as a
+/// range `#a..=#b` in the text form.
+inline constexpr size_t kMinColumnRangeLength = 3;
+
+/// `columns` as the text form lists them: `#0..=#2, #4` (runs of at least
+/// kMinColumnRangeLength collapsed); empty for no columns.
+std::string FormatColumnList(const std::vector<int>& columns);
 
 }  // namespace lir
 

@@ -176,7 +176,8 @@ std::optional<ArrangementForm> OfferedForm(const Node& start,
       case NodeKind::kFlatMap:
       case NodeKind::kJoin:
       case NodeKind::kNegate:
-      case NodeKind::kUnion: return std::nullopt;
+      case NodeKind::kUnion:
+      case NodeKind::kAntiJoin: return std::nullopt;
     }
     return std::nullopt;
   }

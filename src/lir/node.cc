@@ -145,7 +145,8 @@ std::string HeaderName(const Node& node) {
     case NodeKind::kNegate:
     case NodeKind::kUnion:
     case NodeKind::kArrangeBy:
-    case NodeKind::kSetDifference: break;
+    case NodeKind::kSetDifference:
+    case NodeKind::kAntiJoin: break;
   }
   return std::string(KindName(node.kind()));
 }

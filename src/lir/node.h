@@ -1,5 +1,6 @@
 // LIR plan nodes: the physical plan layer of Materialize (compute-types
-// `PlanNode` at commit 30e4b1d2) plus the fused SetDifference node.
+// `PlanNode` at commit 30e4b1d2) plus the fused SetDifference and AntiJoin
+// nodes.
 #ifndef LIR_LIR_NODE_H_
 #define LIR_LIR_NODE_H_
 
@@ -251,6 +252,19 @@ struct SetDifferenceOp {
   std::vector<int> subtract_key;
 };
 
+/// AntiJoin (differential's antijoin, ../shared/reference/SEMANTICS.md 7.1):
+/// inputs = {base, keys}; for every base row r,
+/// out(r) = base(r) * (1 - sum of keys(s) over rows s = r[key]), with nulls
+/// equal to nulls. The keys arm has one column per `key` column.
+struct AntiJoinOp {
+  /// Base output columns compared with the keys arm's columns, in order.
+  std::vector<int> key;
+  /// The key of the arrangement the operator reads from each arm, in that
+  /// arm's underlying columns (computed as SetDifference's, section 4.3).
+  std::vector<int> base_key;
+  std::vector<int> keys_key;
+};
+
 /// Node kinds, in the order of src/lir/node_kinds.def.
 enum class NodeKind {
 #define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) k##Kind,
@@ -267,7 +281,8 @@ inline constexpr size_t kNodeKindCount = 0
 enum class InputShape {
   kLeaf,      ///< no inputs
   kUnary,     ///< exactly one
-  kBinary,    ///< exactly two, in order (SetDifference: {base, subtract})
+  kBinary,    ///< exactly two, in order (SetDifference: {base, subtract};
+              ///< AntiJoin: {base, keys})
   kVariadic,  ///< one or more (Join relations, Union arms)
   kLet,       ///< {value, body}
   kLetRec,    ///< {values..., body}: one value per bound id, then the body
@@ -397,7 +412,8 @@ using NodePtr = std::unique_ptr<Node>;
 
 /// A plan node: its id, its payload and its inputs. Input order per kind:
 /// Let {value, body}; LetRec {values..., body}; SetDifference {base,
-/// subtract}; Join/Union the relations in order; others their one input.
+/// subtract}; AntiJoin {base, keys}; Join/Union the relations in order;
+/// others their one input.
 /// Destruction is iterative, so arbitrarily deep plans can be dropped.
 struct Node {
   LirId id = 0;

@@ -2,10 +2,22 @@
 #include "src/lir/plan_builder.h"
 
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 
 namespace lir {
+namespace {
+
+// The inputs of a binary node, in order.
+std::vector<PlanBuilder> TwoInputs(PlanBuilder first, PlanBuilder second) {
+  std::vector<PlanBuilder> inputs;
+  inputs.push_back(std::move(first));
+  inputs.push_back(std::move(second));
+  return inputs;
+}
+
+}  // namespace
 
 PlanBuilder::PlanBuilder(NodePtr node) : node_(std::move(node)) {
   if (node_ == nullptr) {
@@ -200,10 +212,14 @@ PlanBuilder PlanBuilder::DeltaJoin(std::vector<PlanBuilder> inputs,
 
 PlanBuilder PlanBuilder::SetDifference(PlanBuilder base, PlanBuilder subtract,
                                        SetDifferenceOp op) {
-  std::vector<PlanBuilder> inputs;
-  inputs.push_back(std::move(base));
-  inputs.push_back(std::move(subtract));
-  return Make(std::move(op), std::move(inputs), "SetDifference");
+  return Make(std::move(op), TwoInputs(std::move(base), std::move(subtract)),
+              "SetDifference");
+}
+
+PlanBuilder PlanBuilder::AntiJoin(PlanBuilder base, PlanBuilder keys,
+                                  AntiJoinOp op) {
+  return Make(std::move(op), TwoInputs(std::move(base), std::move(keys)),
+              "AntiJoin");
 }
 
 PlanBuilder PlanBuilder::FromOp(NodeOp op, std::vector<PlanBuilder> inputs) {

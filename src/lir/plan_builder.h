@@ -138,6 +138,9 @@ class PlanBuilder {
   /// SetDifference (the fused EXCEPT node): `base` minus `subtract`.
   static PlanBuilder SetDifference(PlanBuilder base, PlanBuilder subtract,
                                    SetDifferenceOp op);
+  /// AntiJoin: the rows of `base` whose `op.key` columns are not in `keys`.
+  static PlanBuilder AntiJoin(PlanBuilder base, PlanBuilder keys,
+                              AntiJoinOp op);
   /// Any node kind from its payload and inputs, in the order node.h gives
   /// for its kind: the escape hatch for payloads the methods above omit.
   static PlanBuilder FromOp(NodeOp op, std::vector<PlanBuilder> inputs = {});

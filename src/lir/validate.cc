@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "src/lir/arity.h"
+#include "src/lir/arm_key.h"
 #include "src/lir/node_error.h"
 #include "src/lir/status_macros.h"
 #include "src/lir/validate_internal.h"
@@ -134,9 +135,14 @@ class PlanValidator : public ScopedVisitorBase<Arity> {
   /// Checks `node` against its inputs' arities; returns its own, as the
   /// rules of src/lir/arity.h give it (a Get's from the collection's arity
   /// its scope or the options know).
-  absl::StatusOr<Arity> Leave(const Node& node, const WalkContext&,
+  absl::StatusOr<Arity> Leave(const Node& node, const WalkContext& ctx,
                               std::span<Arity> inputs) {
     MaybeArity collection;
+    if (node.Is<AntiJoinOp>() && ctx.recursive()) {
+      // Its arms are read as settled arrangements (SEMANTICS 7.1).
+      return Named(node, Invalid("an AntiJoin cannot be inside the values of "
+                                 "a With Mutually Recursive block"));
+    }
     absl::Status checked = Check(node, inputs, &collection);
     if (!checked.ok()) return Named(node, checked);
     const Arity arity =
@@ -202,6 +208,9 @@ class PlanValidator : public ScopedVisitorBase<Arity> {
         return CheckSetDifference(node.As<SetDifferenceOp>(),
                                   inputs[0].ToOptional(),
                                   inputs[1].ToOptional());
+      case NodeKind::kAntiJoin:
+        return CheckAntiJoin(node, inputs[0].ToOptional(),
+                             inputs[1].ToOptional());
     }
     return Invalid("unknown node kind");
   }
@@ -401,6 +410,46 @@ class PlanValidator : public ScopedVisitorBase<Arity> {
     LIR_RETURN_IF_ERROR(CheckPositions(op.base_key, std::nullopt, "base_key"));
     LIR_RETURN_IF_ERROR(
         CheckPositions(op.subtract_key, std::nullopt, "subtract_key"));
+    return absl::OkStatus();
+  }
+
+  // SEMANTICS 7.1: the keys arm has one column per key column, and each
+  // arm offers the arrangement its recorded key names (4.3).
+  absl::Status CheckAntiJoin(const Node& node, MaybeArity base,
+                             MaybeArity keys) {
+    const AntiJoinOp& op = node.As<AntiJoinOp>();
+    LIR_RETURN_IF_ERROR(CheckPositions(op.key, base, "key"));
+    const int key_size = static_cast<int>(op.key.size());
+    if (keys.has_value() && *keys != key_size) {
+      return Invalid(absl::StrCat("keys has arity ", *keys, ", but key has ",
+                                  key_size, " columns"));
+    }
+    if (op.base_key.size() != op.key.size() ||
+        op.keys_key.size() != op.key.size()) {
+      return Invalid(absl::StrCat("base_key and keys_key must have ", key_size,
+                                  " columns like key"));
+    }
+    std::vector<int> keys_columns(op.key.size());
+    for (int c = 0; c < key_size; ++c) keys_columns[c] = c;
+    LIR_RETURN_IF_ERROR(
+        CheckArmReads(*node.inputs[0], op.key, op.base_key, "base"));
+    return CheckArmReads(*node.inputs[1], keys_columns, op.keys_key, "keys");
+  }
+
+  static absl::Status CheckArmReads(const Node& arm,
+                                    const std::vector<int>& key,
+                                    const std::vector<int>& recorded,
+                                    absl::string_view which) {
+    const ArmRead read = ResolveArmKey(arm, key);
+    if (read.problem != ArmProblem::kNone) {
+      return Invalid(absl::StrCat("the ", which,
+                                  " arm is not co-arranged: ", read.message));
+    }
+    if (read.key != recorded) {
+      return Invalid(absl::StrCat(which, "_key is ", KeyText(recorded),
+                                  ", but the ", which, " arm offers ",
+                                  KeyText(read.key)));
+    }
     return absl::OkStatus();
   }
 

@@ -106,7 +106,8 @@ AvailableCollections OutputForms(const Node& start, int arity) {
     case NodeKind::kTopK:
     case NodeKind::kNegate:
     case NodeKind::kUnion:
-    case NodeKind::kSetDifference: break;
+    case NodeKind::kSetDifference:
+    case NodeKind::kAntiJoin: break;
   }
   return RawOnly();
 }

@@ -1,0 +1,230 @@
+// The AntiJoin node (../shared/reference/SEMANTICS.md 7.1, issue 14) in every
+// layer that has it so far: text and JSON round trips, Validate's rules (the
+// keys arity, key columns, co-arranged arms with their recorded keys, not
+// inside LetRec values), the analyses (arity of the base, never monotonic,
+// raw only, the base's unique keys) and the snapshot engine's meaning,
+// including the error for a key counted more than once.
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+#include "src/eval/incremental.h"
+#include "src/explain/json.h"
+#include "src/explain/text.h"
+#include "src/interp/annotations.h"
+#include "src/lir/document.h"
+#include "src/lir/plan_builder.h"
+#include "src/lir/validate.h"
+#include "tests/support/eval_snapshot_test_util.h"
+
+namespace lir {
+namespace {
+
+using eval::snapshot_testing::I;
+using eval::snapshot_testing::M;
+using eval::snapshot_testing::Null;
+using eval::snapshot_testing::Runner;
+
+// The stacked-LEFT-JOIN anti-side as an AntiJoin: base rows of `l` (two
+// columns, arranged by #0) whose #0 is not among the keys of `r` (arranged
+// by #0).
+constexpr char kPlan[] = R"(Explained Query:
+  AntiJoin key=[#0]
+    base_key=[#0]
+    keys_key=[#0]
+    Get::PassArrangements materialize.public.l
+      raw=false
+      arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
+    Get::PassArrangements materialize.public.r
+      raw=false
+      arrangements[0]={ key=[#0], permutation=id, thinning=() }
+)";
+
+Document Parse(const std::string& text) {
+  absl::StatusOr<Document> doc = explain::ParseText(text);
+  EXPECT_TRUE(doc.ok()) << doc.status();
+  return doc.ok() ? *std::move(doc) : Document();
+}
+
+std::string ValidateMessage(const std::string& text) {
+  Document doc = Parse(text);
+  absl::Status status = Validate(doc);
+  return status.ok() ? "ok" : std::string(status.message());
+}
+
+TEST(AntiJoinNode, TextAndJsonRoundTrip) {
+  Document doc = Parse(kPlan);
+  ASSERT_EQ(doc.objects.size(), 1u);
+  const Node& root = *doc.objects[0].plan;
+  ASSERT_TRUE(root.Is<AntiJoinOp>());
+  EXPECT_EQ(root.As<AntiJoinOp>().key, std::vector<int>{0});
+  EXPECT_EQ(explain::PrintText(doc), kPlan);
+  explain::PrintOptions ids;
+  ids.node_identifiers = true;
+  const std::string with_ids = explain::PrintText(doc, ids);
+  EXPECT_TRUE(absl::StrContains(
+      with_ids, "  AntiJoin key=[#0] // { node_id: LirId(3) }\n"))
+      << with_ids;
+  EXPECT_EQ(explain::PrintText(Parse(with_ids), ids), with_ids);
+
+  const std::string json = explain::WriteJson(doc);
+  EXPECT_TRUE(absl::StrContains(json, "\"kind\": \"AntiJoin\"")) << json;
+  absl::StatusOr<Document> back = explain::ReadJson(json);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(explain::PrintText(*back), kPlan);
+  // The three keys are required.
+  std::string missing = json;
+  missing.replace(missing.find("\"keys_key\""), 10, "\"keys_kex\"");
+  absl::StatusOr<Document> bad = explain::ReadJson(missing);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(absl::StrContains(bad.status().message(), "keys_key"))
+      << bad.status();
+}
+
+TEST(AntiJoinNode, PlanBuilderBuildsTheSamePlan) {
+  auto arranged = [](const std::string& name, int arity) {
+    GetOp get;
+    get.id = CollectionId::Global(name);
+    get.kind = GetKind::kPassArrangements;
+    get.keys.arranged.push_back(MakeColumnArrangement({0}, arity));
+    return PlanBuilder::FromOp(std::move(get));
+  };
+  AntiJoinOp op;
+  op.key = {0};
+  op.base_key = {0};
+  op.keys_key = {0};
+  absl::StatusOr<NodePtr> built =
+      PlanBuilder::AntiJoin(arranged("materialize.public.l", 2),
+                            arranged("materialize.public.r", 1), op)
+          .Build();
+  ASSERT_TRUE(built.ok()) << built.status();
+  Document doc;
+  doc.objects.emplace_back().name = "Explained Query";
+  doc.objects[0].plan = *std::move(built);
+  EXPECT_EQ(explain::PrintText(doc), kPlan);
+}
+
+TEST(AntiJoinNode, ValidateChecksKeysArmsAndScope) {
+  EXPECT_EQ(ValidateMessage(kPlan), "ok");
+  // A key column outside the base.
+  std::string text = kPlan;
+  text.replace(text.find("key=[#0]"), 8, "key=[#5]");
+  EXPECT_TRUE(absl::StrContains(ValidateMessage(text), "LirId(3) AntiJoin:"))
+      << ValidateMessage(text);
+  // The keys arm must have one column per key column.
+  text = kPlan;
+  text.replace(text.find("thinning=() }"), 13, "thinning=(#1) }");
+  EXPECT_TRUE(absl::StrContains(ValidateMessage(text),
+                                "keys has arity 2, but key has 1 columns"))
+      << ValidateMessage(text);
+  // The recorded arm keys must be the ones the arms offer.
+  text = kPlan;
+  const std::string keyed = "key=[#0], permutation=id, thinning=() }";
+  text.replace(text.rfind(keyed), keyed.size(),
+               "key=[], permutation=id, thinning=(#0) }");
+  EXPECT_TRUE(absl::StrContains(ValidateMessage(text),
+                                "the keys arm is not co-arranged: "
+                                "Get::PassArrangements materialize.public.r "
+                                "has no arrangement on [#0]"))
+      << ValidateMessage(text);
+  // A base arm that is not a Get or ArrangeBy.
+  const std::string negated = R"(Explained Query:
+  AntiJoin key=[#0]
+    base_key=[#0]
+    keys_key=[#0]
+    Negate
+      Get::PassArrangements materialize.public.l
+        raw=true
+    Get::PassArrangements materialize.public.r
+      raw=false
+      arrangements[0]={ key=[#0], permutation=id, thinning=() }
+)";
+  EXPECT_TRUE(absl::StrContains(ValidateMessage(negated),
+                                "the base arm is not co-arranged: Negate is "
+                                "not a Get or an ArrangeBy"))
+      << ValidateMessage(negated);
+  // Not inside the values of a LetRec.
+  const std::string recursive = R"(Explained Query:
+  With Mutually Recursive
+    cte l0 =
+      AntiJoin key=[#0]
+        base_key=[#0]
+        keys_key=[#0]
+        Get::PassArrangements materialize.public.l
+          raw=false
+          arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
+        Get::PassArrangements materialize.public.r
+          raw=false
+          arrangements[0]={ key=[#0], permutation=id, thinning=() }
+  Return
+    Get::PassArrangements l0
+      raw=true
+)";
+  EXPECT_TRUE(absl::StrContains(ValidateMessage(recursive),
+                                "cannot be inside the values of a With "
+                                "Mutually Recursive block"))
+      << ValidateMessage(recursive);
+}
+
+TEST(AntiJoinNode, Analyses) {
+  Document doc = Parse(kPlan);
+  interp::AnalysisInputs inputs;
+  inputs.monotonic_ids = {"materialize.public.l", "materialize.public.r"};
+  absl::StatusOr<interp::DocumentAnalysis> analysis =
+      interp::DocumentAnalysis::Run(doc, inputs);
+  ASSERT_TRUE(analysis.ok()) << analysis.status();
+  interp::AnnotationFields fields;
+  fields.arity = fields.monotonic = fields.arrangements = true;
+  const Node& root = *doc.objects[0].plan;
+  // Monotonic inputs, but the AntiJoin retracts rows when keys arrive.
+  EXPECT_EQ(analysis->CommentFields(root, fields),
+            "arity: 2, monotonic: false, arrangements: \"raw\"");
+  // Unique keys: the base's, whatever the keys arm has.
+  fields = interp::AnnotationFields();
+  fields.unique_keys = true;
+  EXPECT_EQ(analysis->CommentFields(root, fields), "unique_keys: \"none\"");
+  inputs.global_unique_keys = {{"materialize.public.l", {{0}}},
+                               {"materialize.public.r", {{0}}}};
+  analysis = interp::DocumentAnalysis::Run(doc, inputs);
+  ASSERT_TRUE(analysis.ok()) << analysis.status();
+  EXPECT_EQ(analysis->CommentFields(root, fields), "unique_keys: \"[#0]\"");
+  inputs.global_unique_keys.erase("materialize.public.l");
+  analysis = interp::DocumentAnalysis::Run(doc, inputs);
+  ASSERT_TRUE(analysis.ok()) << analysis.status();
+  EXPECT_EQ(analysis->CommentFields(root, fields), "unique_keys: \"none\"");
+}
+
+TEST(AntiJoinNode, SnapshotEngineRemovesRowsWhoseKeyIsPresent) {
+  Runner run(kPlan, {{"materialize.public.l", 2}, {"materialize.public.r", 1}});
+  ASSERT_TRUE(run.ok());
+  // Round 0: l = {(1,10), (2,20) x2, (null,30)}, r = {1}.
+  run.Step({{"materialize.public.l",
+             M({{{I(1), I(10)}, 1}, {{I(2), I(20)}, 2}, {{Null(), I(30)}, 1}})},
+            {"materialize.public.r", M({{{I(1)}, 1}})}});
+  EXPECT_MS(run.contents(), M({{{I(2), I(20)}, 2}, {{Null(), I(30)}, 1}}));
+  // Round 1: a null key arrives (null equals null) and 1 is retracted.
+  run.Step({{"materialize.public.r", M({{{Null()}, 1}, {{I(1)}, -1}})}});
+  EXPECT_MS(run.contents(), M({{{I(1), I(10)}, 1}, {{I(2), I(20)}, 2}}));
+  // Round 2: key 2 twice while l holds rows for it: an error naming it.
+  absl::Status error =
+      run.StepError({{"materialize.public.r", M({{{I(2)}, 2}})}});
+  EXPECT_TRUE(absl::StrContains(error.message(),
+                                "AntiJoin: key (2) has count 2 in the keys "
+                                "input"))
+      << error;
+}
+
+TEST(AntiJoinNode, IncrementalEngineSaysItDoesNotRunItYet) {
+  Document doc = Parse(kPlan);
+  eval::DataflowOptions options;
+  options.object = "test";
+  options.globals = {{"materialize.public.l", 2}, {"materialize.public.r", 1}};
+  absl::StatusOr<std::unique_ptr<eval::Dataflow>> dataflow =
+      eval::MakeIncrementalDataflow(*doc.objects[0].plan, options);
+  ASSERT_FALSE(dataflow.ok());
+  EXPECT_EQ(dataflow.status().code(), absl::StatusCode::kUnimplemented);
+}
+
+}  // namespace
+}  // namespace lir
