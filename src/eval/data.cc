@@ -604,7 +604,11 @@ absl::StatusOr<Catalog> ParseCatalog(std::string_view text,
 
 absl::Status AddCatalogToAnalysisInputs(const Catalog& catalog,
                                         interp::AnalysisInputs* inputs) {
-  for (const auto& [name, collection] : catalog.collections) {
+  for (const auto& entry : catalog.collections) {
+    // Named references, not structured bindings: clang 14 cannot capture
+    // those in a lambda.
+    const std::string& name = entry.first;
+    const auto& collection = entry.second;
     auto at = [&](std::string_view what) {
       return absl::InvalidArgumentError(
           absl::StrCat(collection.location, ": collections[\"", name,
