@@ -17,14 +17,6 @@ ArmRead Problem(ArmProblem problem, std::string message) {
   return {problem, std::move(message), {}};
 }
 
-// `Get::Collection materialize.public.t`, `ArrangeBy`, `Reduce::Distinct`.
-std::string Describe(const Node& node) {
-  if (node.Is<GetOp>()) {
-    return absl::StrCat(HeaderName(node), " ", node.As<GetOp>().id.ToString());
-  }
-  return HeaderName(node);
-}
-
 // `key` mapped through a projection-only MFP; nullopt when the projection
 // does not reach a key column.
 std::optional<std::vector<int>> Through(const MapFilterProject& mfp,
@@ -55,24 +47,10 @@ std::optional<std::vector<int>> LayoutToColumns(
   return columns;
 }
 
-// Whether `forms` has an arrangement keyed by exactly the plain columns
-// `key` (compared in place: this runs for every arrangement of every arm).
-bool HasKey(const AvailableCollections& forms, const std::vector<int>& key) {
-  for (const ArrangementForm& form : forms.arranged) {
-    if (form.key.size() != key.size()) continue;
-    bool same = true;
-    for (size_t i = 0; same && i < key.size(); ++i) {
-      same = form.key[i].IsColumn() && form.key[i].column == key[i];
-    }
-    if (same) return true;
-  }
-  return false;
-}
-
 ArmRead CheckGetArm(const GetOp& get, const Node& node,
                     const std::vector<int>& key,
                     const std::vector<int>& wrapper_key) {
-  const std::string what = Describe(node);
+  const std::string what = DescribeNode(node);
   std::vector<int> arm_key = wrapper_key;
   if (get.kind != GetKind::kPassArrangements) {
     if (get.seek.has_value()) {
@@ -106,8 +84,8 @@ ArmRead CheckGetArm(const GetOp& get, const Node& node,
     }
     arm_key = *through;
   }
-  if (HasKey(get.keys, arm_key)) return {ArmProblem::kNone, "", arm_key};
-  if (arm_key != key && HasKey(get.keys, key)) {
+  if (HasColumnKey(get.keys, arm_key)) return {ArmProblem::kNone, "", arm_key};
+  if (arm_key != key && HasColumnKey(get.keys, key)) {
     return Problem(ArmProblem::kKeyRemappedByProjection,
                    absl::StrCat(what, " is arranged on ", KeyText(key),
                                 " but the arm's projection reads the key as ",
@@ -148,7 +126,7 @@ ArmRead CheckArrangeByArm(const Node& node, const ArrangeByOp& arrange,
   };
   auto reads = [&](const std::vector<int>& output_key)
       -> std::optional<std::vector<int>> {
-    if (HasKey(arrange.forms, output_key)) return output_key;
+    if (HasColumnKey(arrange.forms, output_key)) return output_key;
     std::optional<std::vector<int>> input_side = input_columns(output_key);
     if (input_key.has_value() && input_side.has_value() &&
         *input_key == *input_side) {
@@ -163,7 +141,8 @@ ArmRead CheckArrangeByArm(const Node& node, const ArrangeByOp& arrange,
   // input_key) that moves the key away from an arrangement on the threshold
   // key itself: a textual match would fire, wrongly.
   std::optional<std::vector<int>> input_side = input_columns(wrapper_key);
-  const bool forms_remapped = wrapper_key != key && HasKey(arrange.forms, key);
+  const bool forms_remapped =
+      wrapper_key != key && HasColumnKey(arrange.forms, key);
   const bool input_remapped = input_key.has_value() && input_side.has_value() &&
                               *input_side != key && *input_key == key;
   if (forms_remapped || input_remapped) {
@@ -230,13 +209,33 @@ ArmRead CheckArm(const Node& arm_root, const std::vector<int>& key) {
   }
   return Problem(
       ArmProblem::kNotGetOrArrangeBy,
-      absl::StrCat(Describe(*node), " is not a Get or an ArrangeBy"));
+      absl::StrCat(DescribeNode(*node), " is not a Get or an ArrangeBy"));
 }
 
 }  // namespace
 
 ArmRead ResolveArmKey(const Node& arm, const std::vector<int>& key) {
   return CheckArm(arm, key);
+}
+
+std::string DescribeNode(const Node& node) {
+  if (node.Is<GetOp>()) {
+    return absl::StrCat(HeaderName(node), " ", node.As<GetOp>().id.ToString());
+  }
+  return HeaderName(node);
+}
+
+bool HasColumnKey(const AvailableCollections& forms,
+                  const std::vector<int>& key) {
+  for (const ArrangementForm& form : forms.arranged) {
+    if (form.key.size() != key.size()) continue;
+    bool same = true;
+    for (size_t i = 0; same && i < key.size(); ++i) {
+      same = form.key[i].IsColumn() && form.key[i].column == key[i];
+    }
+    if (same) return true;
+  }
+  return false;
 }
 
 std::string KeyText(const std::vector<int>& key) {

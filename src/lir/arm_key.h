@@ -42,6 +42,15 @@ ArmRead ResolveArmKey(const Node& arm, const std::vector<int>& key);
 /// `[#0..=#2]`: a key as reports and messages print it.
 std::string KeyText(const std::vector<int>& key);
 
+/// `Get::Collection materialize.public.t`, `ArrangeBy`: a node as arm
+/// messages name it.
+std::string DescribeNode(const Node& node);
+
+/// Whether `forms` has an arrangement keyed by exactly the plain columns
+/// `key` (compared in place, without building the key expressions).
+bool HasColumnKey(const AvailableCollections& forms,
+                  const std::vector<int>& key);
+
 }  // namespace lir
 
 #endif  // LIR_LIR_ARM_KEY_H_

@@ -18,20 +18,6 @@ FusionDecision Decline(FusedSetDifferenceDecline code, std::string message,
   return FusionDecision::Declines(code, std::move(message), arm);
 }
 
-// `Get::Collection materialize.public.t`, `ArrangeBy`, `Reduce::Distinct`.
-std::string Describe(const Node& node) {
-  if (node.Is<GetOp>()) {
-    return absl::StrCat(HeaderName(node), " ", node.As<GetOp>().id.ToString());
-  }
-  return HeaderName(node);
-}
-
-// Whether `forms` has an arrangement keyed by exactly the plain columns
-// `key`.
-bool HasKey(const AvailableCollections& forms, const std::vector<int>& key) {
-  return forms.FindByKey(ColumnKey(key)) != nullptr;
-}
-
 // The decline code of an arm problem (checks 6-10).
 FusedSetDifferenceDecline CodeOf(ArmProblem problem) {
   switch (problem) {
@@ -74,8 +60,9 @@ FusionDecision CanFuseSetDifference(const Node& threshold,
   }
   const Node& input = *threshold.inputs[0];
   if (!input.Is<ArrangeByOp>()) {
-    return Decline(kInputNotArranged, absl::StrCat("input is ", Describe(input),
-                                                   ", not an ArrangeBy"));
+    return Decline(
+        kInputNotArranged,
+        absl::StrCat("input is ", DescribeNode(input), ", not an ArrangeBy"));
   }
   const ArrangeByOp& arrange = input.As<ArrangeByOp>();
   std::optional<std::vector<int>> key = KeyColumns(ensure.key);
@@ -93,7 +80,7 @@ FusionDecision CanFuseSetDifference(const Node& threshold,
     return Decline(kInputNotArranged,
                    "input ArrangeBy also keeps the raw form (raw=true)");
   }
-  if (!HasKey(arrange.forms, *key)) {
+  if (!HasColumnKey(arrange.forms, *key)) {
     return Decline(kInputNotArranged,
                    absl::StrCat("input ArrangeBy has no arrangement on the "
                                 "threshold key ",
@@ -106,7 +93,7 @@ FusionDecision CanFuseSetDifference(const Node& threshold,
   const Node& union_node = *input.inputs[0];
   if (!union_node.Is<UnionOp>()) {
     return Decline(kNotTwoArmUnion,
-                   absl::StrCat("ArrangeBy input is ", Describe(union_node),
+                   absl::StrCat("ArrangeBy input is ", DescribeNode(union_node),
                                 ", not a Union"));
   }
   if (union_node.inputs.size() != 2) {
