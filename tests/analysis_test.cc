@@ -234,11 +234,13 @@ TEST(RelaxMustConsolidate, ReportsWithoutFusedKeys) {
             "physically monotonic");
   EXPECT_FALSE(declined.contains("arm"));
   // Every registered pass is listed with whether it ran enabled.
-  ASSERT_EQ(report["passes"].size(), 2u);
-  EXPECT_EQ(report["passes"][0]["name"], "fused_set_difference");
+  ASSERT_EQ(report["passes"].size(), 3u);
+  EXPECT_EQ(report["passes"][0]["name"], "antijoin");
   EXPECT_EQ(report["passes"][0]["enabled"], false);
-  EXPECT_EQ(report["passes"][1]["name"], "relax_must_consolidate");
-  EXPECT_EQ(report["passes"][1]["enabled"], true);
+  EXPECT_EQ(report["passes"][1]["name"], "fused_set_difference");
+  EXPECT_EQ(report["passes"][1]["enabled"], false);
+  EXPECT_EQ(report["passes"][2]["name"], "relax_must_consolidate");
+  EXPECT_EQ(report["passes"][2]["enabled"], true);
   EXPECT_EQ(PrintCandidates(result->report),
             "Rewrite candidates:\n"
             "  Explained Query:\n"
@@ -259,9 +261,9 @@ TEST(RelaxMustConsolidate, DisabledItOnlyReports) {
   EXPECT_FALSE(result->report.candidates[1].would_fire);
   nlohmann::json report = ReportToJson(result->report);
   EXPECT_EQ(report["candidates"][0]["if_enabled"], "fired");
-  ASSERT_EQ(report["passes"].size(), 2u);
-  EXPECT_EQ(report["passes"][1]["name"], "relax_must_consolidate");
-  EXPECT_EQ(report["passes"][1]["enabled"], false);
+  ASSERT_EQ(report["passes"].size(), 3u);
+  EXPECT_EQ(report["passes"][2]["name"], "relax_must_consolidate");
+  EXPECT_EQ(report["passes"][2]["enabled"], false);
 }
 
 TEST(RelaxMustConsolidate, AnUnanalyzablePlanDeclinesInsteadOfFailing) {

@@ -299,9 +299,12 @@ TEST_F(CliTest, ExplainDeclinesAppendsTheCandidates) {
   RunResult on = Run({"explain", "--enable_fused_set_difference",
                       "--explain_declines", Example()});
   ASSERT_EQ(on.exit_code, 0) << on.err;
-  EXPECT_TRUE(absl::EndsWith(on.out,
-                             "\n\nRewrite candidates:\n  Explained Query:\n"
-                             "    fused_set_difference LirId(10): fired\n"))
+  EXPECT_TRUE(absl::EndsWith(
+      on.out,
+      "\n\nRewrite candidates:\n  Explained Query:\n"
+      "    antijoin LirId(10): disabled, would decline keys_not_distinct "
+      "(keys arm: ArrangeBy has no proven unique key)\n"
+      "    fused_set_difference LirId(10): fired\n"))
       << on.out;
   RunResult off = Run({"explain", "--explain_declines", Example()});
   EXPECT_TRUE(absl::EndsWith(

@@ -34,17 +34,19 @@ TEST(Features, DefaultsComeFromTheDeclaration) {
   EXPECT_EQ(AllFeatures()[0].default_value, "false");
   EXPECT_EQ(FeaturesToString(features),
             "enable_fused_set_difference=false,"
-            "enable_relax_must_consolidate=false");
+            "enable_relax_must_consolidate=false,"
+            "enable_antijoin_rendering=false");
 }
 
 TEST(Features, UnknownNameListsTheKnownFeatures) {
   OptimizerFeatures features;
   absl::Status status = SetFeature(features, "enable_magic", "true");
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(Message(status),
-            "unknown feature 'enable_magic'; known features: "
-            "enable_fused_set_difference (bool), "
-            "enable_relax_must_consolidate (bool)");
+  EXPECT_EQ(
+      Message(status),
+      "unknown feature 'enable_magic'; known features: "
+      "enable_fused_set_difference (bool), "
+      "enable_relax_must_consolidate (bool), enable_antijoin_rendering (bool)");
 }
 
 TEST(Features, BadValueNamesTheFeature) {
@@ -108,11 +110,12 @@ TEST(Features, ConfigRejectsUnknownKeysAndTypes) {
           "c.json")),
       "c.json: feature enable_fused_set_difference: expected a boolean or "
       "a string, got number");
-  EXPECT_EQ(Message(ApplyConfigText(features, R"({"features": {"nope": true}})",
-                                    "c.json")),
-            "c.json: unknown feature 'nope'; known features: "
-            "enable_fused_set_difference (bool), "
-            "enable_relax_must_consolidate (bool)");
+  EXPECT_EQ(
+      Message(ApplyConfigText(features, R"({"features": {"nope": true}})",
+                              "c.json")),
+      "c.json: unknown feature 'nope'; known features: "
+      "enable_fused_set_difference (bool), "
+      "enable_relax_must_consolidate (bool), enable_antijoin_rendering (bool)");
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -26,6 +27,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -37,10 +39,12 @@
 #include "src/interp/annotations.h"
 #include "src/interp/inputs.h"
 #include "src/lir/document.h"
+#include "src/lir/status_macros.h"
 #include "src/lir/validate.h"
 #include "src/recognizer/features.h"
 #include "src/recognizer/pass.h"
 #include "tests/golden_run.h"
+#include "tests/support/corpus_util.h"
 #include "tests/support/line_diff.h"
 #include "tools/lir-opt/list_parse.h"
 
@@ -244,9 +248,24 @@ const std::map<std::string, Generator>& Generators() {
   return *generators;
 }
 
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
 /// The case's input, generated if `gen=` is given. Errors are returned as
 /// text and become the case's output.
 absl::StatusOr<std::string> CaseInput(TestCase& test) {
+  if (test.args.Has("corpus")) {
+    // A plan of ../shared's corpus, read in place (never copied here); the
+    // case is skipped before it runs when the corpus is absent.
+    if (!test.input.empty()) {
+      return absl::InvalidArgumentError("corpus= cases take no input lines");
+    }
+    return ReadFile(corpus::CorpusDir() / test.args.Get("corpus"));
+  }
   if (!test.args.Has("gen")) return test.input;
   std::string name = test.args.Get("gen");
   auto it = Generators().find(name);
@@ -340,14 +359,66 @@ std::string RunError(TestCase& test) {
 }
 
 /// Text of `doc` after running Optimize with `features`, or an error line.
-absl::StatusOr<OptimizeResult> OptimizeCopy(const Document& doc,
-                                            const OptimizerFeatures& features) {
-  return Optimize(Clone(doc), features);
+absl::StatusOr<OptimizeResult> OptimizeCopy(
+    const Document& doc, const OptimizerFeatures& features,
+    const interp::AnalysisInputs& inputs) {
+  return Optimize(Clone(doc), features, inputs);
 }
 
-/// `optimize [<feature>=<bool> ...] [explain_declines=false] [report=json]`:
-/// parse and validate the input, run the passes with those features, print
-/// the result and the candidates (or the JSON report). The handler also
+/// The analysis inputs a directive gives: `[monotonic_ids=a,b]
+/// [arity=name=N,...] [catalog=<catalog JSON without spaces>]
+/// [single_time=true]`.
+absl::StatusOr<interp::AnalysisInputs> InputsOf(TestCase& test) {
+  interp::AnalysisInputs inputs;
+  inputs.single_time = test.args.Get("single_time", "false") == "true";
+  cli::ParseIdList(test.args.Get("monotonic_ids"), &inputs.monotonic_ids);
+  LIR_RETURN_IF_ERROR(
+      cli::ParseArityList(test.args.Get("arity"), &inputs.global_arity));
+  if (test.args.Has("catalog")) {
+    LIR_ASSIGN_OR_RETURN(
+        eval::Catalog catalog,
+        eval::ParseCatalog(test.args.Get("catalog"), "catalog"));
+    LIR_RETURN_IF_ERROR(eval::AddCatalogToAnalysisInputs(catalog, &inputs));
+  }
+  return inputs;
+}
+
+/// Checks `expect=pass:result,...` (CockroachDB's datadriven style: which
+/// rule fired, independent of the printed text): for the passes it names,
+/// the results of their candidates in report order, each `fired` or its
+/// decline code (what a disabled pass would do), must be exactly the list
+/// (`pass:` alone: the pass has no candidate).
+/// A mismatch fails the case and is returned as a line of the output.
+std::string CheckExpectations(TestCase& test, const RewriteReport& report) {
+  if (!test.args.Has("expect")) return "";
+  // `pass:` with no result says the pass has no candidate.
+  std::vector<std::string> expected;
+  std::set<std::string> passes;
+  for (absl::string_view entry :
+       absl::StrSplit(test.args.Get("expect"), ',', absl::SkipEmpty())) {
+    passes.insert(std::string(entry.substr(0, entry.find(':'))));
+    if (!absl::EndsWith(entry, ":")) expected.emplace_back(entry);
+  }
+  std::vector<std::string> actual;
+  for (const Candidate& c : report.candidates) {
+    if (!passes.contains(c.pass)) continue;
+    const bool fires =
+        c.outcome == CandidateOutcome::kFired ||
+        (c.outcome == CandidateOutcome::kDisabled && c.would_fire);
+    actual.push_back(absl::StrCat(c.pass, ":", fires ? "fired" : c.reason));
+  }
+  if (actual == expected) return "";
+  ADD_FAILURE() << "line " << test.directive_line
+                << ": expect=" << absl::StrJoin(expected, ",")
+                << " but the report says " << absl::StrJoin(actual, ",");
+  return absl::StrCat("EXPECTATION FAILED: ", absl::StrJoin(actual, ","), "\n");
+}
+
+/// `optimize [<feature>=<bool> ...] [explain_declines=false] [report=json]
+/// [expect=pass:result,...] [<analysis inputs>]`: parse and validate the
+/// input, run the passes with those features and the analysis inputs
+/// (InputsOf), print the result and the candidates (or the JSON report);
+/// `expect` as CheckExpectations. The handler also
 /// checks the rewrite's invariants and reports any violation in the output:
 /// the result validates, round-trips through text and JSON, is a fixpoint
 /// of a second run, and with every feature off the input prints unchanged.
@@ -363,12 +434,15 @@ std::string RunOptimize(TestCase& test) {
     absl::Status set = SetFeature(features, name, test.args.Get(name));
     if (!set.ok()) return ErrorOutput(set);
   }
-  absl::StatusOr<OptimizeResult> result = OptimizeCopy(*doc, features);
+  absl::StatusOr<interp::AnalysisInputs> inputs = InputsOf(test);
+  if (!inputs.ok()) return ErrorOutput(inputs.status());
+  absl::StatusOr<OptimizeResult> result = OptimizeCopy(*doc, features, *inputs);
   if (!result.ok()) return ErrorOutput(result.status());
   std::string printed = explain::PrintText(result->document);
 
-  std::string violations;
-  absl::StatusOr<OptimizeResult> off = OptimizeCopy(*doc, OptimizerFeatures());
+  std::string violations = CheckExpectations(test, result->report);
+  absl::StatusOr<OptimizeResult> off =
+      OptimizeCopy(*doc, OptimizerFeatures(), *inputs);
   if (!off.ok() || explain::PrintText(off->document) != *input) {
     absl::StrAppend(&violations,
                     "VIOLATION: with every feature off the plan changed\n");
@@ -378,7 +452,7 @@ std::string RunOptimize(TestCase& test) {
                     valid.message(), "\n");
   }
   absl::StatusOr<OptimizeResult> again =
-      OptimizeCopy(result->document, features);
+      OptimizeCopy(result->document, features, *inputs);
   if (!again.ok() || explain::PrintText(again->document) != printed) {
     absl::StrAppend(&violations, "VIOLATION: a second run changed the plan\n");
   }
@@ -413,19 +487,9 @@ std::string RunOptimize(TestCase& test) {
 std::string RunAnalyze(TestCase& test) {
   absl::StatusOr<Document> doc = ParseAndValidate(test);
   if (!doc.ok()) return ErrorOutput(doc.status());
-  interp::AnalysisInputs inputs;
-  inputs.single_time = test.args.Get("single_time", "false") == "true";
-  cli::ParseIdList(test.args.Get("monotonic_ids"), &inputs.monotonic_ids);
-  absl::Status arity =
-      cli::ParseArityList(test.args.Get("arity"), &inputs.global_arity);
-  if (!arity.ok()) return ErrorOutput(arity);
-  if (test.args.Has("catalog")) {
-    absl::StatusOr<eval::Catalog> catalog =
-        eval::ParseCatalog(test.args.Get("catalog"), "catalog");
-    if (!catalog.ok()) return ErrorOutput(catalog.status());
-    absl::Status added = eval::AddCatalogToAnalysisInputs(*catalog, &inputs);
-    if (!added.ok()) return ErrorOutput(added);
-  }
+  absl::StatusOr<interp::AnalysisInputs> given = InputsOf(test);
+  if (!given.ok()) return ErrorOutput(given.status());
+  const interp::AnalysisInputs& inputs = *given;
   absl::StatusOr<interp::AnnotationFields> fields =
       interp::ParseAnnotationFields(
           test.args.Get("annotate", "node_id,arity,monotonic,arrangements"));
@@ -521,13 +585,6 @@ bool RewriteRequested() {
   return rewrite != nullptr && *rewrite != '\0' && std::string(rewrite) != "0";
 }
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
 class GoldenTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(GoldenTest, Matches) {
@@ -541,7 +598,14 @@ TEST_P(GoldenTest, Matches) {
   for (TestCase& test : file->cases) {
     auto command = Commands().find(test.command);
     std::string actual;
-    if (command == Commands().end()) {
+    if (test.args.Has("corpus") &&
+        !fs::exists(corpus::CorpusDir() / test.args.Get("corpus"))) {
+      std::cout << "[  SKIPPED ] " << display << ":" << test.directive_line
+                << ": corpus plan " << test.args.Get("corpus")
+                << " not found under " << corpus::CorpusDir()
+                << " (../shared is absent)\n";
+      actual = test.expected;
+    } else if (command == Commands().end()) {
       ADD_FAILURE() << display << ":" << test.directive_line
                     << ": unknown command '" << test.command << "'";
       actual = test.expected;

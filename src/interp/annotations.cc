@@ -91,15 +91,8 @@ absl::StatusOr<DocumentAnalysis> DocumentAnalysis::Run(
   }
   const std::map<std::string, std::vector<UniqueKey>> global_keys =
       GlobalKeysSeenByGets(doc, inputs.global_unique_keys);
-  // Given arities are the collections' own (as a data file's): a Source
-  // block's projection fixes what its Gets read.
-  std::map<std::string, int> global_arity = inputs.global_arity;
-  for (const SourceBlock& block : doc.sources) {
-    auto it = global_arity.find(block.name);
-    if (it != global_arity.end()) {
-      it->second = block.mfp.OutputArity(it->second);
-    }
-  }
+  const std::map<std::string, int> global_arity =
+      GlobalAritiesSeenByGets(doc, inputs.global_arity);
   DocumentAnalysis result;
   for (const Object& object : doc.objects) {
     if (object.plan == nullptr) continue;

@@ -122,6 +122,16 @@ Domain ArityInterpreter::VisitAntiJoin(const Context<Domain>&, const Node& node,
   return NodeOutputArity(node, inputs);
 }
 
+std::map<std::string, int> GlobalAritiesSeenByGets(
+    const Document& doc, const std::map<std::string, int>& given) {
+  std::map<std::string, int> seen = given;
+  for (const SourceBlock& block : doc.sources) {
+    auto it = seen.find(block.name);
+    if (it != seen.end()) it->second = block.mfp.OutputArity(it->second);
+  }
+  return seen;
+}
+
 absl::StatusOr<Analysis<Arity>> AnalyzeArity(
     const Node& plan, const std::map<std::string, int>& given) {
   RevealedArities revealed;

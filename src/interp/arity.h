@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "src/interp/interpreter.h"
 #include "src/lir/arity.h"
+#include "src/lir/document.h"
 #include "src/lir/node.h"
 
 namespace lir::interp {
@@ -71,6 +72,13 @@ class ArityInterpreter {
   const std::map<std::string, int>& given_;
   const RevealedArities& revealed_;
 };
+
+/// The arities of global collections as a document's Gets read them: the
+/// given arities (the collections' own rows, as a data file's) carried
+/// through each collection's `Source` block projection, if the document has
+/// one (../shared/reference/SEMANTICS.md 8.3).
+std::map<std::string, int> GlobalAritiesSeenByGets(
+    const Document& doc, const std::map<std::string, int>& given);
 
 /// Runs the arity analysis over `plan`, with the given global arities and
 /// what `plan` itself reveals.

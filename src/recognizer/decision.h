@@ -20,6 +20,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "nlohmann/json.hpp"
 
 namespace lir {
 
@@ -63,6 +64,9 @@ struct Decision {
   /// Human-readable detail of the decline; prefixed `<arm> arm: ` when
   /// `arm` is set.
   std::string message;
+  /// What a decline reports beside its code (a JSON object merged into the
+  /// `--report` record), or null.
+  nlohmann::json details;
 
   /// Whether the rewrite applies.
   bool fires() const { return fire.has_value(); }

@@ -24,7 +24,12 @@ namespace lir {
   X(enable_relax_must_consolidate, bool, false,                                \
     "In single-time dataflows (--single_time), clear must_consolidate on "     \
     "monotonic Reduce::Hierarchical and TopK::MonotonicTop1/MonotonicTopK "    \
-    "nodes whose input is physically monotonic (--monotonic_ids).")
+    "nodes whose input is physically monotonic (--monotonic_ids).")            \
+  X(enable_antijoin_rendering, bool, false,                                    \
+    "Render a co-arranged anti-side Threshold(ArrangeBy(Union(B, "             \
+    "Negate(K)))) whose arms are sets as one AntiJoin node, dropping trace T " \
+    "and the Threshold's output arrangement; runs before "                     \
+    "enable_fused_set_difference.")
 
 /// The value of every optimizer feature.
 struct OptimizerFeatures {

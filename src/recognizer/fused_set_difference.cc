@@ -47,6 +47,12 @@ std::optional<FusionDecision> CheckArm(const Node& arm_root,
 
 FusionDecision CanFuseSetDifference(const Node& threshold,
                                     bool inside_let_rec) {
+  return MatchCoArrangedAntiSide(threshold, inside_let_rec, "subtract");
+}
+
+FusionDecision MatchCoArrangedAntiSide(const Node& threshold,
+                                       bool inside_let_rec,
+                                       absl::string_view subtract_arm) {
   const ArrangementForm& ensure =
       threshold.As<ThresholdOp>().ensure_arrangement;
   if (inside_let_rec) {
@@ -125,7 +131,7 @@ FusionDecision CanFuseSetDifference(const Node& threshold,
   if (auto declined = CheckArm(base, *key, "base", &base_key)) {
     return *declined;
   }
-  if (auto declined = CheckArm(subtract, *key, "subtract", &subtract_key)) {
+  if (auto declined = CheckArm(subtract, *key, subtract_arm, &subtract_key)) {
     return *declined;
   }
   return FusionDecision::Fires(

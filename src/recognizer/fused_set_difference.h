@@ -55,10 +55,18 @@ struct SetDifferenceFusion {
 /// The verdict on one candidate.
 using FusionDecision = Decision<FusedSetDifferenceDecline, SetDifferenceFusion>;
 
-/// Decides whether `threshold` (a Threshold::Basic node) can be fused.
-/// `inside_let_rec` says whether it sits inside the values of a LetRec.
-/// One early return per bail-out, in the order of
-/// ../shared/reference/SEMANTICS.md 4.2.
+/// Checks 1-10 of ../shared/reference/SEMANTICS.md 4.2 on `threshold` (a
+/// Threshold::Basic node), one early return per bail-out in that order: the
+/// co-arranged anti-side shape both the fused set difference and the
+/// antijoin rendering replace. `inside_let_rec` says whether it sits inside
+/// the values of a LetRec; `subtract_arm` is how declines name the negated
+/// arm ("subtract", or "keys" for the antijoin).
+FusionDecision MatchCoArrangedAntiSide(const Node& threshold,
+                                       bool inside_let_rec,
+                                       absl::string_view subtract_arm);
+
+/// Decides whether `threshold` (a Threshold::Basic node) can be fused:
+/// MatchCoArrangedAntiSide, the negated arm called "subtract".
 FusionDecision CanFuseSetDifference(const Node& threshold, bool inside_let_rec);
 
 /// Replaces `threshold` in place (keeping its LirId) by the SetDifference

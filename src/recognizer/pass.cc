@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "src/lir/status_macros.h"
+#include "src/recognizer/antijoin.h"
 #include "src/recognizer/fused_set_difference.h"
 #include "src/recognizer/relax_must_consolidate.h"
 
@@ -13,6 +14,11 @@ const std::vector<PassEntry>& AllPasses() {
   // Adding a rewrite: one file with its pass class and decline codes, plus
   // one row here (see the pass_driver.h header comment).
   static const auto* const kPasses = new std::vector<PassEntry>{
+      // Before the fused set difference: an anti-side the antijoin declines
+      // (its arms are not sets, or its output arrangement is read) can
+      // still fuse (SEMANTICS 7.2).
+      {AntiJoinPass::kName, "enable_antijoin_rendering",
+       &OptimizerFeatures::enable_antijoin_rendering, &AntiJoinRenderingPass},
       {FusedSetDifference::kName, "enable_fused_set_difference",
        &OptimizerFeatures::enable_fused_set_difference,
        &FusedSetDifferencePass},
@@ -116,15 +122,15 @@ nlohmann::json ReportToJson(const RewriteReport& report) {
     if (c.outcome == CandidateOutcome::kDisabled) {
       j["if_enabled"] = c.would_fire ? "fired" : "declined";
     }
-    if (fires) {
-      // The pass's own fields (the fused keys); a JSON object's keys print
-      // sorted, so where they are merged does not change the output.
-      if (c.details.is_object()) j.update(c.details);
-    } else {
+    if (!fires) {
       j["reason"] = c.reason;
       if (!c.arm.empty()) j["arm"] = c.arm;
       j["message"] = c.message;
     }
+    // The pass's own fields (the fused keys, a decline's counts); a JSON
+    // object's keys print sorted, so where they are merged does not change
+    // the output.
+    if (c.details.is_object()) j.update(c.details);
     candidates.push_back(std::move(j));
   }
   return {{"passes", passes}, {"candidates", candidates}};

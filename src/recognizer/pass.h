@@ -44,7 +44,8 @@ struct Candidate {
   std::string message;
   /// Pass-specific fields of a candidate that fires / would fire (for the
   /// fused set-difference pass `{"base_key": [..], "subtract_key": [..]}`),
-  /// merged into its `--report` record; null when the pass has none. A JSON
+  /// or that a decline reports beside its code, merged into its `--report`
+  /// record; null when the pass has none. A JSON
   /// object rather than typed fields, so a new pass adds details without
   /// touching this struct or the report writer.
   nlohmann::json details;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "src/interp/driver.h"
 #include "src/lir/walk.h"
@@ -23,6 +24,32 @@ ObjectAnalyses::Monotonicity() {
             interp::Analyze(interpreter, plan_)));
   }
   return *monotonicity_;
+}
+
+const absl::StatusOr<interp::Analysis<interp::Arity>>& ObjectAnalyses::Arity() {
+  if (arity_ == nullptr) {
+    if (work_ != nullptr) ++work_->analyses_run;
+    arity_.reset(new absl::StatusOr<interp::Analysis<interp::Arity>>(
+        interp::AnalyzeArity(plan_, interp::GlobalAritiesSeenByGets(
+                                        doc_, inputs_.global_arity))));
+  }
+  return *arity_;
+}
+
+const absl::StatusOr<interp::Analysis<interp::UniqueKeys>>&
+ObjectAnalyses::UniqueKeys() {
+  if (unique_keys_ == nullptr) {
+    const absl::StatusOr<interp::Analysis<interp::Arity>>& arity = Arity();
+    if (work_ != nullptr) ++work_->analyses_run;
+    // Without arities the analysis still runs: it only loses the keys of
+    // Reduces whose key width it cannot tell.
+    unique_keys_.reset(new absl::StatusOr<interp::Analysis<interp::UniqueKeys>>(
+        interp::AnalyzeUniqueKeys(
+            plan_,
+            interp::GlobalKeysSeenByGets(doc_, inputs_.global_unique_keys),
+            arity.ok() ? &*arity : nullptr)));
+  }
+  return *unique_keys_;
 }
 
 void CandidateReporter::Record(const Object& object, LirId lir_id, bool fires,
@@ -54,15 +81,20 @@ namespace {
 /// Enter).
 struct NoResult {};
 
-/// Hands every node, pre-order, to the driver with its recursive context.
+/// Hands every node, pre-order, to the driver with its ancestors and its
+/// recursive context.
 class CandidateVisitor : public ScopedVisitorBase<NoResult, Node> {
  public:
-  explicit CandidateVisitor(absl::FunctionRef<void(Node&, bool)> fn)
+  explicit CandidateVisitor(
+      absl::FunctionRef<void(Node&, std::span<Node* const>, bool)> fn)
       : fn_(fn) {}
 
   absl::Status Enter(Node& node, const WalkContext& ctx) {
     entering_get_ = node.Is<GetOp>();
-    fn_(node, ctx.recursive());
+    // Enter and Leave nest like the plan, so the open nodes are exactly the
+    // ancestors of the node entered.
+    fn_(node, path_, ctx.recursive());
+    path_.push_back(&node);
     return absl::OkStatus();
   }
 
@@ -76,18 +108,21 @@ class CandidateVisitor : public ScopedVisitorBase<NoResult, Node> {
 
   absl::StatusOr<NoResult> Leave(Node&, const WalkContext&,
                                  std::span<NoResult>) {
+    path_.pop_back();
     return NoResult{};
   }
 
  private:
-  absl::FunctionRef<void(Node&, bool)> fn_;
+  absl::FunctionRef<void(Node&, std::span<Node* const>, bool)> fn_;
+  std::vector<Node*> path_;
   bool entering_get_ = false;
 };
 
 }  // namespace
 
 absl::Status ForEachWithRecursiveContext(
-    Node& root, absl::FunctionRef<void(Node&, bool)> fn) {
+    Node& root,
+    absl::FunctionRef<void(Node&, std::span<Node* const>, bool)> fn) {
   CandidateVisitor visitor(fn);
   return WalkScoped(root, visitor).status();
 }

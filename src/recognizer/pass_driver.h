@@ -23,9 +23,11 @@
 #ifndef LIR_RECOGNIZER_PASS_DRIVER_H_
 #define LIR_RECOGNIZER_PASS_DRIVER_H_
 
+#include <algorithm>
 #include <concepts>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,9 +38,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "nlohmann/json.hpp"
+#include "src/interp/arity.h"
 #include "src/interp/inputs.h"
 #include "src/interp/interpreter.h"
 #include "src/interp/monotonicity.h"
+#include "src/interp/unique_keys.h"
 #include "src/lir/document.h"
 #include "src/lir/node.h"
 #include "src/lir/node_error.h"
@@ -53,23 +57,37 @@ namespace lir {
 /// never pay for it. Results describe the plan as it was before the pass.
 class ObjectAnalyses {
  public:
-  /// `plan` must outlive this; `work` (may be null) counts the runs.
-  ObjectAnalyses(const Node& plan, const interp::AnalysisInputs& inputs,
-                 PassWork* work)
-      : plan_(plan), inputs_(inputs), work_(work) {}
+  /// `doc` (holding `plan`) must outlive this; `work` (may be null) counts
+  /// the runs.
+  ObjectAnalyses(const Document& doc, const Node& plan,
+                 const interp::AnalysisInputs& inputs, PassWork* work)
+      : doc_(doc), plan_(plan), inputs_(inputs), work_(work) {}
 
   /// Physical monotonicity of every node (with inputs.monotonic_ids), or
   /// why the plan cannot be analyzed (e.g. an unbound local id).
   const absl::StatusOr<interp::Analysis<interp::PhysicallyMonotonic>>&
   Monotonicity();
 
+  /// The arity of every node (with inputs.global_arity, as the collections'
+  /// Source blocks project them), or why the plan cannot be analyzed.
+  const absl::StatusOr<interp::Analysis<interp::Arity>>& Arity();
+
+  /// The unique keys of every node (with inputs.global_unique_keys, as the
+  /// collections' Source blocks carry them), or why the plan cannot be
+  /// analyzed. Runs the arity analysis too (for the width of Reduce keys).
+  const absl::StatusOr<interp::Analysis<interp::UniqueKeys>>& UniqueKeys();
+
  private:
+  const Document& doc_;
   const Node& plan_;
   const interp::AnalysisInputs& inputs_;
   PassWork* work_;
-  /// Null until first requested.
+  /// Each null until first requested.
   std::unique_ptr<absl::StatusOr<interp::Analysis<interp::PhysicallyMonotonic>>>
       monotonicity_;
+  std::unique_ptr<absl::StatusOr<interp::Analysis<interp::Arity>>> arity_;
+  std::unique_ptr<absl::StatusOr<interp::Analysis<interp::UniqueKeys>>>
+      unique_keys_;
 };
 
 /// What a pass's decision may read besides the candidate itself.
@@ -77,6 +95,12 @@ struct CandidateContext {
   /// The candidate sits inside the values of a LetRec (its body is
   /// outside): the recursive scope, where many rewrites are unsound.
   bool inside_let_rec_values = false;
+  /// The candidate's ancestors in its object's plan, the root first and its
+  /// parent last (empty for the root). They are the plan's own nodes, so a
+  /// firing decision may keep one (e.g. a consumer its rewrite adjusts):
+  /// rewrites change nodes in place and never free an ancestor of another
+  /// candidate.
+  std::span<Node* const> ancestors;
   /// What the caller knows about the dataflow.
   const interp::AnalysisInputs& inputs;
   /// Lazily-run analyses of the candidate's object.
@@ -105,6 +129,14 @@ concept RewritePass = requires(const P& pass, const Node& node, Node& target,
   { pass.Details(fire) } -> std::same_as<nlohmann::json>;
 };
 
+/// A pass whose candidates come in groups (e.g. several shapes) that the
+/// report lists group by group within each object, lowest first, each group
+/// in walk order.
+template <typename P>
+concept GroupedCandidates = requires(const P& pass, const Node& node) {
+  { pass.ReportGroup(node) } -> std::convertible_to<int>;
+};
+
 /// Builds the report records of one pass run. Without a report
 /// (ctx.report null) it records nothing and never asks for details.
 class CandidateReporter {
@@ -117,7 +149,8 @@ class CandidateReporter {
   bool enabled() const { return ctx_.report != nullptr; }
 
   /// Records one candidate of `object`. `code` is empty when it fires;
-  /// `details` are the pass's fields of a firing candidate.
+  /// `details` are the pass's fields (of a firing candidate, or what a
+  /// decline reports beside its code).
   void Record(const Object& object, LirId lir_id, bool fires,
               absl::string_view code, std::string arm, std::string message,
               nlohmann::json details);
@@ -128,14 +161,16 @@ class CandidateReporter {
 
 namespace pass_driver_internal {
 
-/// Calls `fn(node, inside_let_rec_values)` for every node of `root`,
-/// parents before inputs, inputs in order (as EXPLAIN prints them), with
-/// the scoped walker (src/lir/walk.h). Errors for what the walker rejects
+/// Calls `fn(node, ancestors, inside_let_rec_values)` for every node of
+/// `root`, parents before inputs, inputs in order (as EXPLAIN prints them),
+/// with the scoped walker (src/lir/walk.h); `ancestors` run from the root to
+/// the node's parent. Errors for what the walker rejects
 /// in any plan (a wrong input count, a binding that shadows another, a
 /// LetRec binding an id twice); a local Get bound nowhere is not one.
 /// Iterative; the plan's depth is bounded only by memory.
 absl::Status ForEachWithRecursiveContext(
-    Node& root, absl::FunctionRef<void(Node&, bool)> fn);
+    Node& root,
+    absl::FunctionRef<void(Node&, std::span<Node* const>, bool)> fn);
 
 }  // namespace pass_driver_internal
 
@@ -152,20 +187,30 @@ absl::Status RunPass(const P& pass, Document& doc, PassContext& ctx) {
   for (Object& object : doc.objects) {
     if (object.plan == nullptr) continue;
     ++work.objects_walked;
-    ObjectAnalyses analyses(*object.plan, ctx.inputs, &work);
+    ObjectAnalyses analyses(doc, *object.plan, ctx.inputs, &work);
     // Decide everything before rewriting anything: a verdict reads only its
     // candidate's own subtree on the plan as it was, and the report order
     // does not depend on whether the pass applies.
     decided.clear();
     absl::Status walked = pass_driver_internal::ForEachWithRecursiveContext(
-        *object.plan, [&](Node& node, bool inside_let_rec_values) {
+        *object.plan, [&](Node& node, std::span<Node* const> ancestors,
+                          bool inside_let_rec_values) {
           if (!pass.IsCandidate(node)) return;
-          CandidateContext candidate{inside_let_rec_values, ctx.inputs,
-                                     analyses};
+          CandidateContext candidate{inside_let_rec_values, ancestors,
+                                     ctx.inputs, analyses};
           decided.emplace_back(&node, pass.Decide(node, candidate));
         });
     if (!walked.ok()) {
       return PrefixStatus(absl::StrCat(object.name, ": "), walked);
+    }
+    if constexpr (GroupedCandidates<P>) {
+      // Rewrites are independent of each other, so only the report order
+      // changes.
+      std::stable_sort(decided.begin(), decided.end(),
+                       [&pass](const auto& a, const auto& b) {
+                         return pass.ReportGroup(*a.first) <
+                                pass.ReportGroup(*b.first);
+                       });
     }
     work.candidates_decided += decided.size();
     for (auto& [node, decision] : decided) {
@@ -175,7 +220,7 @@ absl::Status RunPass(const P& pass, Document& doc, PassContext& ctx) {
             object, node->id, fires,
             fires ? absl::string_view() : DeclineName(decision.code),
             std::move(decision.arm), std::move(decision.message),
-            fires ? pass.Details(*decision.fire) : nlohmann::json());
+            fires ? pass.Details(*decision.fire) : std::move(decision.details));
       }
       if (ctx.apply && decision.fires()) {
         pass.Rewrite(*node, *decision.fire);
