@@ -1,6 +1,6 @@
-// The fused set-difference report over a corpus of plans
-// (docs/corpus-report.md): what the recognizer does to every plan with the
-// feature on.
+// The rewrite passes' report over a corpus of plans (docs/corpus-report.md):
+// what the antijoin and fused set-difference passes do to every plan, each
+// with its feature on.
 #ifndef LIR_TOOLS_CORPUS_REPORT_CORPUS_REPORT_H_
 #define LIR_TOOLS_CORPUS_REPORT_CORPUS_REPORT_H_
 
@@ -26,10 +26,11 @@ inline constexpr char kCorpusReportCommand[] =
 absl::StatusOr<std::vector<NamedDocument>> ReadPlanDirectory(
     const std::string& directory);
 
-/// Optimizes every document with `enable_fused_set_difference=true` and
-/// renders, as Markdown: totals, fired and declined candidates per decline
-/// code, and one row per candidate of every plan that has any. Deterministic:
-/// depends only on the names and documents, in the order given.
+/// Optimizes every document once per pass (antijoin, fused set difference)
+/// with that pass's feature on, and renders, as Markdown, one section per
+/// pass: totals, fired and declined candidates per decline code, and one row
+/// per candidate of every plan that has any. Deterministic: depends only on
+/// the names and documents, in the order given.
 absl::StatusOr<std::string> CorpusReportMarkdown(
     const std::vector<NamedDocument>& named_docs);
 
