@@ -68,13 +68,15 @@ absl::StatusOr<AnnotationFields> ParseAnnotationFields(absl::string_view list) {
       fields.monotonic = true;
     } else if (item == "arrangements") {
       fields.arrangements = true;
+    } else if (item == "arrangements_built") {
+      fields.arrangements_built = true;
     } else if (item == "unique_keys") {
       fields.unique_keys = true;
     } else {
       return absl::InvalidArgumentError(
           absl::StrCat("unknown annotation '", item,
-                       "'; expected node_id, arity, monotonic, arrangements or "
-                       "unique_keys"));
+                       "'; expected node_id, arity, monotonic, arrangements, "
+                       "arrangements_built or unique_keys"));
     }
   }
   return fields;
@@ -119,6 +121,10 @@ absl::StatusOr<DocumentAnalysis> DocumentAnalysis::Run(
     absl::StatusOr<Analysis<UniqueKeys>> unique_keys =
         Analyze(UniqueKeysInterpreter(global_keys, &*arity), plan);
     if (!unique_keys.ok()) return InObject(object, unique_keys.status());
+    absl::StatusOr<Analysis<ArrangementsBuilt>> built =
+        AnalyzeArrangementsBuilt(plan, *forms);
+    if (!built.ok()) return InObject(object, built.status());
+    Merge(result.built_, std::move(*built));
     Merge(result.arity_, std::move(*arity));
     Merge(result.monotonic_, std::move(*monotonic));
     Merge(result.forms_, std::move(*forms));
@@ -147,6 +153,16 @@ std::string DocumentAnalysis::CommentFields(
     parts.push_back(
         absl::StrCat("arrangements: ",
                      forms == nullptr ? "?" : Quoted(FormatForms(*forms))));
+  }
+  if (fields.arrangements_built) {
+    const ArrangementsBuilt& own = BuiltBy(node);
+    parts.push_back(
+        absl::StrCat("arrangements_built: ",
+                     own.top ? "?" : absl::StrCat(own.built.size())));
+    if (!own.imported.empty()) {
+      parts.push_back(
+          absl::StrCat("arrangements_imported: ", own.imported.size()));
+    }
   }
   if (fields.unique_keys) {
     const UniqueKeys* keys = UniqueKeysOf(node);
@@ -184,6 +200,16 @@ nlohmann::json DocumentAnalysis::JsonFields(
       out["arrangements"] = nullptr;
     } else {
       out["arrangements"] = FormatForms(*forms);
+    }
+  }
+  if (fields.arrangements_built) {
+    const ArrangementsBuilt& own = BuiltBy(node);
+    if (own.top) {
+      out["arrangements_built"] = nullptr;
+      out["arrangements_imported"] = nullptr;
+    } else {
+      out["arrangements_built"] = own.built;
+      out["arrangements_imported"] = own.imported;
     }
   }
   if (fields.unique_keys) {
