@@ -295,17 +295,75 @@ const char kExcept[] = R"(Explained Query:
 const std::map<std::string, int> kExceptArities = {
     {"materialize.public.t1", 2}, {"materialize.public.t2", 1}};
 
-TEST(ArrangementsBuilt, LatticeIsFlat) {
+// The lattice is the offered forms'; a join keeps the newer own lists.
+TEST(ArrangementsBuilt, LatticeIsTheOfferedForms) {
   const Analysis<AvailableForms> forms;
   const ArrangementsBuiltInterpreter interp(forms);
+  const std::vector<ScalarExpr> k0 = {ScalarExpr::Column(0)};
+  const std::vector<ScalarExpr> k1 = {ScalarExpr::Column(1)};
   ArrangementsBuilt a;
-  a.built = {"ArrangeBy[[Column(0)]]"};
+  a.offered = AvailableForms::ArrangedBy(PlanKey(k0));
+  a.offered.AddKey(PlanKey(k1));
+  a.built = {"ArrangeBy[[Column(1)]]"};
   ArrangementsBuilt b;
-  EXPECT_EQ(interp.Join(a, interp.Bottom()), a);
-  EXPECT_EQ(interp.Join(interp.Bottom(), b), b);
-  EXPECT_EQ(interp.Join(a, a), a);
-  EXPECT_EQ(interp.Join(a, b), interp.Top());
-  EXPECT_TRUE(interp.Equal(interp.Join(interp.Top(), a), interp.Top()));
+  b.offered = AvailableForms::ArrangedBy(PlanKey(k1));
+  b.offered.raw = true;
+  const ArrangementsBuilt joined = interp.Join(a, b);
+  EXPECT_EQ(FormatForms(joined.offered), "[#1]");
+  EXPECT_EQ(joined.built, a.built);
+  EXPECT_EQ(interp.Join(interp.Bottom(), b).built, b.built);
+  EXPECT_TRUE(interp.Equal(interp.Join(a, interp.Bottom()), a));
+  EXPECT_TRUE(interp.Equal(interp.Join(a, interp.Top()), interp.Top()));
+  EXPECT_FALSE(interp.Equal(a, b));
+  // Only the offered forms are compared: the own lists follow from them.
+  ArrangementsBuilt c = a;
+  c.built.clear();
+  EXPECT_TRUE(interp.Equal(a, c));
+}
+
+// An Mfp offers no arrangement, not even when it reads one through a
+// projection that restores the rows (the arrangements analysis keeps that
+// one; the evaluator and Materialize's rendering do not pass it on): the
+// ArrangeBy above builds its form.
+TEST(ArrangementsBuilt, MfpOffersNothing) {
+  const std::string plan = R"(Explained Query:
+  ArrangeBy
+    raw=false
+    arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, thinning=(#0) }
+    Mfp
+      project=(#1, #0)
+      input_key=#1
+      Get::PassArrangements materialize.public.t
+        raw=false
+        arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, thinning=(#0) }
+)";
+  EXPECT_EQ(Built(plan, {{"materialize.public.t", 2}}),
+            (std::map<LirId, Names>{{3, {"ArrangeBy[[Column(1)]]"}}}));
+}
+
+// A Reduce offers its output by the group key only while mfp_after keeps
+// the key in front.
+TEST(ArrangementsBuilt, ReduceWithMovedKeyOffersNothing) {
+  const std::string plan = R"(Explained Query:
+  ArrangeBy
+    raw=false
+    arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
+    Reduce::Accumulable
+      simple_aggrs[0]=(0, count(*))
+      key_plan
+        project=(#0)
+      val_plan
+        project=(#1)
+        map=(true)
+      mfp_after
+        project=(#1, #0)
+      Get::Collection materialize.public.t
+        raw=true
+)";
+  EXPECT_EQ(Built(plan, {{"materialize.public.t", 2}}),
+            (std::map<LirId, Names>{
+                {2, {"ArrangeAccumulable [val: empty]", "ReduceAccumulable"}},
+                {3, {"ArrangeBy[[Column(0)]]"}}}));
 }
 
 TEST(ArrangementsBuilt, KeyText) {

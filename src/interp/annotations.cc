@@ -156,9 +156,7 @@ std::string DocumentAnalysis::CommentFields(
   }
   if (fields.arrangements_built) {
     const ArrangementsBuilt& own = BuiltBy(node);
-    parts.push_back(
-        absl::StrCat("arrangements_built: ",
-                     own.top ? "?" : absl::StrCat(own.built.size())));
+    parts.push_back(absl::StrCat("arrangements_built: ", own.built.size()));
     if (!own.imported.empty()) {
       parts.push_back(
           absl::StrCat("arrangements_imported: ", own.imported.size()));
@@ -204,13 +202,8 @@ nlohmann::json DocumentAnalysis::JsonFields(
   }
   if (fields.arrangements_built) {
     const ArrangementsBuilt& own = BuiltBy(node);
-    if (own.top) {
-      out["arrangements_built"] = nullptr;
-      out["arrangements_imported"] = nullptr;
-    } else {
-      out["arrangements_built"] = own.built;
-      out["arrangements_imported"] = own.imported;
-    }
+    out["arrangements_built"] = own.built;
+    out["arrangements_imported"] = own.imported;
   }
   if (fields.unique_keys) {
     const UniqueKeys* keys = UniqueKeysOf(node);
@@ -242,6 +235,7 @@ std::string DocumentAnalysis::FixpointReport(const Document& doc) const {
       add("arity", arity_);
       add("monotonic", monotonic_);
       add("arrangements", forms_);
+      add("arrangements_built", built_);
       add("unique_keys", unique_keys_);
       absl::StrAppend(&out, "  ", object.name, " LirId(", node.id,
                       "): ", absl::StrJoin(parts, "; "), "\n");

@@ -103,9 +103,7 @@ class DocumentAnalysis {
                             const AnnotationFields& fields) const;
 
   /// One line per LetRec of `doc` (pre-order) saying how each analysis's
-  /// fixpoint ended; empty when the document has no LetRec. (The
-  /// arrangements-built fixpoint is left out: a node's value there never
-  /// depends on a binding, so it always ends after two rounds.)
+  /// fixpoint ended; empty when the document has no LetRec.
   std::string FixpointReport(const Document& doc) const;
 
  private:

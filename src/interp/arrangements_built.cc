@@ -35,32 +35,53 @@ using Domain = ArrangementsBuilt;
 
 Domain ArrangementsBuiltInterpreter::Join(const Domain& a,
                                           const Domain& b) const {
-  if (a.bottom) return b;
-  if (b.bottom) return a;
-  if (a == b) return a;
-  return Top();
+  Domain out = a.offered.everything ? b : a;
+  out.offered = JoinForms(a.offered, b.offered);
+  return out;
 }
 
-bool ArrangementsBuiltInterpreter::Offers(
-    const Node& input, const std::vector<ScalarExpr>& key) const {
-  const AvailableForms* forms = forms_.Find(input);
-  return forms != nullptr && forms->HasKey(key);
+AvailableForms ArrangementsBuiltInterpreter::FormsOf(const Node& node) const {
+  const AvailableForms* forms = forms_.Find(node);
+  return forms == nullptr ? AvailableForms() : *forms;
 }
+
+namespace {
+
+/// Raw output: consumers can read no arrangement of it.
+Domain RawOnly() {
+  Domain out;
+  out.offered = AvailableForms::Raw();
+  return out;
+}
+
+}  // namespace
 
 Domain ArrangementsBuiltInterpreter::VisitConstant(const Context<Domain>&,
                                                    const Node&,
                                                    const ConstantOp&) const {
-  return Domain();
+  return RawOnly();
 }
 
-Domain ArrangementsBuiltInterpreter::VisitGet(const Context<Domain>&,
+Domain ArrangementsBuiltInterpreter::VisitGet(const Context<Domain>& ctx,
                                               const Node&,
                                               const GetOp& op) const {
+  if (op.id.is_local) {
+    // A local's arrangements were built (and counted) by its value. A
+    // recursive binding circulates unarranged.
+    if (op.kind != GetKind::kPassArrangements) return RawOnly();
+    const Binding<Domain>* binding = ctx.Find(op.id.local);
+    if (binding == nullptr || binding->recursive) return RawOnly();
+    Domain out;
+    out.offered = binding->value.offered;
+    return out;
+  }
   Domain out;
+  out.offered = op.kind == GetKind::kPassArrangements
+                    ? AvailableForms::Of(op.keys)
+                    : AvailableForms::Raw();
   // A global read through its arrangements reads indexes maintained
-  // outside the dataflow; a Collection read scans the raw collection, and a
-  // local's arrangements were built (and counted) by its value.
-  if (op.id.is_local || op.kind == GetKind::kCollection) return out;
+  // outside the dataflow; a Collection read scans the raw collection.
+  if (op.kind == GetKind::kCollection) return out;
   std::vector<const std::vector<ScalarExpr>*> seen;
   for (const ArrangementForm& form : op.keys.arranged) {
     bool repeated = false;
@@ -75,24 +96,25 @@ Domain ArrangementsBuiltInterpreter::VisitGet(const Context<Domain>&,
   return out;
 }
 
+// Raw only, even when its MFP turns an arranged read back into the rows
+// (see the class comment).
 Domain ArrangementsBuiltInterpreter::VisitMfp(const Context<Domain>&,
                                               const Node&, const MfpOp&,
                                               const Domain&) const {
-  return Domain();
+  return RawOnly();
 }
 
 Domain ArrangementsBuiltInterpreter::VisitFlatMap(const Context<Domain>&,
                                                   const Node&, const FlatMapOp&,
                                                   const Domain&) const {
-  return Domain();
+  return RawOnly();
 }
 
-Domain ArrangementsBuiltInterpreter::VisitJoin(const Context<Domain>&,
-                                               const Node& node,
-                                               const JoinOp& op,
-                                               std::span<const Domain>) const {
-  Domain out;
-  const size_t n = node.inputs.size();
+Domain ArrangementsBuiltInterpreter::VisitJoin(
+    const Context<Domain>&, const Node&, const JoinOp& op,
+    std::span<const Domain> inputs) const {
+  Domain out = RawOnly();
+  const size_t n = inputs.size();
   auto valid = [n](int relation) {
     return relation >= 0 && static_cast<size_t>(relation) < n;
   };
@@ -107,7 +129,7 @@ Domain ArrangementsBuiltInterpreter::VisitJoin(const Context<Domain>&,
       }
     }
     resolved.emplace_back(relation, &key);
-    if (!Offers(*node.inputs[relation], key)) {
+    if (!inputs[relation].offered.HasKey(key)) {
       out.built.push_back(absl::StrCat("JoinLookup", ArrangementKeyText(key)));
     }
   };
@@ -132,7 +154,7 @@ Domain ArrangementsBuiltInterpreter::VisitJoin(const Context<Domain>&,
         i == 0 && path.source_key.has_value() &&
         !path.initial_closure.has_value() &&
         SameIgnoringNames(*path.source_key, stage.stream_key) &&
-        Offers(*node.inputs[path.source_relation], stage.stream_key);
+        inputs[path.source_relation].offered.HasKey(stage.stream_key);
     if (source_arranged) {
       lookup(path.source_relation, stage.stream_key);
       continue;
@@ -144,13 +166,26 @@ Domain ArrangementsBuiltInterpreter::VisitJoin(const Context<Domain>&,
 }
 
 Domain ArrangementsBuiltInterpreter::VisitReduce(const Context<Domain>&,
-                                                 const Node&,
+                                                 const Node& node,
                                                  const ReduceOp& op,
                                                  const Domain&) const {
+  Domain out;
+  out.offered = FormsOf(node);
+  // The output arrangement holds rows after mfp_after by group key: it
+  // serves as an arrangement on #0..#k-1 only while mfp_after keeps the key
+  // in front.
+  if (op.mfp_after.project.has_value() && out.offered.arranged.size() == 1) {
+    const std::vector<int>& project = *op.mfp_after.project;
+    const size_t width = out.offered.arranged[0]->size();
+    bool in_front = project.size() >= width;
+    for (size_t c = 0; in_front && c < width; ++c) {
+      in_front = project[c] == static_cast<int>(c);
+    }
+    if (!in_front) out.offered = AvailableForms();
+  }
   // Materialize's names for the input arrangement (by group key) and the
   // output arrangement of each strategy (compute/src/render/reduce.rs).
   // The bucketed hierarchical stages are not modelled: one pair.
-  Domain out;
   switch (op.kind) {
     case ReduceKind::kDistinct:
       out.built = {"Arranged DistinctBy", "DistinctBy"};
@@ -173,9 +208,11 @@ Domain ArrangementsBuiltInterpreter::VisitReduce(const Context<Domain>&,
 }
 
 Domain ArrangementsBuiltInterpreter::VisitTopK(const Context<Domain>&,
-                                               const Node&, const TopKOp& op,
+                                               const Node& node,
+                                               const TopKOp& op,
                                                const Domain&) const {
   Domain out;
+  out.offered = FormsOf(node);
   switch (op.kind) {
     case TopKKind::kMonotonicTop1:
       out.built = {"Arranged MonotonicTop1 partial [val: empty]",
@@ -192,18 +229,19 @@ Domain ArrangementsBuiltInterpreter::VisitTopK(const Context<Domain>&,
 Domain ArrangementsBuiltInterpreter::VisitNegate(const Context<Domain>&,
                                                  const Node&, const NegateOp&,
                                                  const Domain&) const {
-  return Domain();
+  return RawOnly();
 }
 
 Domain ArrangementsBuiltInterpreter::VisitThreshold(const Context<Domain>&,
                                                     const Node& node,
                                                     const ThresholdOp& op,
-                                                    const Domain&) const {
+                                                    const Domain& input) const {
   Domain out;
+  out.offered = FormsOf(node);
   // Trace T is the input's arrangement on the threshold key (Materialize
   // always gives Threshold an arranged input); only without one is a
   // private copy needed.
-  if (!Offers(*node.inputs[0], op.ensure_arrangement.key)) {
+  if (!input.offered.HasKey(op.ensure_arrangement.key)) {
     out.built.push_back("Arranged Threshold input");
   }
   out.built.push_back("Threshold local");
@@ -213,25 +251,23 @@ Domain ArrangementsBuiltInterpreter::VisitThreshold(const Context<Domain>&,
 Domain ArrangementsBuiltInterpreter::VisitUnion(const Context<Domain>&,
                                                 const Node&, const UnionOp&,
                                                 std::span<const Domain>) const {
-  return Domain();
+  return RawOnly();
 }
 
 Domain ArrangementsBuiltInterpreter::VisitArrangeBy(const Context<Domain>&,
-                                                    const Node& node,
+                                                    const Node&,
                                                     const ArrangeByOp& op,
-                                                    const Domain&) const {
+                                                    const Domain& input) const {
   Domain out;
   // A form the input already offers is read, not rebuilt; the input's forms
   // describe the output only when input_mfp leaves the rows unchanged.
-  std::vector<const std::vector<ScalarExpr>*> own;
+  if (op.input_mfp.IsIdentity() && !input.offered.everything) {
+    out.offered = input.offered;
+  }
+  out.offered.raw = out.offered.raw || op.forms.raw;
   for (const ArrangementForm& form : op.forms.arranged) {
-    bool present =
-        op.input_mfp.IsIdentity() && Offers(*node.inputs[0], form.key);
-    for (const std::vector<ScalarExpr>* key : own) {
-      present = present || SameIgnoringNames(*key, form.key);
-    }
-    if (present) continue;
-    own.push_back(&form.key);
+    if (out.offered.HasKey(form.key)) continue;
+    out.offered.AddKey(PlanKey(form.key));
     out.built.push_back(
         absl::StrCat("ArrangeBy", ArrangementKeyText(form.key)));
   }
@@ -241,11 +277,12 @@ Domain ArrangementsBuiltInterpreter::VisitArrangeBy(const Context<Domain>&,
 // The fused operator reads its arms' arrangements and keeps only its output
 // (SEMANTICS 3: no trace T, no Union consolidation).
 Domain ArrangementsBuiltInterpreter::VisitSetDifference(const Context<Domain>&,
-                                                        const Node&,
+                                                        const Node& node,
                                                         const SetDifferenceOp&,
                                                         const Domain&,
                                                         const Domain&) const {
   Domain out;
+  out.offered = FormsOf(node);
   out.built.push_back("SetDifference");
   return out;
 }
@@ -256,7 +293,7 @@ Domain ArrangementsBuiltInterpreter::VisitAntiJoin(const Context<Domain>&,
                                                    const AntiJoinOp&,
                                                    const Domain&,
                                                    const Domain&) const {
-  return Domain();
+  return RawOnly();
 }
 
 absl::StatusOr<Analysis<ArrangementsBuilt>> AnalyzeArrangementsBuilt(

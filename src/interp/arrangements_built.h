@@ -35,25 +35,21 @@ namespace lir::interp {
 /// The arrangements one node builds and the imported indexes it reads, by
 /// name (`ArrangeBy[[Column(0)]]`, `Arranged DistinctBy`, `Index
 /// materialize.public.t[[Column(1)]]`), in the order the evaluator creates
-/// them.
+/// them; and the arrangements its output offers to its consumers, which
+/// decide what they build.
 ///
-/// As a lattice it is flat: bottom (`bottom`, the start of a LetRec
-/// fixpoint) below every value below top (`top`). No transfer function reads
-/// a binding's value (a Get builds nothing whatever it reads), so a node's
-/// value never depends on a fixpoint and the lattice only has to let the
-/// driver's fixpoints stop.
+/// The lattice is that of `offered` (AvailableForms: bottom, the start of a
+/// LetRec fixpoint, offers everything; the join is the intersection). Only
+/// `offered` flows from node to node (through Let bindings too); `built` and
+/// `imported` are the node's own, recomputed at each evaluation, and the join
+/// keeps the newer ones.
 struct ArrangementsBuilt {
-  bool bottom = false;
-  /// Two different values joined (never, in practice: see above).
-  bool top = false;
+  AvailableForms offered;
   /// Arrangements this node builds and maintains.
   std::vector<std::string> built;
   /// Indexes maintained outside the dataflow that this node reads (a Get
   /// of a global that lists arrangements and is not a `Get::Collection`).
   std::vector<std::string> imported;
-
-  friend bool operator==(const ArrangementsBuilt&,
-                         const ArrangementsBuilt&) = default;
 };
 
 /// The totals over a plan.
@@ -109,30 +105,39 @@ std::string ArrangementKeyText(const std::vector<ScalarExpr>& key);
 /// values the rules are the same (what Materialize renders in the
 /// iteration scope).
 ///
-/// What an input offers is the arrangements analysis's answer (a key the
-/// analysis cannot spell, `[?]`, offers nothing).
+/// What an input offers is what the evaluator's operators offer
+/// (docs/evaluator.md, "Incremental operators"): for Reduce, TopK,
+/// Threshold, SetDifference and global Gets, the arrangements analysis's
+/// forms (a key it cannot spell, `[?]`, offers nothing), except that a
+/// Reduce whose `mfp_after` moves its key out of the front offers none; an
+/// ArrangeBy its input's (when `input_mfp` is the identity) and its forms; a
+/// local Get::PassArrangements its binding's (a recursive one: none); Let
+/// and LetRec their body's; every other node, Mfp included, none. (The
+/// arrangements analysis lets an Mfp that reads an arrangement through a
+/// row-restoring projection keep it; SEMANTICS 8.5, the evaluator and
+/// Materialize's rendering, which passes its input's arrangements on only
+/// for an identity MFP, do not.)
 class ArrangementsBuiltInterpreter {
  public:
   using Domain = ArrangementsBuilt;
 
-  /// `forms`: the arrangements analysis of the same plan; must outlive the
-  /// interpreter.
+  /// `forms`: the arrangements analysis of the same plan (for the forms of
+  /// the nodes whose output arrangements do not depend on their inputs);
+  /// must outlive the interpreter.
   explicit ArrangementsBuiltInterpreter(const Analysis<AvailableForms>& forms)
       : forms_(forms) {}
 
-  /// The flat lattice (see the Domain type).
-  Domain Top() const {
-    ArrangementsBuilt top;
-    top.top = true;
-    return top;
-  }
+  /// The lattice of the offered forms (see the Domain type).
+  Domain Top() const { return ArrangementsBuilt(); }
   Domain Bottom() const {
     ArrangementsBuilt bottom;
-    bottom.bottom = true;
+    bottom.offered.everything = true;
     return bottom;
   }
   Domain Join(const Domain& a, const Domain& b) const;
-  bool Equal(const Domain& a, const Domain& b) const { return a == b; }
+  bool Equal(const Domain& a, const Domain& b) const {
+    return SameForms(a.offered, b.offered);
+  }
 
   /// Transfer functions, one per node kind (rules in the class comment),
   /// declared from src/lir/node_kinds.def.
@@ -141,8 +146,8 @@ class ArrangementsBuiltInterpreter {
 #include "src/lir/node_kinds.def"
 
  private:
-  /// Whether `input`'s output is arranged by `key` (names ignored).
-  bool Offers(const Node& input, const std::vector<ScalarExpr>& key) const;
+  /// The arrangements analysis's forms of `node` (none when it has none).
+  AvailableForms FormsOf(const Node& node) const;
 
   const Analysis<AvailableForms>& forms_;
 };
