@@ -323,8 +323,8 @@ TEST(ArrangementsBuilt, LatticeIsTheOfferedForms) {
 
 // An Mfp offers no arrangement, not even when it reads one through a
 // projection that restores the rows (the arrangements analysis keeps that
-// one; the evaluator and Materialize's rendering do not pass it on): the
-// ArrangeBy above builds its form.
+// one; the evaluator and SEMANTICS 8.5 do not): the ArrangeBy above builds
+// its form.
 TEST(ArrangementsBuilt, MfpOffersNothing) {
   const std::string plan = R"(Explained Query:
   ArrangeBy

@@ -114,9 +114,12 @@ std::string ArrangementKeyText(const std::vector<ScalarExpr>& key);
 /// local Get::PassArrangements its binding's (a recursive one: none); Let
 /// and LetRec their body's; every other node, Mfp included, none. (The
 /// arrangements analysis lets an Mfp that reads an arrangement through a
-/// row-restoring projection keep it; SEMANTICS 8.5, the evaluator and
-/// Materialize's rendering, which passes its input's arrangements on only
-/// for an identity MFP, do not.)
+/// row-restoring projection keep it; SEMANTICS 8.5 and the evaluator do
+/// not.)
+///
+/// Not modelled: the evaluator also imports the index a SetDifference arm
+/// reads through a `Get::Collection` of an indexed global (the recognizer
+/// never builds such an arm: a Collection read offers no arrangement).
 class ArrangementsBuiltInterpreter {
  public:
   using Domain = ArrangementsBuilt;
