@@ -11,6 +11,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "tests/support/cli_test_util.h"
 
@@ -140,7 +142,8 @@ TEST_F(AnnotateCliTest, BadValuesAreUsageErrors) {
   EXPECT_EQ(r.out, "");
   EXPECT_TRUE(absl::StrContains(r.err, "unknown field 'colour'")) << r.err;
   EXPECT_TRUE(absl::StrContains(
-      r.err, "node_id|arity|monotonic|arrangements|unique_keys"))
+      r.err,
+      "node_id|arity|monotonic|arrangements|arrangements_built|unique_keys"))
       << r.err;
   r = Run({"explain", "--arity=materialize.public.t", "plan.txt"});
   EXPECT_EQ(r.exit_code, 2);
@@ -152,11 +155,16 @@ TEST_F(AnnotateCliTest, BadValuesAreUsageErrors) {
 TEST_F(AnnotateCliTest, HelpDescribesTheFlags) {
   RunResult r = Run({"--help"});
   ASSERT_EQ(r.exit_code, 0);
+  // Help text is wrapped: compare with its words joined by single spaces.
+  const std::string flat = absl::StrJoin(
+      absl::StrSplit(r.out, absl::ByAnyChar(" \n"), absl::SkipEmpty()), " ");
   for (const char* needle :
-       {"--annotate=node_id|arity|monotonic|arrangements|unique_keys,...",
+       {"--annotate=FIELD,...",
+        "FIELDs node_id, arity, monotonic, arrangements, arrangements_built "
+        "and unique_keys",
         "--catalog=VALUE", "--[no]single_time", "--monotonic_ids=VALUE",
         "--arity=VALUE", "--[no]enable_relax_must_consolidate"}) {
-    EXPECT_TRUE(absl::StrContains(r.out, needle)) << needle << "\n" << r.out;
+    EXPECT_TRUE(absl::StrContains(flat, needle)) << needle << "\n" << r.out;
   }
 }
 

@@ -524,11 +524,15 @@ TEST(Inputs, ParseAnnotationFields) {
   EXPECT_FALSE(ParseAnnotationFields("node_id")->AnyComputed());
   EXPECT_EQ(ParseAnnotationFields("arity,colour").status().message(),
             "unknown annotation 'colour'; expected node_id, arity, monotonic, "
-            "arrangements or unique_keys");
+            "arrangements, arrangements_built or unique_keys");
   fields = ParseAnnotationFields("unique_keys");
   ASSERT_TRUE(fields.ok());
   EXPECT_TRUE(fields->unique_keys && fields->AnyComputed());
   EXPECT_FALSE(fields->arity || fields->monotonic || fields->arrangements);
+  fields = ParseAnnotationFields("arrangements_built");
+  ASSERT_TRUE(fields.ok());
+  EXPECT_TRUE(fields->arrangements_built && fields->AnyComputed());
+  EXPECT_FALSE(fields->arrangements || fields->unique_keys);
 }
 
 TEST(DocumentAnalysis, FieldsPrintInTheirFixedOrder) {

@@ -68,13 +68,15 @@ absl::StatusOr<AnnotationFields> ParseAnnotationFields(absl::string_view list) {
       fields.monotonic = true;
     } else if (item == "arrangements") {
       fields.arrangements = true;
+    } else if (item == "arrangements_built") {
+      fields.arrangements_built = true;
     } else if (item == "unique_keys") {
       fields.unique_keys = true;
     } else {
       return absl::InvalidArgumentError(
           absl::StrCat("unknown annotation '", item,
-                       "'; expected node_id, arity, monotonic, arrangements or "
-                       "unique_keys"));
+                       "'; expected node_id, arity, monotonic, arrangements, "
+                       "arrangements_built or unique_keys"));
     }
   }
   return fields;
@@ -112,6 +114,10 @@ absl::StatusOr<DocumentAnalysis> DocumentAnalysis::Run(
     absl::StatusOr<Analysis<UniqueKeys>> unique_keys =
         Analyze(UniqueKeysInterpreter(global_keys, &*arity), plan);
     if (!unique_keys.ok()) return InObject(object, unique_keys.status());
+    absl::StatusOr<Analysis<ArrangementsBuilt>> built =
+        AnalyzeArrangementsBuilt(plan, *forms);
+    if (!built.ok()) return InObject(object, built.status());
+    Merge(result.built_, std::move(*built));
     Merge(result.arity_, std::move(*arity));
     Merge(result.monotonic_, std::move(*monotonic));
     Merge(result.forms_, std::move(*forms));
@@ -140,6 +146,14 @@ std::string DocumentAnalysis::CommentFields(
     parts.push_back(
         absl::StrCat("arrangements: ",
                      forms == nullptr ? "?" : Quoted(FormatForms(*forms))));
+  }
+  if (fields.arrangements_built) {
+    const ArrangementsBuilt& own = BuiltBy(node);
+    parts.push_back(absl::StrCat("arrangements_built: ", own.built.size()));
+    if (!own.imported.empty()) {
+      parts.push_back(
+          absl::StrCat("arrangements_imported: ", own.imported.size()));
+    }
   }
   if (fields.unique_keys) {
     const UniqueKeys* keys = UniqueKeysOf(node);
@@ -179,6 +193,11 @@ nlohmann::json DocumentAnalysis::JsonFields(
       out["arrangements"] = FormatForms(*forms);
     }
   }
+  if (fields.arrangements_built) {
+    const ArrangementsBuilt& own = BuiltBy(node);
+    out["arrangements_built"] = own.built;
+    out["arrangements_imported"] = own.imported;
+  }
   if (fields.unique_keys) {
     const UniqueKeys* keys = UniqueKeysOf(node);
     // Bottom never survives a fixpoint; it would print as null too.
@@ -209,6 +228,7 @@ std::string DocumentAnalysis::FixpointReport(const Document& doc) const {
       add("arity", arity_);
       add("monotonic", monotonic_);
       add("arrangements", forms_);
+      add("arrangements_built", built_);
       add("unique_keys", unique_keys_);
       absl::StrAppend(&out, "  ", object.name, " LirId(", node.id,
                       "): ", absl::StrJoin(parts, "; "), "\n");

@@ -12,12 +12,17 @@
 ABSL_FLAG(lir::cli::AnnotationList, annotate, lir::cli::AnnotationList{},
           "Append analysis results to every node header, in Materialize's "
           "comment style: ' // { node_id: LirId(7), arity: 2, monotonic: "
-          "true, arrangements: \"raw, [#0]\", unique_keys: \"[#0]\" }'. A "
-          "comma-separated list of fields, always printed in that order; "
-          "arity is '?' where nothing reveals it; unique_keys lists the "
-          "column sets no value repeats on ('[]': at most one row, 'none': "
-          "no key known). With --format=json the computed fields go into "
-          "each node's \"annotations\" object. Computed on the plan after the "
+          "true, arrangements: \"raw, [#0]\", arrangements_built: 1, "
+          "unique_keys: \"[#0]\" }'. A comma-separated list of the FIELDs "
+          "node_id, arity, monotonic, arrangements, arrangements_built and "
+          "unique_keys, always printed in that order; arity is '?' where "
+          "nothing reveals "
+          "it; arrangements_built counts the arrangements the node builds "
+          "(followed by 'arrangements_imported: N' on a Get reading N "
+          "indexes kept outside the dataflow); unique_keys lists the column "
+          "sets no value repeats on ('[]': at most one row, 'none': no key "
+          "known). With --format=json the computed fields go into each "
+          "node's \"annotations\" object. Computed on the plan after the "
           "optimizer passes, with --single_time, --monotonic_ids, --arity "
           "and --catalog.");
 ABSL_FLAG(bool, single_time, false,
@@ -64,6 +69,9 @@ bool AbslParseFlag(absl::string_view text, AnnotationList* value,
       case AnnotationField::kArrangements:
         value->fields.arrangements = true;
         break;
+      case AnnotationField::kArrangementsBuilt:
+        value->fields.arrangements_built = true;
+        break;
       case AnnotationField::kUniqueKeys:
         value->fields.unique_keys = true;
         break;
@@ -79,6 +87,7 @@ std::string AbslUnparseFlag(const AnnotationList& value) {
   if (f.arity) names.push_back("arity");
   if (f.monotonic) names.push_back("monotonic");
   if (f.arrangements) names.push_back("arrangements");
+  if (f.arrangements_built) names.push_back("arrangements_built");
   if (f.unique_keys) names.push_back("unique_keys");
   return absl::StrJoin(names, ",");
 }

@@ -24,6 +24,7 @@ enum class AnnotationField {
   kArity,
   kMonotonic,
   kArrangements,
+  kArrangementsBuilt,
   kUniqueKeys,
 };
 inline constexpr Choice<AnnotationField> kAnnotationFieldChoices[] = {
@@ -31,12 +32,13 @@ inline constexpr Choice<AnnotationField> kAnnotationFieldChoices[] = {
     {"arity", AnnotationField::kArity},
     {"monotonic", AnnotationField::kMonotonic},
     {"arrangements", AnnotationField::kArrangements},
+    {"arrangements_built", AnnotationField::kArrangementsBuilt},
     {"unique_keys", AnnotationField::kUniqueKeys},
 };
 
 /// The value of `--annotate`: a comma-separated list of fields, in any
 /// order (they always print as node_id, arity, monotonic, arrangements,
-/// unique_keys).
+/// arrangements_built, unique_keys).
 struct AnnotationList {
   interp::AnnotationFields fields;
 };
