@@ -304,11 +304,18 @@ TEST_F(CliTest, ExplainDeclinesAppendsTheCandidates) {
       "\n\nRewrite candidates:\n  Explained Query:\n"
       "    antijoin LirId(10): disabled, would decline keys_not_distinct "
       "(keys arm: ArrangeBy has no proven unique key)\n"
-      "    fused_set_difference LirId(10): fired\n"))
+      "    fused_set_difference LirId(10): fired (saves 1 arrangement)\n"
+      "\n"
+      "Arrangements built (before the passes -> after):\n"
+      "  Explained Query: 6 -> 5 (and 1 imported index read)\n"))
       << on.out;
   RunResult off = Run({"explain", "--explain_declines", Example()});
   EXPECT_TRUE(absl::EndsWith(
-      off.out, "    fused_set_difference LirId(10): disabled, would fire\n"))
+      off.out,
+      "    fused_set_difference LirId(10): disabled, would fire (saves 1 "
+      "arrangement)\n\n"
+      "Arrangements built (before the passes -> after):\n"
+      "  Explained Query: 6 -> 6 (and 1 imported index read)\n"))
       << off.out;
   RunResult json =
       Run({"explain", "--explain_declines", "--format=json", Example()});

@@ -472,7 +472,8 @@ std::string RunOptimize(TestCase& test) {
   if (test.args.Get("report") == "json") {
     absl::StrAppend(&out, "\n", ReportToJson(result->report).dump(2), "\n");
   } else if (test.args.Get("explain_declines", "true") == "true") {
-    absl::StrAppend(&out, "\n", PrintCandidates(result->report));
+    absl::StrAppend(&out, "\n", PrintCandidates(result->report), "\n",
+                    PrintArrangementTotals(result->report));
   }
   return out;
 }

@@ -144,7 +144,7 @@ TEST(PassDriver, DecidesInPreOrderWithTheRecursiveContextAndRewrites) {
   EXPECT_EQ(report.candidates[1].lir_id, ids[1]);  // a LetRec body is outside
   EXPECT_EQ(report.candidates[1].outcome, CandidateOutcome::kFired);
   EXPECT_EQ(report.candidates[1].details,
-            nlohmann::json({{"new_id", ids[1] + 1000}}));
+            nlohmann::json({{"new_id", ids[1] + 1000}, {"saves", 0}}));
   EXPECT_EQ(report.candidates[2].lir_id, ids[2]);
   EXPECT_EQ(report.candidates[2].pass, "toy");
   EXPECT_EQ(work.objects_walked, 1u);
@@ -183,8 +183,9 @@ TEST(PassDriver,
   ASSERT_EQ(report.candidates.size(), 3u);
   EXPECT_EQ(report.candidates[1].outcome, CandidateOutcome::kDisabled);
   EXPECT_TRUE(report.candidates[1].would_fire);
-  EXPECT_EQ(report.candidates[1].details,
-            nlohmann::json({{"new_id", NegateIds(doc)[1] + 1000}}));
+  EXPECT_EQ(
+      report.candidates[1].details,
+      nlohmann::json({{"new_id", NegateIds(doc)[1] + 1000}, {"saves", 0}}));
 
   PassWork work;
   PassContext quiet{.apply = true,

@@ -74,9 +74,9 @@ std::optional<AntiJoinDecision> CheckConsumer(
     if (!binder) break;
     if (parent.inputs.back().get() != output) {
       // A LetRec's values are recursive: check 1 declined them already.
-      const std::string bound =
-          parent.Is<LetOp>() ? absl::StrCat("l", parent.As<LetOp>().id)
-                             : std::string("a recursive id");
+      const std::string bound = parent.Is<LetOp>()
+                                    ? absl::StrCat("l", parent.As<LetOp>().id)
+                                    : std::string("a recursive id");
       return Decline(kOutputArrangementConsumed,
                      absl::StrCat("the Threshold is the value bound to ", bound,
                                   ", whose readers may use its arrangement"));
@@ -115,13 +115,13 @@ std::optional<AntiJoinDecision> CheckConsumer(
       return Decline(kOutputArrangementConsumed,
                      absl::StrCat("unexpected reader ", who));
   }
-  const std::optional<std::vector<ScalarExpr>>& input_key =
-      *InputKeyOf(reader);
+  const std::optional<std::vector<ScalarExpr>>& input_key = *InputKeyOf(reader);
   if (const auto* mfp = reader.If<MfpOp>();
       mfp != nullptr && mfp->input_val.has_value()) {
     return Decline(kOutputArrangementConsumed,
-                   absl::StrCat(who, " looks up input_val in the Threshold's "
-                                     "arrangement"));
+                   absl::StrCat(who,
+                                " looks up input_val in the Threshold's "
+                                "arrangement"));
   }
   if (const auto* arrange = reader.If<ArrangeByOp>();
       arrange != nullptr && arrange->forms.FindByKey(threshold_key)) {
@@ -214,8 +214,7 @@ void RenderAntiJoin(Node& threshold, const AntiJoinRendering& rendering) {
   }
 }
 
-nlohmann::json AntiJoinPass::Details(
-    const AntiJoinRendering& rendering) const {
+nlohmann::json AntiJoinPass::Details(const AntiJoinRendering& rendering) const {
   return {{kBaseKeyField, rendering.arms.base_key},
           {kKeysKeyField, rendering.arms.subtract_key}};
 }

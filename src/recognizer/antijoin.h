@@ -33,13 +33,13 @@ namespace lir {
 /// The stable decline codes. Form A runs the fused set difference's checks
 /// 1-10 (the same codes, in the same order: the list starts with theirs,
 /// so the enumerators coincide), then 11-13. Form B's codes follow.
-#define LIR_ANTIJOIN_DECLINES(X)                                \
-  LIR_FUSED_SET_DIFFERENCE_DECLINES(X)                          \
-  X(kBaseNotSet, "base_not_set")                                \
-  X(kKeysNotDistinct, "keys_not_distinct")                      \
-  X(kOutputArrangementConsumed, "output_arrangement_consumed")  \
-  X(kNegatedArmNotSemijoin, "negated_arm_not_semijoin")         \
-  X(kBaseNotProbe, "base_not_probe")                            \
+#define LIR_ANTIJOIN_DECLINES(X)                               \
+  LIR_FUSED_SET_DIFFERENCE_DECLINES(X)                         \
+  X(kBaseNotSet, "base_not_set")                               \
+  X(kKeysNotDistinct, "keys_not_distinct")                     \
+  X(kOutputArrangementConsumed, "output_arrangement_consumed") \
+  X(kNegatedArmNotSemijoin, "negated_arm_not_semijoin")        \
+  X(kBaseNotProbe, "base_not_probe")                           \
   X(kNoArrangementSaving, "no_arrangement_saving")
 
 /// `AntiJoinDecline`, its name table `kAllAntiJoinDeclines` and

@@ -29,11 +29,32 @@ const std::vector<PassEntry>& AllPasses() {
   return *kPasses;
 }
 
+namespace {
+
+// The accounting of every object's plan, as its Gets read the collections.
+std::vector<std::optional<interp::ArrangementCount>> CountArrangements(
+    const Document& doc, const interp::AnalysisInputs& inputs) {
+  interp::AnalysisInputs seen = inputs;
+  seen.global_arity = interp::GlobalAritiesSeenByGets(doc, inputs.global_arity);
+  std::vector<std::optional<interp::ArrangementCount>> counts;
+  for (const Object& object : doc.objects) {
+    if (object.plan == nullptr) continue;
+    absl::StatusOr<interp::ArrangementCount> count =
+        interp::CountArrangementsBuilt(*object.plan, seen);
+    counts.push_back(count.ok() ? std::optional(*count) : std::nullopt);
+  }
+  return counts;
+}
+
+}  // namespace
+
 absl::StatusOr<OptimizeResult> Optimize(Document doc,
                                         const OptimizerFeatures& features,
                                         const interp::AnalysisInputs& inputs,
                                         const OptimizeOptions& options) {
   OptimizeResult result;
+  std::vector<std::optional<interp::ArrangementCount>> before;
+  if (options.report) before = CountArrangements(doc, inputs);
   for (const PassEntry& entry : AllPasses()) {
     const bool enabled = features.*(entry.enabled);
     // Every registered pass is listed, so a report always shows what could
@@ -52,6 +73,19 @@ absl::StatusOr<OptimizeResult> Optimize(Document doc,
     ctx.inputs = inputs;
     ctx.work = &run.work;
     LIR_RETURN_IF_ERROR(entry.function(doc, ctx));
+  }
+  if (options.report) {
+    // Passes keep the objects (and which have plans), so the two lists align.
+    const std::vector<std::optional<interp::ArrangementCount>> after =
+        CountArrangements(doc, inputs);
+    size_t i = 0;
+    for (const Object& object : doc.objects) {
+      if (object.plan == nullptr) continue;
+      result.report.objects.push_back(
+          {object.name, i < before.size() ? before[i] : std::nullopt,
+           i < after.size() ? after[i] : std::nullopt});
+      ++i;
+    }
   }
   result.document = std::move(doc);
   return result;
@@ -73,6 +107,27 @@ std::string DeclineText(const Candidate& c) {
   return absl::StrCat(c.reason, " (", c.message, ")");
 }
 
+std::string Arrangements(int64_t n) {
+  return absl::StrCat(n, n == 1 || n == -1 ? " arrangement" : " arrangements");
+}
+
+// ` (saves 2 arrangements)` for a candidate whose record counts its saving.
+std::string SavesText(const Candidate& c) {
+  // A rewrite that changes no arrangement (relax_must_consolidate) says
+  // nothing; the JSON report still has `saves: 0`.
+  if (!c.details.is_object() || !c.details.contains(kSavesField) ||
+      !c.details[kSavesField].is_number_integer() ||
+      c.details[kSavesField].get<int64_t>() == 0) {
+    return "";
+  }
+  return absl::StrCat(" (saves ",
+                      Arrangements(c.details[kSavesField].get<int64_t>()), ")");
+}
+
+std::string CountText(const std::optional<interp::ArrangementCount>& count) {
+  return count.has_value() ? absl::StrCat(count->built) : "?";
+}
+
 }  // namespace
 
 std::string PrintCandidates(const RewriteReport& report) {
@@ -89,17 +144,35 @@ std::string PrintCandidates(const RewriteReport& report) {
     }
     std::string line = absl::StrCat("    ", c.pass, " LirId(", c.lir_id, "): ");
     switch (c.outcome) {
-      case CandidateOutcome::kFired: absl::StrAppend(&line, "fired"); break;
+      case CandidateOutcome::kFired:
+        absl::StrAppend(&line, "fired", SavesText(c));
+        break;
       case CandidateOutcome::kDeclined:
         absl::StrAppend(&line, "declined ", DeclineText(c));
         break;
       case CandidateOutcome::kDisabled:
         absl::StrAppend(&line, "disabled, would ",
-                        c.would_fire ? "fire" : "decline ",
-                        c.would_fire ? "" : DeclineText(c));
+                        c.would_fire
+                            ? absl::StrCat("fire", SavesText(c))
+                            : absl::StrCat("decline ", DeclineText(c)));
         break;
     }
     absl::StrAppend(&out, line, "\n");
+  }
+  return out;
+}
+
+std::string PrintArrangementTotals(const RewriteReport& report) {
+  std::string out = "Arrangements built (before the passes -> after):\n";
+  if (report.objects.empty()) absl::StrAppend(&out, "  (no plans)\n");
+  for (const ObjectArrangements& o : report.objects) {
+    absl::StrAppend(&out, "  ", o.object, ": ", CountText(o.before), " -> ",
+                    CountText(o.after));
+    if (o.after.has_value() && o.after->imported > 0) {
+      absl::StrAppend(&out, " (and ", o.after->imported, " imported index",
+                      o.after->imported == 1 ? "" : "es", " read)");
+    }
+    absl::StrAppend(&out, "\n");
   }
   return out;
 }
@@ -133,7 +206,18 @@ nlohmann::json ReportToJson(const RewriteReport& report) {
     if (c.details.is_object()) j.update(c.details);
     candidates.push_back(std::move(j));
   }
-  return {{"passes", passes}, {"candidates", candidates}};
+  nlohmann::json objects = nlohmann::json::array();
+  for (const ObjectArrangements& o : report.objects) {
+    auto count = [](const std::optional<interp::ArrangementCount>& c) {
+      return c.has_value() ? nlohmann::json{{"built", c->built},
+                                            {"imported", c->imported}}
+                           : nlohmann::json();
+    };
+    objects.push_back({{"object", o.object},
+                       {"arrangements_before", count(o.before)},
+                       {"arrangements_after", count(o.after)}});
+  }
+  return {{"passes", passes}, {"candidates", candidates}, {"objects", objects}};
 }
 
 }  // namespace lir

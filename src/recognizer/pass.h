@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "nlohmann/json.hpp"
+#include "src/interp/arrangements_built.h"
 #include "src/interp/inputs.h"
 #include "src/lir/document.h"
 #include "src/recognizer/features.h"
@@ -51,6 +52,11 @@ struct Candidate {
   nlohmann::json details;
 };
 
+/// The report field of a firing candidate: how many arrangements its
+/// rewrite saves (the accounting of src/interp/arrangements_built.h, before
+/// minus after; negative if it builds more).
+inline constexpr char kSavesField[] = "saves";
+
 /// What the driver did for one pass: counters a test can check without
 /// timing (e.g. that a skipped pass ran no analysis).
 struct PassWork {
@@ -75,10 +81,21 @@ struct PassRun {
   PassWork work;
 };
 
+/// The arrangements one object's dataflow builds before and after the
+/// pipeline (the accounting of src/interp/arrangements_built.h); unset when
+/// the plan cannot be analyzed.
+struct ObjectArrangements {
+  std::string object;
+  std::optional<interp::ArrangementCount> before;
+  std::optional<interp::ArrangementCount> after;
+};
+
 /// Everything the pipeline did, pass by pass and candidate by candidate.
 struct RewriteReport {
   std::vector<PassRun> passes;
   std::vector<Candidate> candidates;
+  /// Every object with a plan, in document order (with the report on).
+  std::vector<ObjectArrangements> objects;
 };
 
 /// What a pass function receives besides the document.
@@ -141,6 +158,10 @@ absl::StatusOr<OptimizeResult> Optimize(
 
 /// The `--explain_declines` section printed after a document.
 std::string PrintCandidates(const RewriteReport& report);
+
+/// The `--explain_declines` section of arrangement totals: per object, the
+/// arrangements its dataflow builds before and after the passes.
+std::string PrintArrangementTotals(const RewriteReport& report);
 
 /// The `--report` JSON form.
 nlohmann::json ReportToJson(const RewriteReport& report);

@@ -3,7 +3,9 @@
 #include "src/recognizer/pass_driver.h"
 
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "src/interp/driver.h"
@@ -52,6 +54,32 @@ ObjectAnalyses::UniqueKeys() {
   return *unique_keys_;
 }
 
+const absl::StatusOr<interp::Analysis<interp::ArrangementsBuilt>>&
+ObjectAnalyses::ArrangementsBuilt() {
+  if (built_ == nullptr) {
+    const absl::StatusOr<interp::Analysis<interp::Arity>>& arity = Arity();
+    if (work_ != nullptr) ++work_->analyses_run;
+    if (!arity.ok()) {
+      built_.reset(
+          new absl::StatusOr<interp::Analysis<interp::ArrangementsBuilt>>(
+              arity.status()));
+      return *built_;
+    }
+    forms_.reset(new absl::StatusOr<interp::Analysis<interp::AvailableForms>>(
+        interp::AnalyzeArrangements(plan_, &*arity)));
+    if (!forms_->ok()) {
+      built_.reset(
+          new absl::StatusOr<interp::Analysis<interp::ArrangementsBuilt>>(
+              forms_->status()));
+      return *built_;
+    }
+    built_.reset(
+        new absl::StatusOr<interp::Analysis<interp::ArrangementsBuilt>>(
+            interp::AnalyzeArrangementsBuilt(plan_, **forms_)));
+  }
+  return *built_;
+}
+
 void CandidateReporter::Record(const Object& object, LirId lir_id, bool fires,
                                absl::string_view code, std::string arm,
                                std::string message, nlohmann::json details) {
@@ -75,6 +103,79 @@ void CandidateReporter::Record(const Object& object, LirId lir_id, bool fires,
 }
 
 namespace pass_driver_internal {
+
+std::unique_ptr<SavingsCounter> SavingsCounter::Before(
+    const Document& doc, const Node& plan, const interp::AnalysisInputs& inputs,
+    const std::vector<const Node*>& firing) {
+  ObjectAnalyses analyses(doc, plan, inputs, nullptr);
+  const auto& built = analyses.ArrangementsBuilt();
+  if (!built.ok()) return nullptr;
+  absl::flat_hash_map<const Node*, int> firing_index;
+  for (size_t i = 0; i < firing.size(); ++i) {
+    firing_index[firing[i]] = static_cast<int>(i);
+  }
+  auto counter = std::make_unique<SavingsCounter>();
+  counter->firing_ = firing.size();
+  // Pre-order with each node's owner: the innermost firing candidate at or
+  // above it (-1: none). Iterative, for deep plans.
+  std::vector<std::pair<const Node*, int>> stack = {{&plan, -1}};
+  while (!stack.empty()) {
+    auto [node, owner] = stack.back();
+    stack.pop_back();
+    auto it = firing_index.find(node);
+    if (it != firing_index.end()) owner = it->second;
+    counter->before_[node] = {
+        static_cast<int64_t>(interp::BuiltBy(*built, *node).built.size()),
+        owner};
+    for (const NodePtr& input : node->inputs) {
+      stack.emplace_back(input.get(), owner);
+    }
+  }
+  return counter;
+}
+
+std::vector<int64_t> SavingsCounter::After(
+    const Document& doc, const Node& after,
+    const interp::AnalysisInputs& inputs,
+    absl::FunctionRef<const Node*(const Node*)> same) {
+  ObjectAnalyses analyses(doc, after, inputs, nullptr);
+  const auto& built = analyses.ArrangementsBuilt();
+  if (!built.ok()) return {};
+  // Nodes of the plan after, so that a removed node (whose address a copy's
+  // map may still name) counts as building nothing.
+  absl::flat_hash_map<const Node*, int64_t> after_counts;
+  ForEachPreOrder(after, [&](const Node& node, int) {
+    after_counts[&node] =
+        static_cast<int64_t>(interp::BuiltBy(*built, node).built.size());
+  });
+  std::vector<int64_t> saved(firing_, 0);
+  for (const auto& [node, entry] : before_) {
+    const int owner = entry.second;
+    if (owner < 0) continue;
+    int64_t now = 0;
+    const Node* there = same(node);
+    auto it = there == nullptr ? after_counts.end() : after_counts.find(there);
+    if (it != after_counts.end()) now = it->second;
+    saved[owner] += entry.first - now;
+  }
+  return saved;
+}
+
+absl::flat_hash_map<const Node*, const Node*> CloneCorrespondence(
+    const Node& original, const Node& copy) {
+  absl::flat_hash_map<const Node*, const Node*> same;
+  std::vector<std::pair<const Node*, const Node*>> stack = {{&original, &copy}};
+  while (!stack.empty()) {
+    auto [a, b] = stack.back();
+    stack.pop_back();
+    same[a] = b;
+    for (size_t i = 0; i < a->inputs.size() && i < b->inputs.size(); ++i) {
+      stack.emplace_back(a->inputs[i].get(), b->inputs[i].get());
+    }
+  }
+  return same;
+}
+
 namespace {
 
 /// What the walk computes per node: nothing (candidates are collected in

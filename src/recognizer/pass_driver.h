@@ -32,6 +32,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -46,6 +47,7 @@
 #include "src/lir/document.h"
 #include "src/lir/node.h"
 #include "src/lir/node_error.h"
+#include "src/lir/status_macros.h"
 #include "src/recognizer/decision.h"
 #include "src/recognizer/pass.h"
 
@@ -77,6 +79,12 @@ class ObjectAnalyses {
   /// analyzed. Runs the arity analysis too (for the width of Reduce keys).
   const absl::StatusOr<interp::Analysis<interp::UniqueKeys>>& UniqueKeys();
 
+  /// The arrangements every node builds (the accounting of
+  /// arrangements_built.h, over the arity and arrangements analyses), or
+  /// why the plan cannot be analyzed.
+  const absl::StatusOr<interp::Analysis<interp::ArrangementsBuilt>>&
+  ArrangementsBuilt();
+
  private:
   const Document& doc_;
   const Node& plan_;
@@ -88,6 +96,10 @@ class ObjectAnalyses {
   std::unique_ptr<absl::StatusOr<interp::Analysis<interp::Arity>>> arity_;
   std::unique_ptr<absl::StatusOr<interp::Analysis<interp::UniqueKeys>>>
       unique_keys_;
+  std::unique_ptr<absl::StatusOr<interp::Analysis<interp::AvailableForms>>>
+      forms_;
+  std::unique_ptr<absl::StatusOr<interp::Analysis<interp::ArrangementsBuilt>>>
+      built_;
 };
 
 /// What a pass's decision may read besides the candidate itself.
@@ -174,58 +186,150 @@ absl::Status ForEachWithRecursiveContext(
 
 }  // namespace pass_driver_internal
 
+/// The candidates of one plan and their verdicts, in report order.
+template <RewritePass P>
+using DecidedCandidates =
+    std::vector<std::pair<Node*, Decision<typename P::Code, typename P::Fire>>>;
+
+namespace pass_driver_internal {
+
+/// Walks `plan` (an object's plan, or a copy of one, of `doc`) and decides
+/// every candidate on it as it is; report order (ReportGroup) applied.
+template <RewritePass P>
+absl::StatusOr<DecidedCandidates<P>> DecideAll(const P& pass,
+                                               const Document& doc, Node& plan,
+                                               const PassContext& ctx,
+                                               PassWork& work) {
+  ObjectAnalyses analyses(doc, plan, ctx.inputs, &work);
+  DecidedCandidates<P> decided;
+  LIR_RETURN_IF_ERROR(ForEachWithRecursiveContext(
+      plan, [&](Node& node, std::span<Node* const> ancestors,
+                bool inside_let_rec_values) {
+        if (!pass.IsCandidate(node)) return;
+        CandidateContext candidate{inside_let_rec_values, ancestors, ctx.inputs,
+                                   analyses};
+        decided.emplace_back(&node, pass.Decide(node, candidate));
+      }));
+  if constexpr (GroupedCandidates<P>) {
+    // Rewrites are independent of each other, so only the report order
+    // changes.
+    std::stable_sort(
+        decided.begin(), decided.end(), [&pass](const auto& a, const auto& b) {
+          return pass.ReportGroup(*a.first) < pass.ReportGroup(*b.first);
+        });
+  }
+  return decided;
+}
+
+/// How many arrangements each firing candidate saves, from the accounting
+/// of the plan before and after the pass's rewrites: every node's built
+/// arrangements before, minus the same node's after (none once removed),
+/// summed per innermost firing candidate holding the node.
+class SavingsCounter {
+ public:
+  /// Before rewriting: `plan` with its firing candidates. Null when the
+  /// plan cannot be analyzed (then nothing is counted).
+  static std::unique_ptr<SavingsCounter> Before(
+      const Document& doc, const Node& plan,
+      const interp::AnalysisInputs& inputs,
+      const std::vector<const Node*>& firing);
+  /// After rewriting: `after` is the rewritten plan, `same(n)` the node of
+  /// `after` that node `n` of the plan before became (n itself when the
+  /// plan was rewritten in place). Returns each firing candidate's saving,
+  /// in the order given to Before; empty when `after` cannot be analyzed.
+  std::vector<int64_t> After(const Document& doc, const Node& after,
+                             const interp::AnalysisInputs& inputs,
+                             absl::FunctionRef<const Node*(const Node*)> same);
+
+ private:
+  /// Before-plan node -> (its built count, the index of its owner).
+  absl::flat_hash_map<const Node*, std::pair<int64_t, int>> before_;
+  size_t firing_ = 0;
+};
+
+/// Node of `copy` (a Clone of `original`) for each node of `original`.
+absl::flat_hash_map<const Node*, const Node*> CloneCorrespondence(
+    const Node& original, const Node& copy);
+
+}  // namespace pass_driver_internal
+
 /// Runs `pass` over every object of `doc` as described at the top of this
 /// file: decides every candidate, records it, and rewrites the firing ones
-/// when ctx.apply. Errors are real failures, never declines.
+/// when ctx.apply. With a report, a firing candidate's record also says how
+/// many arrangements it saves (`saves`; a dry run counts on a rewritten
+/// copy). Errors are real failures, never declines.
 template <RewritePass P>
 absl::Status RunPass(const P& pass, Document& doc, PassContext& ctx) {
-  using PassDecision = Decision<typename P::Code, typename P::Fire>;
   CandidateReporter reporter(ctx);
   PassWork ignored;
   PassWork& work = ctx.work != nullptr ? *ctx.work : ignored;
-  std::vector<std::pair<Node*, PassDecision>> decided;
   for (Object& object : doc.objects) {
     if (object.plan == nullptr) continue;
     ++work.objects_walked;
-    ObjectAnalyses analyses(doc, *object.plan, ctx.inputs, &work);
     // Decide everything before rewriting anything: a verdict reads only its
     // candidate's own subtree on the plan as it was, and the report order
     // does not depend on whether the pass applies.
-    decided.clear();
-    absl::Status walked = pass_driver_internal::ForEachWithRecursiveContext(
-        *object.plan, [&](Node& node, std::span<Node* const> ancestors,
-                          bool inside_let_rec_values) {
-          if (!pass.IsCandidate(node)) return;
-          CandidateContext candidate{inside_let_rec_values, ancestors,
-                                     ctx.inputs, analyses};
-          decided.emplace_back(&node, pass.Decide(node, candidate));
-        });
-    if (!walked.ok()) {
-      return PrefixStatus(absl::StrCat(object.name, ": "), walked);
+    absl::StatusOr<DecidedCandidates<P>> decided =
+        pass_driver_internal::DecideAll(pass, doc, *object.plan, ctx, work);
+    if (!decided.ok()) {
+      return PrefixStatus(absl::StrCat(object.name, ": "), decided.status());
     }
-    if constexpr (GroupedCandidates<P>) {
-      // Rewrites are independent of each other, so only the report order
-      // changes.
-      std::stable_sort(decided.begin(), decided.end(),
-                       [&pass](const auto& a, const auto& b) {
-                         return pass.ReportGroup(*a.first) <
-                                pass.ReportGroup(*b.first);
-                       });
-    }
-    work.candidates_decided += decided.size();
-    for (auto& [node, decision] : decided) {
-      if (reporter.enabled()) {
-        const bool fires = decision.fires();
-        reporter.Record(
-            object, node->id, fires,
-            fires ? absl::string_view() : DeclineName(decision.code),
-            std::move(decision.arm), std::move(decision.message),
-            fires ? pass.Details(*decision.fire) : std::move(decision.details));
+    work.candidates_decided += decided->size();
+    std::vector<const Node*> firing;
+    std::vector<size_t> firing_records;
+    for (auto& [node, decision] : *decided) {
+      if (!reporter.enabled()) continue;
+      const bool fires = decision.fires();
+      if (fires) {
+        firing.push_back(node);
+        firing_records.push_back(ctx.report->candidates.size());
       }
-      if (ctx.apply && decision.fires()) {
+      reporter.Record(
+          object, node->id, fires,
+          fires ? absl::string_view() : DeclineName(decision.code),
+          std::move(decision.arm), std::move(decision.message),
+          fires ? pass.Details(*decision.fire) : std::move(decision.details));
+    }
+    std::unique_ptr<pass_driver_internal::SavingsCounter> savings;
+    if (!firing.empty()) {
+      savings = pass_driver_internal::SavingsCounter::Before(
+          doc, *object.plan, ctx.inputs, firing);
+    }
+    if (ctx.apply) {
+      for (auto& [node, decision] : *decided) {
+        if (!decision.fires()) continue;
         pass.Rewrite(*node, *decision.fire);
         ++work.rewrites;
       }
+    }
+    if (savings == nullptr) continue;
+    std::vector<int64_t> saved;
+    if (ctx.apply) {
+      saved = savings->After(doc, *object.plan, ctx.inputs,
+                             [](const Node* n) { return n; });
+    } else {
+      // A dry run rewrites a copy, decided afresh so that what the rewrites
+      // hold (consumers to adjust) points into the copy.
+      NodePtr copy = Clone(*object.plan);
+      const absl::flat_hash_map<const Node*, const Node*> same =
+          pass_driver_internal::CloneCorrespondence(*object.plan, *copy);
+      PassWork scratch;
+      absl::StatusOr<DecidedCandidates<P>> again =
+          pass_driver_internal::DecideAll(pass, doc, *copy, ctx, scratch);
+      if (!again.ok()) continue;
+      for (auto& [node, decision] : *again) {
+        if (decision.fires()) pass.Rewrite(*node, *decision.fire);
+      }
+      saved = savings->After(doc, *copy, ctx.inputs, [&same](const Node* n) {
+        auto it = same.find(n);
+        return it == same.end() ? nullptr : it->second;
+      });
+    }
+    for (size_t i = 0; i < saved.size(); ++i) {
+      nlohmann::json& details =
+          ctx.report->candidates[firing_records[i]].details;
+      if (!details.is_object()) details = nlohmann::json::object();
+      details[kSavesField] = saved[i];
     }
   }
   return absl::OkStatus();

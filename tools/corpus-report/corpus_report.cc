@@ -126,6 +126,7 @@ absl::StatusOr<std::string> SectionMarkdown(
   std::vector<PlanCandidates> with_candidates;
   size_t total = 0;
   size_t fired = 0;
+  int64_t saved = 0;
   std::map<std::string, size_t> declined_by_code;
   std::map<std::string, size_t> declined_by_code_and_arm;
   for (const auto& [name, doc] : named_docs) {
@@ -141,6 +142,9 @@ absl::StatusOr<std::string> SectionMarkdown(
       ++total;
       if (c.outcome == CandidateOutcome::kFired) {
         ++fired;
+        if (c.details.is_object() && c.details.contains(kSavesField)) {
+          saved += c.details[kSavesField].get<int64_t>();
+        }
       } else {
         ++declined_by_code[c.reason];
         if (!c.arm.empty()) ++declined_by_code_and_arm[c.reason + "/" + c.arm];
@@ -159,7 +163,11 @@ absl::StatusOr<std::string> SectionMarkdown(
                   " |\n");
   absl::StrAppend(&out, "| candidates | ", total, " |\n");
   absl::StrAppend(&out, "| fired | ", fired, " |\n");
-  absl::StrAppend(&out, "| declined | ", total - fired, " |\n\n");
+  absl::StrAppend(&out, "| declined | ", total - fired, " |\n");
+  absl::StrAppend(&out,
+                  "| arrangements the fired rewrites save (the accounting "
+                  "of `--annotate=arrangements_built`) | ",
+                  saved, " |\n\n");
 
   absl::StrAppend(&out, "### Outcomes by decline code\n\n",
                   "| outcome | code | candidates | ", section.first_arm,
@@ -174,13 +182,14 @@ absl::StatusOr<std::string> SectionMarkdown(
   };
   for (absl::string_view name : section.codes) {
     const std::string c(name);
-    absl::StrAppend(
-        &out, "| declined | `", c, "` | ", count(declined_by_code, c), " | ",
-        count(declined_by_code_and_arm, absl::StrCat(c, "/", section.first_arm)),
-        " | ",
-        count(declined_by_code_and_arm,
-              absl::StrCat(c, "/", section.second_arm)),
-        " |\n");
+    absl::StrAppend(&out, "| declined | `", c, "` | ",
+                    count(declined_by_code, c), " | ",
+                    count(declined_by_code_and_arm,
+                          absl::StrCat(c, "/", section.first_arm)),
+                    " | ",
+                    count(declined_by_code_and_arm,
+                          absl::StrCat(c, "/", section.second_arm)),
+                    " |\n");
   }
   // A code missing from the table (it should not be) still shows up.
   for (const auto& [code, n] : declined_by_code) {

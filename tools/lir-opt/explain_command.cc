@@ -105,7 +105,9 @@ int RunExplain(const CommandArgs& args) {
   }
   std::cout << RenderDocument(optimized->document, render);
   if (explain_declines) {
-    std::cout << "\n" << PrintCandidates(optimized->report);
+    std::cout << "\n"
+              << PrintCandidates(optimized->report) << "\n"
+              << PrintArrangementTotals(optimized->report);
   }
   if (report_path == "-") std::cout << report_json;
   std::cout << std::flush;
