@@ -1,16 +1,17 @@
 // The incremental engine's AntiJoin (../shared/reference/SEMANTICS.md 7.1):
-// on plans whose arms read their arrangements every way the node allows
-// (Get::PassArrangements of an index, Get::Arrangement through a projection
-// of a permuted layout, ArrangeBy forms, an ArrangeBy reading its input's
-// arrangement through input_mfp, Let bindings, projecting Mfp wrappers with
-// and without input_key), over rounds with insertions and retractions, null
-// keys, composite keys and keys in the middle of wide rows, the incremental
-// engine computes what the snapshot engine computes for every fuel and
-// compaction, fails at the same round with the same key-count error, and
-// keeps no arrangement of its own.
+// on plans (parsed, or built with PlanBuilder) whose arms read their
+// arrangements every way the node allows (Get::PassArrangements of an index,
+// Get::Arrangement through a projection of a permuted layout, ArrangeBy
+// forms, an ArrangeBy reading its input's arrangement through input_mfp, Let
+// bindings, projecting Mfp wrappers with and without input_key), over rounds
+// with insertions and retractions, null keys, composite keys and keys in the
+// middle of wide rows, the incremental engine computes what the snapshot
+// engine computes for every fuel and compaction, fails at the same round with
+// the same key-count error, and keeps no arrangement of its own.
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -20,6 +21,7 @@
 #include "src/eval/incremental.h"
 #include "src/eval/run.h"
 #include "src/explain/text.h"
+#include "src/lir/plan_builder.h"
 #include "src/lir/validate.h"
 
 namespace lir {
@@ -31,10 +33,9 @@ constexpr char kR[] = "materialize.public.r";
 // Parses `plan` and `data` and checks the plan against the data's arities
 // (Validate checks the recorded base_key/keys_key too).
 struct Case {
-  Case(const std::string& plan, const std::string& data_json) {
-    absl::StatusOr<Document> parsed = explain::ParseText(plan);
-    EXPECT_TRUE(parsed.ok()) << parsed.status();
-    if (parsed.ok()) doc = *std::move(parsed);
+  Case(const std::string& plan, const std::string& data_json)
+      : Case(Parse(plan), data_json) {}
+  Case(Document plan, const std::string& data_json) : doc(std::move(plan)) {
     absl::StatusOr<eval::InputData> parsed_data =
         eval::ParseInputData(data_json, "data");
     EXPECT_TRUE(parsed_data.ok()) << parsed_data.status();
@@ -45,6 +46,11 @@ struct Case {
     }
     const absl::Status valid = Validate(doc, options);
     EXPECT_TRUE(valid.ok()) << valid;
+  }
+  static Document Parse(const std::string& plan) {
+    absl::StatusOr<Document> parsed = explain::ParseText(plan);
+    EXPECT_TRUE(parsed.ok()) << parsed.status();
+    return parsed.ok() ? *std::move(parsed) : Document();
   }
   Document doc;
   eval::InputData data;
@@ -58,17 +64,18 @@ std::string RunText(const Case& c, eval::Engine engine,
   options.fuel = fuel;
   absl::StatusOr<eval::RunResult> result =
       eval::RunDocument(c.doc, c.data, options);
-  if (!result.ok()) return absl::StrCat("cannot run: ", result.status().ToString());
+  if (!result.ok()) {
+    return absl::StrCat("cannot run: ", result.status().ToString());
+  }
   return eval::FormatRunText(*result, false);
 }
 
 // The snapshot engine's text of every round (contents or the error), after
 // checking that the incremental engine prints exactly the same under every
 // compaction and fuel.
-std::string RunBothEngines(const std::string& plan, const std::string& data) {
-  Case c(plan, data);
-  const std::string oracle = RunText(c, eval::Engine::kSnapshot,
-                                     eval::Compaction::kEager, /*fuel=*/0);
+std::string RunBothEngines(const Case& c) {
+  const std::string oracle =
+      RunText(c, eval::Engine::kSnapshot, eval::Compaction::kEager, /*fuel=*/0);
   for (const eval::Compaction compaction :
        {eval::Compaction::kEager, eval::Compaction::kNone}) {
     for (const uint64_t fuel : {0, 1, 2}) {
@@ -77,10 +84,14 @@ std::string RunBothEngines(const std::string& plan, const std::string& data) {
           << "compaction "
           << (compaction == eval::Compaction::kEager ? "eager" : "none")
           << ", fuel " << fuel << "\n"
-          << plan;
+          << explain::PrintText(c.doc);
     }
   }
   return oracle;
+}
+
+std::string RunBothEngines(const std::string& plan, const std::string& data) {
+  return RunBothEngines(Case(plan, data));
 }
 
 // base l(k, v) by #0, keys r(k) by #0: the anti-side of a LEFT JOIN.
@@ -270,6 +281,46 @@ TEST(AntiJoinIncremental, ProjectingWrapperOverTheBase) {
 )");
 }
 
+// The same kind of plan built with PlanBuilder: the base l(a, k, b) by #1
+// read through a projection to (b, k), the keys an ArrangeBy of r's raw
+// collection.
+TEST(AntiJoinIncremental, PlanBuilderPlan) {
+  const CollectionId l = CollectionId::Global(kL);
+  const CollectionId r = CollectionId::Global(kR);
+  AntiJoinOp op;
+  op.key = {1};
+  op.base_key = {1};
+  op.keys_key = {0};
+  absl::StatusOr<NodePtr> built =
+      PlanBuilder::AntiJoin(
+          PlanBuilder::Get(
+              l, PlanBuilder::Arranged({MakeColumnArrangement({1}, 3)}))
+              .Mfp(PlanBuilder::Project({2, 1})),
+          PlanBuilder::GetCollection(r, PlanBuilder::Raw())
+              .ArrangeBy(PlanBuilder::Arranged({MakeColumnArrangement({0}, 1)},
+                                               /*raw=*/true)),
+          op)
+          .Build();
+  ASSERT_TRUE(built.ok()) << built.status();
+  Document doc;
+  doc.objects.emplace_back().name = "Explained Query";
+  doc.objects[0].plan = *std::move(built);
+  const std::string data = R"({"collections": {
+    "materialize.public.l": {"arity": 3, "updates": [
+      [[1, 5, 100], 0, 1], [[2, 5, 100], 0, 1], [[3, null, 300], 0, 1],
+      [[2, 5, 100], 1, -1], [[4, 6, 100], 2, 1]]},
+    "materialize.public.r": {"arity": 1, "updates": [
+      [[null], 0, 1], [[5], 1, 1], [[5], 2, -1], [[6], 2, 1]]}}})";
+  EXPECT_EQ(RunBothEngines(Case(std::move(doc), data)), R"(Explained Query:
+  round 0:
+    - ((100, 5) x 2)
+  round 1:
+    (empty)
+  round 2:
+    - (100, 5)
+)");
+}
+
 // The base arm is an ArrangeBy reading l's index by #1 (layout (k, v, w))
 // through input_key, its input_mfp projecting the layout to (v, k) and
 // arranging that by #0: the operator reads l's index, whose rows become
@@ -452,9 +503,10 @@ TEST(AntiJoinIncremental, KeyCountedTwiceArrivesInKeys) {
     "materialize.public.r": {"arity": 1, "updates": [
       [[2], 0, 1], [[2], 1, 1]]}}})";
   const std::string text = RunBothEngines(kPassArrangements, data);
-  EXPECT_TRUE(absl::StrContains(text, "  round 1:\n    error: "
-                                      "LirId(3) AntiJoin: AntiJoin: key (2) "
-                                      "has count 2 in the keys input"))
+  EXPECT_TRUE(absl::StrContains(text,
+                                "  round 1:\n    error: "
+                                "LirId(3) AntiJoin: AntiJoin: key (2) "
+                                "has count 2 in the keys input"))
       << text;
 }
 
@@ -471,7 +523,8 @@ TEST(AntiJoinIncremental, BaseRowArrivesForAKeyCountedTwice) {
   EXPECT_TRUE(absl::StrContains(text, R"(  round 1:
     - (1, 10)
   round 2:
-    error: )")) << text;
+    error: )"))
+      << text;
   EXPECT_TRUE(absl::StrContains(ErrorOf(text), "key (5) has count 2")) << text;
 }
 

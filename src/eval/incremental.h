@@ -29,8 +29,8 @@ namespace lir::eval {
 /// arrangements. `plan` must outlive it. Fails to build for unsupported
 /// nodes (CheckNode) and unknown globals (`no data for collection NAME`),
 /// and for a SetDifference or AntiJoin whose arms do not offer the
-/// arrangements its `base_key`/`subtract_key`/`keys_key` name. Building and stepping are iterative:
-/// plan depth is bounded only by memory.
+/// arrangements its `base_key`/`subtract_key`/`keys_key` name. Building and
+/// stepping are iterative: plan depth is bounded only by memory.
 absl::StatusOr<std::unique_ptr<Dataflow>> MakeIncrementalDataflow(
     const Node& plan, const DataflowOptions& options);
 

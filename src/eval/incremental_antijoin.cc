@@ -170,8 +170,8 @@ absl::Status CheckArm(const Node& arm, const std::vector<int>& key,
                       absl::string_view which) {
   const ArmRead read = ResolveArmKey(arm, key);
   if (read.problem != ArmProblem::kNone) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the ", which, " arm is not co-arranged: ", read.message));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the ", which, " arm is not co-arranged: ", read.message));
   }
   if (read.key != recorded) {
     return absl::InvalidArgumentError(
@@ -200,12 +200,10 @@ absl::StatusOr<size_t> BuildAntiJoin(const Node& node, Graph& graph) {
   auto op = std::make_unique<AntiJoinOperator>(node);
   op->inputs = {graph.OpOf(node.inputs[0].get()),
                 graph.OpOf(node.inputs[1].get())};
-  LIR_ASSIGN_OR_RETURN(op->base_,
-                       ResolveArm(*node.inputs[0], antijoin.key,
-                                  antijoin.base_key, graph, "base"));
-  LIR_ASSIGN_OR_RETURN(op->keys_,
-                       ResolveArm(*node.inputs[1], keys_columns,
-                                  antijoin.keys_key, graph, "keys"));
+  LIR_ASSIGN_OR_RETURN(op->base_, ResolveArm(*node.inputs[0], antijoin.key,
+                                             antijoin.base_key, graph, "base"));
+  LIR_ASSIGN_OR_RETURN(op->keys_, ResolveArm(*node.inputs[1], keys_columns,
+                                             antijoin.keys_key, graph, "keys"));
   return graph.Add(std::move(op));
 }
 

@@ -1,7 +1,9 @@
 // The incremental engine's reducing operators: Threshold, the fused
 // SetDifference (co_reduce2 over its arms' arrangements), Reduce and TopK.
 // Each keeps an output arrangement and, per round, recomputes only the keys
-// whose input changed, emitting the difference to its previous output.
+// whose input changed, emitting the difference to its previous output. Also
+// which arrangement an arm of a fused two-input operator reads (ResolveArm,
+// ArmRows), shared with AntiJoin (incremental_antijoin.cc).
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -310,8 +312,8 @@ absl::StatusOr<Multiset> ArmRows(const ArmTrace& arm, Multiset rows) {
     } else if (read->Is<MfpOp>()) {
       mfp = &read->As<MfpOp>().mfp;
     } else {
-      return absl::InternalError("an arm read that is not a Get, ArrangeBy "
-                                 "or Mfp");
+      return absl::InternalError(
+          "an arm read that is not a Get, ArrangeBy or Mfp");
     }
     std::vector<RowDiff> mapped;
     mapped.reserve(rows.size());
@@ -507,9 +509,8 @@ absl::StatusOr<size_t> BuildSetDifference(const Node& node, Graph& graph) {
   // read, only their counts.
   std::vector<int> whole(ensure_columns->size());
   for (size_t c = 0; c < whole.size(); ++c) whole[c] = static_cast<int>(c);
-  LIR_ASSIGN_OR_RETURN(
-      ArmTrace base,
-      ResolveArm(*node.inputs[0], whole, sd.base_key, graph, "base"));
+  LIR_ASSIGN_OR_RETURN(ArmTrace base, ResolveArm(*node.inputs[0], whole,
+                                                 sd.base_key, graph, "base"));
   LIR_ASSIGN_OR_RETURN(
       ArmTrace subtract,
       ResolveArm(*node.inputs[1], whole, sd.subtract_key, graph, "subtract"));

@@ -148,8 +148,11 @@ Sub FuzzGenerator::AntiJoin(int depth) {
     Sub input = NonNegative(Conform(Gen(depth - 1), key_schema));
     keys.lines = {"ArrangeBy",
                   absl::StrCat("  input_key=[", Positions(keys_key), "]"),
-                  "  raw=true", "  Reduce::Distinct", "    key_plan=id",
-                  "    val_plan", "      project=()"};
+                  "  raw=true",
+                  "  Reduce::Distinct",
+                  "    key_plan=id",
+                  "    val_plan",
+                  "      project=()"};
     Append(keys.lines, Indent(input.lines, 4));
   } else {
     Count("AntiJoin keys not distinct");
