@@ -4,7 +4,8 @@
 // multi-round data with insertions and retractions. The incremental engine
 // (eager and no compaction) must compute exactly what the snapshot engine
 // (the oracle) computes at every round, and fail in exactly the rounds it
-// fails (a Reduce or TopK reading a negative count, a recursion limit).
+// fails (a Reduce or TopK reading a negative count, a recursion limit, an
+// AntiJoin key counted twice while the base holds it).
 //
 // Seeded and reproducible: a failure prints its seed, the plan and the data;
 // LIR_FUZZ_SEED=<seed> LIR_FUZZ_CASES=1 replays it, and the printed plan and
@@ -82,6 +83,14 @@ constexpr const char* kRequiredKinds[] = {
     "LetRec counting",
     "LetRec transitive closure",
     "LetRec recursion_limit",
+    "AntiJoin",
+    "AntiJoin base index",
+    "AntiJoin base ArrangeBy form",
+    "AntiJoin base ArrangeBy input_key",
+    "AntiJoin base Mfp wrapper",
+    "AntiJoin base Mfp wrapper input_key",
+    "AntiJoin base Get::Arrangement",
+    "AntiJoin keys not distinct",
 };
 
 TEST(EvalEnginesFuzz, IncrementalMatchesSnapshotOnGeneratedPlans) {

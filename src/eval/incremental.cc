@@ -41,12 +41,7 @@ absl::StatusOr<size_t> BuildOne(const Node& node, Graph& graph) {
     case NodeKind::kArrangeBy: return BuildArrangeBy(node, graph);
     case NodeKind::kThreshold: return BuildThreshold(node, graph);
     case NodeKind::kSetDifference: return BuildSetDifference(node, graph);
-    // Not yet: the operator reads its arms' arrangements, whose stored rows
-    // must be mapped through the arms' projections (issue 14, in progress).
-    case NodeKind::kAntiJoin:
-      return absl::UnimplementedError(
-          "AntiJoin is not run by the incremental engine yet; use "
-          "--engine=snapshot");
+    case NodeKind::kAntiJoin: return BuildAntiJoin(node, graph);
     case NodeKind::kReduce: return BuildReduce(node, graph);
     case NodeKind::kTopK: return BuildTopK(node, graph);
     case NodeKind::kJoin: return BuildJoin(node, graph);

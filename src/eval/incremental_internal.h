@@ -13,6 +13,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "src/eval/budget.h"
 #include "src/eval/dataflow.h"
 #include "src/eval/datum.h"
@@ -152,6 +153,34 @@ class Graph {
   std::vector<ImportEntry> imports_;
 };
 
+/// The arrangement an arm of a fused two-input operator (SetDifference,
+/// AntiJoin) reads, and how a row stored in it becomes a row of the arm.
+struct ArmTrace {
+  Trace* trace = nullptr;
+  /// The reads between the trace's rows and the arm's output rows,
+  /// innermost first: a Get reading its binding through its plan, an
+  /// ArrangeBy reading its input (the trace is the input's) through its
+  /// input_mfp, the projecting Mfp wrapper. Empty: the stored rows are the
+  /// arm's rows.
+  std::vector<const Node*> reads;
+};
+
+/// The arrangement `arm` offers on `arm_key` (columns of the arm's
+/// underlying collection, ../shared/reference/SEMANTICS.md 4.3) through a
+/// projection-only Mfp wrapper to a Get (the binding's arrangement) or an
+/// ArrangeBy (one of its forms, or the input arrangement it reads). `key`:
+/// the arm's output columns the operator matches on, which decide whether
+/// an ArrangeBy's form or its input's arrangement is meant. `which` names
+/// the arm in the error when there is none.
+absl::StatusOr<ArmTrace> ResolveArm(const Node& arm,
+                                    const std::vector<int>& key,
+                                    const std::vector<int>& arm_key,
+                                    Graph& graph, absl::string_view which);
+
+/// `rows` stored in `arm.trace` as rows of the arm's output (through each
+/// of `arm.reads`), consolidated.
+absl::StatusOr<Multiset> ArmRows(const ArmTrace& arm, Multiset rows);
+
 // Operator constructors, one per node kind (or family). Each builds the
 // operator for `node`, whose inputs are already built, and adds it to the
 // graph; they return the operator's index.
@@ -159,6 +188,7 @@ absl::StatusOr<size_t> BuildLinearOp(const Node& node, Graph& graph);
 absl::StatusOr<size_t> BuildArrangeBy(const Node& node, Graph& graph);
 absl::StatusOr<size_t> BuildThreshold(const Node& node, Graph& graph);
 absl::StatusOr<size_t> BuildSetDifference(const Node& node, Graph& graph);
+absl::StatusOr<size_t> BuildAntiJoin(const Node& node, Graph& graph);
 absl::StatusOr<size_t> BuildReduce(const Node& node, Graph& graph);
 absl::StatusOr<size_t> BuildTopK(const Node& node, Graph& graph);
 absl::StatusOr<size_t> BuildJoin(const Node& node, Graph& graph);

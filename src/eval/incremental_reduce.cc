@@ -1,7 +1,9 @@
 // The incremental engine's reducing operators: Threshold, the fused
 // SetDifference (co_reduce2 over its arms' arrangements), Reduce and TopK.
 // Each keeps an output arrangement and, per round, recomputes only the keys
-// whose input changed, emitting the difference to its previous output.
+// whose input changed, emitting the difference to its previous output. Also
+// which arrangement an arm of a fused two-input operator reads (ResolveArm,
+// ArmRows), shared with AntiJoin (incremental_antijoin.cc).
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -14,6 +16,7 @@
 #include "src/eval/operators.h"
 #include "src/eval/scalar_eval.h"
 #include "src/explain/text_primitives.h"
+#include "src/lir/layout.h"
 #include "src/lir/status_macros.h"
 
 namespace lir::eval::incremental_internal {
@@ -223,57 +226,109 @@ class SetDifferenceOperator : public Operator {
   Trace* output_ = nullptr;
 };
 
-// The arrangement a SetDifference arm reads: through a projection-only Mfp
-// wrapper to a Get (the bound collection's arrangement on `arm_key`) or an
-// ArrangeBy (one of its forms, or the input arrangement it reads), as the
-// recognizer allows (../shared/reference/SEMANTICS.md 4.3).
-absl::StatusOr<Trace*> ResolveArm(const Node& arm,
-                                  const std::vector<int>& arm_key, Graph& graph,
-                                  absl::string_view which) {
+}  // namespace
+
+absl::StatusOr<ArmTrace> ResolveArm(const Node& arm,
+                                    const std::vector<int>& key,
+                                    const std::vector<int>& arm_key,
+                                    Graph& graph, absl::string_view which) {
   const Node* node = &arm;
+  ArmTrace out;
   // The key in the wrapped node's output columns (before an ArrangeBy's
-  // input_mfp), as the recognizer computes it: the whole row through the
-  // wrapper's projection.
-  std::vector<int> wrapper_key;
-  for (size_t c = 0; c < arm_key.size(); ++c) {
-    wrapper_key.push_back(static_cast<int>(c));
-  }
+  // input_mfp), as the recognizer computes it: `key` through the wrapper's
+  // projection, which selects layout positions when it reads an
+  // arrangement (../shared/reference/SEMANTICS.md 4.3).
+  std::vector<int> wrapper_key = key;
+  std::vector<const Node*> outer;
   if (node->Is<MfpOp>() && !node->inputs.empty()) {
-    for (int& c : wrapper_key) c = node->As<MfpOp>().mfp.ProjectedColumn(c);
+    const MfpOp& wrapper = node->As<MfpOp>();
+    for (int& c : wrapper_key) c = wrapper.mfp.ProjectedColumn(c);
+    if (wrapper.input_key.has_value()) {
+      const std::optional<ArrangementForm> form =
+          OfferedForm(*node->inputs[0], *wrapper.input_key, std::nullopt);
+      for (int& c : wrapper_key) {
+        c = ColumnAtLayoutPosition(*wrapper.input_key,
+                                   form.has_value() ? &*form : nullptr, c);
+      }
+    }
+    outer.push_back(node);
     node = node->inputs[0].get();
   }
-  const std::vector<ScalarExpr> key = ColumnKey(arm_key);
-  Trace* found = nullptr;
+  const std::vector<ScalarExpr> trace_key = ColumnKey(arm_key);
   if (node->Is<GetOp>()) {
     const GetOp& get = node->As<GetOp>();
     if (get.id.is_local) {
       auto it = graph.locals.find(get.id.local);
       if (it != graph.locals.end()) {
-        found = FindOffered(graph.op(it->second).offered, key);
+        out.trace = FindOffered(graph.op(it->second).offered, trace_key);
       }
-    } else if (const ArrangementForm* form = get.keys.FindByKey(key)) {
-      found = graph.Import(get.id.global, *form, node->id);
+    } else if (const ArrangementForm* form = get.keys.FindByKey(trace_key)) {
+      out.trace = graph.Import(get.id.global, *form, node->id);
     }
+    // The trace holds the bound collection's rows; the Get reads them
+    // through its plan unless it passes them on.
+    if (get.kind != GetKind::kPassArrangements) out.reads.push_back(node);
   } else if (node->Is<ArrangeByOp>()) {
     const ArrangeByOp& arrange = node->As<ArrangeByOp>();
+    const std::vector<Offered>& input_offered =
+        graph.op(graph.OpOf(node->inputs[0].get())).offered;
     // A form (output columns) when the recognizer matched one; else the
     // input arrangement the ArrangeBy reads (input columns).
     if (wrapper_key == arm_key) {
-      found = FindOffered(graph.op(graph.OpOf(node)).offered, key);
+      out.trace = FindOffered(graph.op(graph.OpOf(node)).offered, trace_key);
     }
-    if (found == nullptr && arrange.input_key.has_value() &&
-        SameIgnoringNames(*arrange.input_key, key)) {
-      found =
-          FindOffered(graph.op(graph.OpOf(node->inputs[0].get())).offered, key);
+    bool from_input = out.trace != nullptr &&
+                      out.trace == FindOffered(input_offered, trace_key);
+    if (out.trace == nullptr && arrange.input_key.has_value() &&
+        SameIgnoringNames(*arrange.input_key, trace_key)) {
+      out.trace = FindOffered(input_offered, trace_key);
+      from_input = true;
     }
+    // A trace of the input (read through input_key, or passed on by an
+    // ArrangeBy whose input_mfp is the identity) holds the input's rows,
+    // which the ArrangeBy reads through its input_mfp.
+    if (from_input) out.reads.push_back(node);
   }
-  if (found == nullptr) {
+  if (out.trace == nullptr) {
     return absl::InvalidArgumentError(
         absl::StrCat(which, " arm offers no arrangement on [",
                      explain::PrintIndices(arm_key), "] to read"));
   }
-  return found;
+  out.reads.insert(out.reads.end(), outer.begin(), outer.end());
+  return out;
 }
+
+absl::StatusOr<Multiset> ArmRows(const ArmTrace& arm, Multiset rows) {
+  for (const Node* read : arm.reads) {
+    // Each read decodes its input's rows into the layout it reads (an
+    // identity for a raw read) and applies its MFP, as the operator built
+    // for it does.
+    LIR_ASSIGN_OR_RETURN(rows, ReadAsLayout(*read, std::move(rows)));
+    const MapFilterProject* mfp = nullptr;
+    if (read->Is<GetOp>()) {
+      mfp = &read->As<GetOp>().mfp;
+    } else if (read->Is<ArrangeByOp>()) {
+      mfp = &read->As<ArrangeByOp>().input_mfp;
+    } else if (read->Is<MfpOp>()) {
+      mfp = &read->As<MfpOp>().mfp;
+    } else {
+      return absl::InternalError(
+          "an arm read that is not a Get, ArrangeBy or Mfp");
+    }
+    std::vector<RowDiff> mapped;
+    mapped.reserve(rows.size());
+    for (auto& [row, diff] : rows) {
+      LIR_ASSIGN_OR_RETURN(std::optional<DataRow> kept,
+                           EvalMfp(*mfp, std::move(row)));
+      if (kept.has_value()) mapped.emplace_back(std::move(*kept), diff);
+    }
+    rows = std::move(mapped);
+  }
+  // A projection may map distinct stored rows to one output row.
+  return Consolidate(std::move(rows));
+}
+
+namespace {
 
 // The Reduce's two arrangements, named as Materialize names them.
 std::pair<std::string, std::string> ReduceNames(ReduceKind kind) {
@@ -450,11 +505,17 @@ absl::StatusOr<size_t> BuildSetDifference(const Node& node, Graph& graph) {
   auto op = std::make_unique<SetDifferenceOperator>(node);
   op->inputs = {graph.OpOf(node.inputs[0].get()),
                 graph.OpOf(node.inputs[1].get())};
-  LIR_ASSIGN_OR_RETURN(op->base_,
-                       ResolveArm(*node.inputs[0], sd.base_key, graph, "base"));
+  // The key is the whole row of each arm, so the arms' rows are never
+  // read, only their counts.
+  std::vector<int> whole(ensure_columns->size());
+  for (size_t c = 0; c < whole.size(); ++c) whole[c] = static_cast<int>(c);
+  LIR_ASSIGN_OR_RETURN(ArmTrace base, ResolveArm(*node.inputs[0], whole,
+                                                 sd.base_key, graph, "base"));
   LIR_ASSIGN_OR_RETURN(
-      op->subtract_,
-      ResolveArm(*node.inputs[1], sd.subtract_key, graph, "subtract"));
+      ArmTrace subtract,
+      ResolveArm(*node.inputs[1], whole, sd.subtract_key, graph, "subtract"));
+  op->base_ = base.trace;
+  op->subtract_ = subtract.trace;
   op->output_ =
       OutputTrace(graph, node, "SetDifference", sd.ensure_arrangement);
   op->offered.push_back({sd.ensure_arrangement.key, op->output_});

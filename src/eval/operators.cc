@@ -358,14 +358,16 @@ absl::StatusOr<Multiset> AntiJoinRows(const AntiJoinOp& op,
         [](const RowDiff& entry, const DataRow& k) { return entry.first < k; });
     const int64_t count =
         found != keys.end() && found->first == key ? found->second : 0;
-    if (count != 0 && count != 1) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "AntiJoin: key ", FormatRow(key), " has count ", count,
-          " in the keys input (an antijoin needs each key at most once)"));
-    }
+    if (count != 0 && count != 1) return AntiJoinKeyCountError(key, count);
     if (count == 0) out.emplace_back(row, diff);
   }
   return out;
+}
+
+absl::Status AntiJoinKeyCountError(const DataRow& key, int64_t count) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      "AntiJoin: key ", FormatRow(key), " has count ", count,
+      " in the keys input (an antijoin needs each key at most once)"));
 }
 
 }  // namespace lir::eval

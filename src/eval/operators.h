@@ -4,6 +4,7 @@
 #ifndef LIR_EVAL_OPERATORS_H_
 #define LIR_EVAL_OPERATORS_H_
 
+#include <cstdint>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -89,6 +90,10 @@ absl::StatusOr<std::optional<DataRow>> ApplyClosure(
 absl::StatusOr<Multiset> AntiJoinRows(const AntiJoinOp& op,
                                       const Multiset& base,
                                       const Multiset& keys);
+
+/// The error both engines give for an AntiJoin key that the keys input
+/// holds `count` times (neither 0 nor 1) while the base holds rows for it.
+absl::Status AntiJoinKeyCountError(const DataRow& key, int64_t count);
 
 /// The Constant's rows as a consolidated multiset (an error constant is an
 /// InvalidArgument carrying its message).

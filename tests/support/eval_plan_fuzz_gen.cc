@@ -2,7 +2,7 @@
 // every node kind the evaluator runs, written as verbose EXPLAIN text so a
 // failing case prints as a plan anyone can rerun with `lir-opt run`.
 // Joins are in eval_plan_fuzz_join.cc; Reduce, TopK and LetRec in
-// eval_plan_fuzz_stateful.cc.
+// eval_plan_fuzz_stateful.cc; AntiJoin in eval_plan_fuzz_antijoin.cc.
 #include "tests/support/eval_plan_fuzz_gen.h"
 
 #include <algorithm>
@@ -73,13 +73,14 @@ Sub FuzzGenerator::Gen(int depth) {
   --budget_;
   // Weights: every kind is common enough to be covered hundreds of times
   // in the default run.
-  static constexpr int kWeights[] = {10, 5, 8, 6, 13, 8, 3, 8, 7, 6, 7, 4};
+  static constexpr int kWeights[] = {10, 5, 8, 6, 13, 8, 3, 8, 7, 6, 7, 4, 5};
   int total = 0;
   for (int w : kWeights) total += w;
   int pick = dice_.Below(total);
   int kind = 0;
   while (pick >= kWeights[kind]) pick -= kWeights[kind++];
   if ((kind == 2 || kind == 3) && joins_ >= kMaxJoins) kind = 0;
+  if (kind == 12 && recursive_values_ > 0) kind = 0;
   switch (kind) {
     case 0: return MfpNode(depth);
     case 1: return FlatMap(depth);
@@ -92,7 +93,8 @@ Sub FuzzGenerator::Gen(int depth) {
     case 8: return UnionNode(depth);
     case 9: return ArrangeByNode(depth);
     case 10: return Let(depth);
-    default: return LetRec(depth);
+    case 11: return LetRec(depth);
+    default: return AntiJoin(depth);
   }
 }
 

@@ -2,10 +2,10 @@
 // (tests/eval_engines_fuzz_test.cc): every node kind the evaluator runs
 // (Constant, the three Gets with MFPs, seeks and imported arrangements, Mfp,
 // FlatMap, Join::Linear and Join::Delta with closures, the four Reduce
-// kinds, the three TopK kinds, Negate, Threshold, Union, ArrangeBy, Let and
-// LetRec), composed recursively a few levels deep over 2-4 typed input
-// collections, as Materialize's verbose EXPLAIN text, with multi-round input
-// data including retractions.
+// kinds, the three TopK kinds, Negate, Threshold, Union, ArrangeBy, Let,
+// LetRec and AntiJoin), composed recursively a few levels deep over 2-4 typed
+// input collections, as Materialize's verbose EXPLAIN text, with multi-round
+// input data including retractions.
 #ifndef LIR_TESTS_SUPPORT_EVAL_PLAN_FUZZ_GEN_H_
 #define LIR_TESTS_SUPPORT_EVAL_PLAN_FUZZ_GEN_H_
 

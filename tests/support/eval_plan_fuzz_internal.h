@@ -1,7 +1,8 @@
 // The general-plan generator's state, shared by its source files
 // (eval_plan_fuzz_gen.cc: leaves, unary nodes, Let and data;
 // eval_plan_fuzz_stateful.cc: Reduce, TopK and LetRec;
-// eval_plan_fuzz_join.cc: Join::Linear and Join::Delta). Internal.
+// eval_plan_fuzz_join.cc: Join::Linear and Join::Delta;
+// eval_plan_fuzz_antijoin.cc: AntiJoin). Internal.
 #ifndef LIR_TESTS_SUPPORT_EVAL_PLAN_FUZZ_INTERNAL_H_
 #define LIR_TESTS_SUPPORT_EVAL_PLAN_FUZZ_INTERNAL_H_
 
@@ -78,6 +79,9 @@ class FuzzGenerator {
   Sub LinearJoin(int depth);
   Sub DeltaJoin(int depth);
 
+  // eval_plan_fuzz_antijoin.cc
+  Sub AntiJoin(int depth);
+
   eval::InputData Data();
   void Count(const std::string& kind) { ++kinds_[kind]; }
 
@@ -92,6 +96,9 @@ class FuzzGenerator {
   /// kMaxJoins (and every case stays fast).
   int joins_ = 0;
   static constexpr int kMaxJoins = 2;
+  /// LetRecs whose values are being generated: no AntiJoin there (Validate
+  /// rejects one inside the values of a LetRec, SEMANTICS 7.1).
+  int recursive_values_ = 0;
   std::map<std::string, int> kinds_;
 };
 

@@ -258,6 +258,8 @@ Sub FuzzGenerator::LetRecBody(const Local& local) {
 
 Sub FuzzGenerator::LetRec(int depth) {
   Count("LetRec");
+  // Everything generated until the body is inside the values.
+  ++recursive_values_;
   // The adapter runs the whole LetRec subtree with the snapshot engine, so
   // its inputs stay small: the differential value is in the plumbing (free
   // locals, globals, changes in and out), and in the nodes above it.
@@ -343,6 +345,7 @@ Sub FuzzGenerator::LetRec(int depth) {
                    "          raw=true"});
     out.may_be_negative = seed.may_be_negative;
   }
+  --recursive_values_;
   lines.push_back("Return");
   Sub body = LetRecBody(result);
   Append(lines, Indent(body.lines, 2));
