@@ -1,22 +1,26 @@
 // The evaluator's equivalence harness: the proof that the fused
-// set-difference rewrite preserves results.
+// set-difference and antijoin rewrites preserve results.
 //
 // Thousands of generated EXCEPT-shaped plans (tests/support/eval_case_gen.h)
-// run on generated multi-round data with retractions, and every configuration
-// must compute the same contents at every round as the oracle (rewrite off,
-// snapshot engine):
-//   rewrite off / on  x  snapshot / incremental  x  fuel unlimited / 1,
+// run on generated multi-round data with retractions and nulls, some of
+// their collections keyed (sets, declared so to the analyses as a catalog
+// would), and every configuration must compute the same contents at every
+// round as the oracle (rewrites off, snapshot engine):
+//   rewrites off / SetDifference / AntiJoin / both
+//     x  snapshot / incremental  x  fuel unlimited / 1,
 // with the compaction policy varied. Seeded and reproducible: a failure
 // prints its seed, and LIR_EQUIV_SEED=<seed> LIR_EQUIV_CASES=1 replays it.
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "src/eval/run.h"
 #include "src/explain/text.h"
+#include "src/interp/inputs.h"
 #include "src/lir/validate.h"
 #include "src/recognizer/pass.h"
 #include "tests/support/eval_case_gen.h"
@@ -31,39 +35,62 @@ uint64_t EnvOr(const char* name, uint64_t fallback) {
   return fallback;
 }
 
-// The document after the optimizer with the fused rewrite on or off, and
-// how many candidates fired.
-absl::StatusOr<OptimizeResult> OptimizeWith(const Document& doc, bool fused) {
+// Which rewrites a configuration turns on.
+enum class Rewrites { kOff, kFused, kAntiJoin, kBoth };
+constexpr int kRewriteSettings = 4;
+
+// The document after the optimizer with `rewrites`, the unique keys of the
+// keyed collections known to the analyses.
+absl::StatusOr<OptimizeResult> OptimizeWith(const Document& doc,
+                                            const testing::EvalCase& c,
+                                            Rewrites rewrites) {
   OptimizerFeatures features;
-  features.enable_fused_set_difference = fused;
-  return Optimize(Clone(doc), features);
+  features.enable_fused_set_difference =
+      rewrites == Rewrites::kFused || rewrites == Rewrites::kBoth;
+  features.enable_antijoin_rendering =
+      rewrites == Rewrites::kAntiJoin || rewrites == Rewrites::kBoth;
+  interp::AnalysisInputs inputs;
+  inputs.global_unique_keys = c.unique_keys;
+  return Optimize(Clone(doc), features, inputs);
 }
 
-int Fired(const RewriteReport& report) {
+int Fired(const RewriteReport& report, absl::string_view pass) {
   int fired = 0;
   for (const Candidate& candidate : report.candidates) {
-    if (candidate.outcome == CandidateOutcome::kFired) ++fired;
+    if (candidate.pass == pass && candidate.outcome == CandidateOutcome::kFired)
+      ++fired;
   }
   return fired;
 }
 
 struct Config {
   const char* name;
-  bool fused;
+  Rewrites rewrites;
   eval::Engine engine;
   uint64_t fuel;
   eval::Compaction compaction;
 };
 
 constexpr Config kConfigs[] = {
-    {"off/incremental", false, eval::Engine::kIncremental, 0,
+    {"off/incremental", Rewrites::kOff, eval::Engine::kIncremental, 0,
      eval::Compaction::kEager},
-    {"off/incremental/no-compaction", false, eval::Engine::kIncremental, 0,
-     eval::Compaction::kNone},
-    {"on/snapshot", true, eval::Engine::kSnapshot, 0, eval::Compaction::kEager},
-    {"on/incremental", true, eval::Engine::kIncremental, 0,
+    {"off/incremental/no-compaction", Rewrites::kOff,
+     eval::Engine::kIncremental, 0, eval::Compaction::kNone},
+    {"setdifference/snapshot", Rewrites::kFused, eval::Engine::kSnapshot, 0,
      eval::Compaction::kEager},
-    {"on/incremental/fuel=1", true, eval::Engine::kIncremental, 1,
+    {"setdifference/incremental", Rewrites::kFused, eval::Engine::kIncremental,
+     0, eval::Compaction::kEager},
+    {"setdifference/incremental/fuel=1", Rewrites::kFused,
+     eval::Engine::kIncremental, 1, eval::Compaction::kNone},
+    {"antijoin/snapshot", Rewrites::kAntiJoin, eval::Engine::kSnapshot, 0,
+     eval::Compaction::kEager},
+    {"antijoin/incremental", Rewrites::kAntiJoin, eval::Engine::kIncremental, 0,
+     eval::Compaction::kEager},
+    {"antijoin/incremental/fuel=1/no-compaction", Rewrites::kAntiJoin,
+     eval::Engine::kIncremental, 1, eval::Compaction::kNone},
+    {"both/incremental/fuel=1", Rewrites::kBoth, eval::Engine::kIncremental, 1,
+     eval::Compaction::kEager},
+    {"both/snapshot", Rewrites::kBoth, eval::Engine::kSnapshot, 0,
      eval::Compaction::kNone},
 };
 
@@ -71,7 +98,8 @@ TEST(EvalEquivalence, RewriteAndEnginesAgreeOnGeneratedPlans) {
   const uint64_t first_seed = EnvOr("LIR_EQUIV_SEED", 1);
   const uint64_t cases = EnvOr("LIR_EQUIV_CASES", 5000);
   uint64_t plans = 0, rounds = 0, updates = 0, mismatches = 0, fired = 0,
-           plans_with_fired = 0, round_errors = 0, runs = 0;
+           plans_with_fired = 0, antijoins = 0, plans_with_antijoin = 0,
+           plans_with_both = 0, round_errors = 0, runs = 0;
   std::map<std::string, int> fire_counts;
   for (uint64_t seed = first_seed; seed < first_seed + cases; ++seed) {
     const testing::EvalCase c = testing::GenerateEvalCase(seed);
@@ -87,17 +115,36 @@ TEST(EvalEquivalence, RewriteAndEnginesAgreeOnGeneratedPlans) {
     ASSERT_TRUE(Validate(*doc->objects[0].plan, validate).ok())
         << Validate(*doc->objects[0].plan, validate) << "\n"
         << where;
-    absl::StatusOr<OptimizeResult> off = OptimizeWith(*doc, false);
-    absl::StatusOr<OptimizeResult> on = OptimizeWith(*doc, true);
-    ASSERT_TRUE(off.ok() && on.ok()) << where;
-    const int fired_here = Fired(on->report);
-    fired += fired_here;
-    if (fired_here > 0) ++plans_with_fired;
+    std::vector<Document> rewritten;
+    for (int r = 0; r < kRewriteSettings; ++r) {
+      absl::StatusOr<OptimizeResult> result =
+          OptimizeWith(*doc, c, static_cast<Rewrites>(r));
+      ASSERT_TRUE(result.ok()) << result.status() << "\n" << where;
+      const absl::Status valid = Validate(result->document);
+      ASSERT_TRUE(valid.ok()) << valid << "\n" << where;
+      if (r == static_cast<int>(Rewrites::kFused)) {
+        const int fired_here = Fired(result->report, "fused_set_difference");
+        fired += fired_here;
+        if (fired_here > 0) ++plans_with_fired;
+      }
+      if (r == static_cast<int>(Rewrites::kAntiJoin)) {
+        const int antijoins_here = Fired(result->report, "antijoin");
+        antijoins += antijoins_here;
+        if (antijoins_here > 0) ++plans_with_antijoin;
+      }
+      if (r == static_cast<int>(Rewrites::kBoth) &&
+          Fired(result->report, "antijoin") > 0 &&
+          Fired(result->report, "fused_set_difference") > 0) {
+        ++plans_with_both;
+      }
+      rewritten.push_back(std::move(result->document));
+    }
+    const Document& off = rewritten[static_cast<int>(Rewrites::kOff)];
 
     eval::RunOptions oracle_options;
     oracle_options.engine = eval::Engine::kSnapshot;
     absl::StatusOr<eval::RunResult> oracle =
-        eval::RunDocument(off->document, c.data, oracle_options);
+        eval::RunDocument(off, c.data, oracle_options);
     ASSERT_TRUE(oracle.ok()) << oracle.status() << "\n" << where;
     ++plans;
     rounds += c.data.LastRound() + 1;
@@ -110,7 +157,7 @@ TEST(EvalEquivalence, RewriteAndEnginesAgreeOnGeneratedPlans) {
       options.engine = config.engine;
       options.fuel = config.fuel;
       options.compaction = config.compaction;
-      const Document& plan = config.fused ? on->document : off->document;
+      const Document& plan = rewritten[static_cast<int>(config.rewrites)];
       absl::StatusOr<eval::RunResult> run =
           eval::RunDocument(plan, c.data, options);
       ++runs;
@@ -130,11 +177,15 @@ TEST(EvalEquivalence, RewriteAndEnginesAgreeOnGeneratedPlans) {
   std::cout << "equivalence: " << plans << " plans, " << runs
             << " runs beside the oracle, " << rounds << " rounds, " << updates
             << " input updates, " << fired << " fused rewrites in "
-            << plans_with_fired << " plans, " << round_errors
+            << plans_with_fired << " plans, " << antijoins
+            << " antijoin rewrites in " << plans_with_antijoin << " plans, "
+            << plans_with_both << " plans with both, " << round_errors
             << " plans with a round error, " << mismatches << " mismatches\n";
   EXPECT_EQ(mismatches, 0u);
-  // The generator must exercise the rewrite, or the harness proves nothing.
+  // The generator must exercise the rewrites, or the harness proves nothing.
   EXPECT_GT(plans_with_fired, plans / 3);
+  EXPECT_GT(plans_with_antijoin, plans / 10);
+  EXPECT_GT(plans_with_both, 0u);
 }
 
 }  // namespace

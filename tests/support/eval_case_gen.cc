@@ -28,6 +28,10 @@ struct CollectionSpec {
   /// Retractions may exceed insertions (negative counts): only for
   /// collections no Reduce reads (Distinct would reject them).
   bool allow_negative = false;
+  /// Keyed on these columns: the data never holds two rows that agree on
+  /// them, and every count is 0 or 1 (so the collection is a set). Empty:
+  /// not keyed.
+  std::vector<int> key;
 };
 
 // The arm templates. Every arm produces rows of the threshold's key width.
@@ -56,7 +60,7 @@ class CaseBuilder {
     Lines plan;
     const int context = dice_.Below(5);
     switch (context) {
-      case 0: Append(plan, Indent(Except(&out.description), 2)); break;
+      case 0: Append(plan, Indent(ReadExcept(&out.description), 2)); break;
       case 1: Append(plan, Indent(InLet(&out.description), 2)); break;
       case 2: Append(plan, Indent(InJoin(&out.description), 2)); break;
       case 3: Append(plan, Indent(AntiSide(&out.description), 2)); break;
@@ -66,20 +70,34 @@ class CaseBuilder {
         absl::StrCat("Explained Query:\n", absl::StrJoin(plan, "\n"),
                      "\n\nTarget cluster: quickstart\n");
     out.data = Data();
+    for (const auto& [name, spec] : collections_) {
+      if (!spec.key.empty()) out.unique_keys[name] = {spec.key};
+    }
     return out;
   }
 
  private:
-  std::string NewCollection(int arity, bool allow_negative) {
+  std::string NewCollection(int arity, bool allow_negative,
+                            std::vector<int> key = {}) {
     const std::string name =
         absl::StrCat("materialize.public.c", collections_.size());
-    collections_[name] = CollectionSpec{arity, allow_negative};
+    collections_[name] = CollectionSpec{arity, allow_negative, std::move(key)};
     return name;
   }
 
+  // All columns of a width-`width` row: the key that makes it a set.
+  static std::vector<int> AllColumns(int width) {
+    std::vector<int> key;
+    for (int c = 0; c < width; ++c) key.push_back(c);
+    return key;
+  }
+
   // An arm of key width `width`.
-  Lines MakeArm(int width, std::string* description) {
+  // With `set_only`, a keyed index or an arranged Distinct: an arm the
+  // unique-keys analysis proves a set.
+  Lines MakeArm(int width, std::string* description, bool set_only = false) {
     Arm arm = static_cast<Arm>(dice_.Below(7));
+    if (set_only) arm = dice_.Chance(50) ? Arm::kIndex : Arm::kDistinctArranged;
     if (width != 1 &&
         (arm == Arm::kProjectedIndex || arm == Arm::kProjectedArrangement)) {
       arm = Arm::kIndex;
@@ -87,12 +105,19 @@ class CaseBuilder {
     absl::StrAppend(description, kArmNames[static_cast<int>(arm)], " ");
     const std::string key = KeyList(width);
     switch (arm) {
-      case Arm::kIndex:
+      case Arm::kIndex: {
+        // Half the indexed arms are keyed (sets, as a primary key makes
+        // them): the antijoin rendering's set checks pass only for those.
+        const bool keyed = set_only || dice_.Chance(50);
+        if (keyed) absl::StrAppend(description, "keyed ");
         return {
-            absl::StrCat("Get::PassArrangements ", NewCollection(width, true)),
+            absl::StrCat("Get::PassArrangements ",
+                         keyed ? NewCollection(width, false, AllColumns(width))
+                               : NewCollection(width, true)),
             "  raw=false",
             absl::StrCat("  arrangements[0]={ key=", key,
                          ", permutation=id, thinning=() }")};
+      }
       case Arm::kDistinctArranged:
         return {
             "ArrangeBy",
@@ -142,9 +167,13 @@ class CaseBuilder {
     if (width == 0) width = 1 + dice_.Below(2);
     absl::StrAppend(description, "except(w=", width, " ");
     const std::string key = KeyList(width);
-    Lines base = MakeArm(width, description);
+    // A third of the EXCEPTs have two set arms (what the antijoin rendering
+    // needs); the others draw each arm from every template.
+    const bool sets = dice_.Chance(33);
+    if (sets) absl::StrAppend(description, "sets ");
+    Lines base = MakeArm(width, description, sets);
     Lines subtract = {"Negate"};
-    Append(subtract, Indent(MakeArm(width, description), 2));
+    Append(subtract, Indent(MakeArm(width, description, sets), 2));
     const bool negate_first = dice_.Chance(50);
     if (negate_first) absl::StrAppend(description, "negate_first ");
     absl::StrAppend(description, ") ");
@@ -156,6 +185,21 @@ class CaseBuilder {
                  "    Union consolidate_output=true"};
     Append(out, Indent(negate_first ? subtract : base, 6));
     Append(out, Indent(negate_first ? base : subtract, 6));
+    return out;
+  }
+
+  // The EXCEPT as the object's result, or read by an Mfp through its
+  // output arrangement (input_key), as the LEFT JOIN lowering reads it: the
+  // antijoin rendering declines the first (output_arrangement_consumed) and
+  // may fire on the second.
+  Lines ReadExcept(std::string* description) {
+    if (dice_.Chance(50)) return Except(description);
+    absl::StrAppend(description, "mfp_reader ");
+    const int width = 1 + dice_.Below(2);
+    Lines out = {"Mfp",
+                 width == 1 ? "  project=(#0, #0)" : "  project=(#1, #0)",
+                 width == 1 ? "  input_key=#0" : "  input_key=#0, #1"};
+    Append(out, Indent(Except(description, width), 2));
     return out;
   }
 
@@ -202,7 +246,12 @@ class CaseBuilder {
   // left side that have no match on the right, padded with NULLs.
   Lines AntiSide(std::string* description) {
     absl::StrAppend(description, "anti_side ");
-    const std::string right = NewCollection(2, false);
+    // A keyed right side (Materialize's right1_keyed) makes the keys arm
+    // distinct, so the antijoin rendering fires.
+    const bool keyed = dice_.Chance(50);
+    if (keyed) absl::StrAppend(description, "keyed_right ");
+    const std::string right = NewCollection(
+        2, false, keyed ? std::vector<int>{0} : std::vector<int>{});
     const std::string left = NewCollection(2, false);
     const bool negate_first = dice_.Chance(50);
     if (negate_first) absl::StrAppend(description, "negate_first ");
@@ -278,12 +327,23 @@ class CaseBuilder {
       eval::InputCollection collection;
       collection.arity = spec.arity;
       std::map<eval::DataRow, int64_t> present;
+      const bool keyed = !spec.key.empty();
+      // The key values of the rows present (keyed collections only).
+      // (An init-capture: clang 14 cannot capture a structured binding.)
+      auto key_of = [&columns = spec.key](const eval::DataRow& row) {
+        eval::DataRow key;
+        for (int c : columns) key.push_back(row[c]);
+        return key;
+      };
+      std::map<eval::DataRow, int> keys_present;
       for (int round = 0; round < rounds; ++round) {
         const int inserts = dice_.Below(round == 0 ? 6 : 3);
         for (int i = 0; i < inserts; ++i) {
           eval::DataRow row;
           for (int c = 0; c < spec.arity; ++c) row.push_back(Value());
-          const int64_t diff = 1 + dice_.Below(2);
+          const int64_t diff = keyed ? 1 : 1 + dice_.Below(2);
+          if (keyed && keys_present[key_of(row)] > 0) continue;
+          if (keyed) ++keys_present[key_of(row)];
           present[row] += diff;
           collection.updates.push_back(
               {row, static_cast<uint64_t>(round), diff});
@@ -297,6 +357,7 @@ class CaseBuilder {
           int64_t diff = -1;
           if (spec.allow_negative && dice_.Chance(15)) diff = -(it->second + 1);
           if (!spec.allow_negative && it->second <= 0) continue;
+          if (keyed) --keys_present[key_of(it->first)];
           collection.updates.push_back(
               {it->first, static_cast<uint64_t>(round), diff});
           it->second += diff;

@@ -1,12 +1,15 @@
 // Generated evaluator test cases: EXCEPT-shaped plans (EXCEPT, EXCEPT ALL,
 // LEFT JOIN anti-sides; arms that fire and arms that decline; projecting
-// arms; both arm orders; nested in Let, Join and Union) in Materialize's
-// verbose EXPLAIN text, with multi-round input data including retractions.
+// arms; keyed arms, which are sets, and unkeyed ones; both arm orders;
+// nested in Let, Join and Union) in Materialize's verbose EXPLAIN text, with
+// multi-round input data including retractions and nulls.
 #ifndef LIR_TESTS_SUPPORT_EVAL_CASE_GEN_H_
 #define LIR_TESTS_SUPPORT_EVAL_CASE_GEN_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "src/eval/data.h"
 
@@ -18,6 +21,10 @@ struct EvalCase {
   eval::InputData data;
   /// Which templates were combined (for failure messages and counts).
   std::string description;
+  /// What a catalog says about the collections: the unique keys of those
+  /// the data keeps keyed (no two rows with equal values on the key, every
+  /// count 0 or 1), for the antijoin rendering's set checks.
+  std::map<std::string, std::vector<std::vector<int>>> unique_keys;
 };
 
 /// A case, a pure function of `seed`.
