@@ -2,9 +2,9 @@
 # PostgreSQL as an external oracle for `lir-opt run` (SEMANTICS.md, issue
 # "semantic fidelity"): starts the oracle's private PostgreSQL server
 # (../shared/tools/pg_oracle/start_pg.sh installs Debian's postgresql when it
-# is missing), then runs pg_oracle.py over the SQL corpus with the rewrite off
-# and with --enable_fused_set_difference. Passes only when both runs end
-# `pg oracle: 77 passed, 0 failed, 0 skipped`. Exits 77 (ctest: skipped)
+# is missing), then runs pg_oracle.py over the SQL corpus with the rewrites
+# off, with --enable_fused_set_difference and with --enable_antijoin_rendering.
+# Passes only when every run ends `pg oracle: 77 passed, 0 failed, 0 skipped`. Exits 77 (ctest: skipped)
 # when ../shared is absent.
 #
 # Usage: pg_oracle_test.sh LIR_OPT SHARED_DIR
@@ -29,9 +29,10 @@ trap 'rm -rf "$out"' EXIT
 python3 "$(dirname "$0")/pg_oracle_catalog.py" "$shared" "$out/catalog.json"
 
 status=0
-for config in off fused; do
+for config in off fused antijoin; do
   args=(--lir-arg=--catalog="$out/catalog.json")
   [[ $config == fused ]] && args+=(--lir-arg=--enable_fused_set_difference)
+  [[ $config == antijoin ]] && args+=(--lir-arg=--enable_antijoin_rendering)
   log="$out/$config.log"
   # The oracle exits 1 when a plan fails; the summary line decides.
   python3 "$oracle/pg_oracle.py" --lir-opt "$lir_opt" --jobs 2 \
