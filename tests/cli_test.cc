@@ -13,6 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "tests/support/cli_test_util.h"
+#include "tests/support/line_diff.h"
 
 namespace {
 
@@ -228,6 +229,24 @@ TEST_F(CliTest, HelpTextStaysNarrow) {
   for (absl::string_view line : absl::StrSplit(help.out, '\n')) {
     EXPECT_LE(line.size(), 80u) << line;
   }
+}
+
+// The README quotes `lir-opt --help` in full; it must stay what the tool
+// prints (regenerate the block from the tool's output).
+TEST_F(CliTest, ReadmeQuotesTheCurrentHelpText) {
+  const std::string readme =
+      ReadFile(std::filesystem::path(LIR_SOURCE_DIR) / "README.md");
+  const std::string marker = "$ build/tools/lir-opt/lir-opt --help\n";
+  const size_t begin = readme.find(marker);
+  ASSERT_NE(begin, std::string::npos) << "README.md does not quote --help";
+  const size_t end = readme.find("```", begin);
+  ASSERT_NE(end, std::string::npos);
+  const std::string quoted =
+      readme.substr(begin + marker.size(), end - begin - marker.size());
+  RunResult help = Run({"--help"});
+  EXPECT_EQ(quoted, help.out)
+      << "README.md's --help block is stale:\n"
+      << lir::testing_util::UnifiedDiff(quoted, help.out);
 }
 
 TEST_F(CliTest, VersionExitsZero) {
