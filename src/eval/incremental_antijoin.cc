@@ -57,7 +57,7 @@ class AntiJoinOperator : public Operator {
     std::optional<DataRow> last_key;
     Trace::Counts counts;
     for (auto& [row, diff] : base_changes) {
-      LIR_RETURN_IF_ERROR(KeyOf(op, row, key));
+      LIR_RETURN_IF_ERROR(AntiJoinKeyOf(op, row, key));
       if (!last_key.has_value() || key != *last_key) {
         LIR_ASSIGN_OR_RETURN(counts,
                              keys_.trace->CountsAt(KeyRef(key), r.round));
@@ -111,22 +111,6 @@ class AntiJoinOperator : public Operator {
   ArmTrace keys_;
 
  private:
-  // `row[op.key]` into `key`, with the snapshot engine's error for a key
-  // column outside the row.
-  static absl::Status KeyOf(const AntiJoinOp& op, const DataRow& row,
-                            DataRow& key) {
-    key.clear();
-    for (int c : op.key) {
-      if (c < 0 || static_cast<size_t>(c) >= row.size()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("AntiJoin key column #", c,
-                         " is outside a base row of ", row.size(), " columns"));
-      }
-      key.push_back(row[c]);
-    }
-    return absl::OkStatus();
-  }
-
   // The key-count error (AntiJoinKeyCountError) when the base holds rows,
   // as of this round, for one of `suspects` (keys counted neither 0 nor 1
   // times in keys). With several, the one the snapshot engine names: the
@@ -157,7 +141,7 @@ class AntiJoinOperator : public Operator {
     }
     if (!first_row.has_value()) return absl::OkStatus();
     DataRow key;
-    LIR_RETURN_IF_ERROR(KeyOf(op, *first_row, key));
+    LIR_RETURN_IF_ERROR(AntiJoinKeyOf(op, *first_row, key));
     return AntiJoinKeyCountError(key, first_count);
   }
 };

@@ -14,6 +14,7 @@
 #include "src/eval/scalar_eval.h"
 #include "src/eval/temporal.h"
 #include "src/explain/text_primitives.h"
+#include "src/interp/arrangements_built.h"
 #include "src/lir/status_macros.h"
 
 namespace lir::eval::incremental_internal {
@@ -27,13 +28,9 @@ Trace* FindOffered(const std::vector<Offered>& offered,
 }
 
 std::string KeyListText(const std::vector<ScalarExpr>& key) {
-  std::vector<std::string> parts;
-  parts.reserve(key.size());
-  for (const ScalarExpr& e : key) {
-    parts.push_back(e.IsColumn() ? absl::StrCat("Column(", e.column, ")")
-                                 : explain::PrintExpr(e));
-  }
-  return absl::StrCat("[[", absl::StrJoin(parts, ", "), "]]");
+  // The accounting (src/interp/arrangements_built.h) names arrangements the
+  // same way; one spelling, so the two listings compare.
+  return interp::ArrangementKeyText(key);
 }
 
 absl::StatusOr<DataRow> SeekRow(const Row& row) {

@@ -338,21 +338,27 @@ absl::StatusOr<Multiset> ConstantRows(const ConstantOp& op) {
   return Consolidate(std::move(updates));
 }
 
+absl::Status AntiJoinKeyOf(const AntiJoinOp& op, const DataRow& row,
+                           DataRow& key) {
+  key.clear();
+  for (int c : op.key) {
+    if (c < 0 || static_cast<size_t>(c) >= row.size()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("AntiJoin key column #", c, " is outside a base row of ",
+                       row.size(), " columns"));
+    }
+    key.push_back(row[c]);
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Multiset> AntiJoinRows(const AntiJoinOp& op,
                                       const Multiset& base,
                                       const Multiset& keys) {
   Multiset out;
   DataRow key;
   for (const auto& [row, diff] : base) {
-    key.clear();
-    for (int c : op.key) {
-      if (c < 0 || static_cast<size_t>(c) >= row.size()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("AntiJoin key column #", c,
-                         " is outside a base row of ", row.size(), " columns"));
-      }
-      key.push_back(row[c]);
-    }
+    LIR_RETURN_IF_ERROR(AntiJoinKeyOf(op, row, key));
     auto found = std::lower_bound(
         keys.begin(), keys.end(), key,
         [](const RowDiff& entry, const DataRow& k) { return entry.first < k; });

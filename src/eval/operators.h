@@ -95,6 +95,11 @@ absl::StatusOr<Multiset> AntiJoinRows(const AntiJoinOp& op,
 /// holds `count` times (neither 0 nor 1) while the base holds rows for it.
 absl::Status AntiJoinKeyCountError(const DataRow& key, int64_t count);
 
+/// `row[op.key]` into `key` (cleared first), or an error naming a key
+/// column outside the row (an unvalidated plan).
+absl::Status AntiJoinKeyOf(const AntiJoinOp& op, const DataRow& row,
+                           DataRow& key);
+
 /// The Constant's rows as a consolidated multiset (an error constant is an
 /// InvalidArgument carrying its message).
 absl::StatusOr<Multiset> ConstantRows(const ConstantOp& op);
