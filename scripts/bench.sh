@@ -35,7 +35,8 @@ done
 
 # gnuplot renders the charts; without it the report still has every table.
 # Same approach as setup.sh: only touch apt when the package is missing.
-if ! command -v gnuplot >/dev/null 2>&1; then
+# --only leaves the charts as they are, so it needs no gnuplot.
+if [[ -z "${only}" ]] && ! command -v gnuplot >/dev/null 2>&1; then
   if command -v apt-get >/dev/null 2>&1 && [[ "$(id -u)" -eq 0 ]]; then
     echo "bench.sh: installing gnuplot-nox for the charts" >&2
     export DEBIAN_FRONTEND=noninteractive

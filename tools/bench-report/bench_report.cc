@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -104,10 +105,31 @@ const std::set<std::string>& StandardFields() {
   return *fields;
 }
 
+// Google Benchmark writes a non-finite counter value (the coefficient of
+// variation of a counter that is 0 in every repetition) as a bare NaN, Inf,
+// -NaN or -Inf, which is not JSON: they become null, which no table reads.
+std::string NullNonFinite(std::string text) {
+  for (const char* token : {": -NaN", ": NaN", ": -Inf", ": Inf"}) {
+    const size_t length = std::strlen(token);
+    for (size_t at = text.find(token); at != std::string::npos;
+         at = text.find(token, at + 1)) {
+      const size_t end = at + length;
+      if (end < text.size() &&
+          (text[end] == ',' || text[end] == '\n' || text[end] == '}')) {
+        text.replace(at, length, ": null");
+      }
+    }
+  }
+  return text;
+}
+
 absl::StatusOr<Family> ReadFamily(const std::string& path) {
   std::ifstream in(path);
   if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
-  Json j = Json::parse(in, nullptr, /*allow_exceptions=*/false);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  Json j = Json::parse(NullNonFinite(buffer.str()), nullptr,
+                       /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) {
     return absl::InvalidArgumentError(absl::StrCat(
         path, ": not a JSON object (is it a --benchmark_out file?)"));
