@@ -74,13 +74,19 @@ void ArrangementTable(const std::string& title, const Runs& runs,
       return;
     }
     arr[p] = ParseLabel(runs[p]->label);
-    // Plan order: a role only this plan has goes right after the role
-    // before it in this plan.
-    auto next = roles.begin();
-    for (const Arrangement& a : arr[p]) {
-      auto it = std::find(roles.begin(), roles.end(), a.role);
-      if (it == roles.end()) it = roles.insert(next, a.role);
-      next = it + 1;
+    // Plan order: a role only this plan has goes right before the next of
+    // its roles that is listed (a SetDifference output takes the place of
+    // the Threshold output it replaces, after trace T).
+    for (size_t i = 0; i < arr[p].size(); ++i) {
+      if (std::find(roles.begin(), roles.end(), arr[p][i].role) !=
+          roles.end()) {
+        continue;
+      }
+      auto at = roles.end();
+      for (size_t j = i + 1; j < arr[p].size() && at == roles.end(); ++j) {
+        at = std::find(roles.begin(), roles.end(), arr[p][j].role);
+      }
+      roles.insert(at, arr[p][i].role);
     }
   }
   md << "\n" << title << ":\n\n| arrangement |";
