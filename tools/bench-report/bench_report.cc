@@ -4,16 +4,23 @@
 // PATH so the report never depends on it.
 //
 // Usage: bench-report --out=docs/BENCHMARKS.md [--charts=docs/] FILE.json...
+//        bench-report --update --out=docs/BENCHMARKS.md FILE.json...
+// The first writes the whole report; the second replaces (or adds) only the
+// sections of the given benches in an existing report, so one bench can be
+// rerun without rerunning the others (scripts/bench.sh --only).
 //
 // Benchmark names are "<operation>/<workload...>" (explain, analysis,
-// recognizer benches) or "BM_X/keys:N/fused:F/sched:S/eager:E/real_time"
-// (eval_bench, whose section is in eval_report.cc). Per-node counters are
-// registered with kInvert, so the JSON holds seconds per node; they are
-// shown as ns/node. Repetitions of one benchmark are grouped: tables show
-// the median repetition (eval_bench also min and median times).
+// recognizer benches), "BM_X/keys:N/fused:F/sched:S/eager:E/real_time"
+// (eval_bench, whose section is in eval_report.cc) or
+// "BM_X/rows:N/rewrite:R/real_time" (antijoin_bench, antijoin_report.cc).
+// Per-node counters are registered with kInvert, so the JSON holds seconds per
+// node; they are shown as ns/node. Repetitions of one benchmark are grouped:
+// tables show the median repetition (eval_bench also min and median times).
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -30,10 +37,12 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "nlohmann/json.hpp"
 #include "tools/bench-report/report.h"
 
@@ -96,10 +105,31 @@ const std::set<std::string>& StandardFields() {
   return *fields;
 }
 
+// Google Benchmark writes a non-finite counter value (the coefficient of
+// variation of a counter that is 0 in every repetition) as a bare NaN, Inf,
+// -NaN or -Inf, which is not JSON: they become null, which no table reads.
+std::string NullNonFinite(std::string text) {
+  for (const char* token : {": -NaN", ": NaN", ": -Inf", ": Inf"}) {
+    const size_t length = std::strlen(token);
+    for (size_t at = text.find(token); at != std::string::npos;
+         at = text.find(token, at + 1)) {
+      const size_t end = at + length;
+      if (end < text.size() &&
+          (text[end] == ',' || text[end] == '\n' || text[end] == '}')) {
+        text.replace(at, length, ": null");
+      }
+    }
+  }
+  return text;
+}
+
 absl::StatusOr<Family> ReadFamily(const std::string& path) {
   std::ifstream in(path);
   if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
-  Json j = Json::parse(in, nullptr, /*allow_exceptions=*/false);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  Json j = Json::parse(NullNonFinite(buffer.str()), nullptr,
+                       /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) {
     return absl::InvalidArgumentError(absl::StrCat(
         path, ": not a JSON object (is it a --benchmark_out file?)"));
@@ -222,6 +252,42 @@ std::string Num(double v) {
   if (v >= 1e4) return absl::StrFormat("%.1fk", v / 1e3);
   if (v >= 100) return absl::StrFormat("%.0f", v);
   return absl::StrFormat("%.3g", v);
+}
+
+bool Usable(const Run* r) { return r != nullptr && r->error.empty(); }
+
+std::string Ms(double ns) { return absl::StrFormat("%.1f", ns / 1e6); }
+
+std::string Mb(uint64_t bytes) {
+  return absl::StrFormat("%.1f MB", static_cast<double>(bytes) / 1e6);
+}
+
+std::vector<Arrangement> ParseLabel(const std::string& label) {
+  std::vector<Arrangement> out;
+  for (absl::string_view part : absl::StrSplit(label, "; ")) {
+    const size_t colon = part.rfind(": ");
+    if (colon == absl::string_view::npos) continue;
+    std::vector<absl::string_view> nums =
+        absl::StrSplit(part.substr(colon + 2), '/');
+    Arrangement a;
+    a.role = std::string(part.substr(0, colon));
+    if (nums.size() != 3 ||
+        !absl::SimpleAtoi(absl::StripSuffix(nums[0], "r"), &a.records) ||
+        !absl::SimpleAtoi(absl::StripSuffix(nums[1], "b"), &a.batches) ||
+        !absl::SimpleAtoi(absl::StripSuffix(nums[2], "B"), &a.bytes)) {
+      continue;  // not an arrangement entry
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+const Arrangement* FindRole(const std::vector<Arrangement>& arrangements,
+                            const std::string& role) {
+  for (const Arrangement& a : arrangements) {
+    if (a.role == role) return &a;
+  }
+  return nullptr;
 }
 
 namespace {
@@ -430,37 +496,30 @@ void Header(const std::vector<Family>& families, std::ostream& md) {
   md << "\n";
 }
 
-absl::Status Main(const std::string& out_path, const std::string& charts_dir,
-                  const std::vector<std::string>& inputs) {
-  std::vector<Family> families;
-  for (const std::string& path : inputs) {
-    absl::StatusOr<Family> f = ReadFamily(path);
-    if (!f.ok()) return f.status();
-    families.push_back(*std::move(f));
-  }
+// The first line of the paragraph that introduces the library benches.
+constexpr char kLibraryIntro[] = "Library operations on generated plans";
+
+// Marks around one family's section, so bench-report --update can replace
+// it.
+std::string BeginMarker(const std::string& family) {
+  return absl::StrCat("<!-- bench-report:begin ", family, " -->");
+}
+std::string EndMarker(const std::string& family) {
+  return absl::StrCat("<!-- bench-report:end ", family, " -->");
+}
+
+// One family's section: its heading, its tables, between its markers.
+std::string Section(const Family& f) {
   std::ostringstream md;
-  Header(families, md);
-  bool library_intro = false;
-  for (const Family& f : families) {
-    if (!IsEvalAB(f) && !library_intro) {
-      md << "\nLibrary operations on generated plans (tests/support/"
-            "plan_generator.h) of 10^3 to 10^6 nodes. Each table has two "
-            "floors measured on the same plan in the same run: a bare "
-            "traversal (Traversal, traverse) and nlohmann::json::parse of "
-            "the plan's JSON form (NlohmannParse, nlohmann_parse). MB/s "
-            "counts the bytes of the form an operation reads (text; JSON for "
-            "the JSON operations and the nlohmann floor), and the plan's "
-            "text size for passes and analyses.\n";
-      library_intro = true;
-    }
-    md << "\n## " << f.name << "\n";
-    if (auto it = kFamilyTitles.find(f.name); it != kFamilyTitles.end()) {
-      md << "\n" << it->second << "\n";
-    }
-    if (IsEvalAB(f)) {
-      EvalSection(f, md);
-      continue;
-    }
+  md << BeginMarker(f.name) << "\n## " << f.name << "\n";
+  if (auto it = kFamilyTitles.find(f.name); it != kFamilyTitles.end()) {
+    md << "\n" << it->second << "\n";
+  }
+  if (IsEvalAB(f)) {
+    EvalSection(f, md);
+  } else if (IsAntiJoinAB(f)) {
+    AntiJoinSection(f, md);
+  } else {
     PivotTable(
         f, "CPU ns per plan node:",
         [](const Run& r) {
@@ -495,6 +554,102 @@ absl::Status Main(const std::string& out_path, const std::string& charts_dir,
           md);
     }
   }
+  md << "\n" << EndMarker(f.name) << "\n";
+  return md.str();
+}
+
+absl::StatusOr<std::vector<Family>> ReadFamilies(
+    const std::vector<std::string>& inputs) {
+  std::vector<Family> families;
+  for (const std::string& path : inputs) {
+    absl::StatusOr<Family> f = ReadFamily(path);
+    if (!f.ok()) return f.status();
+    families.push_back(*std::move(f));
+  }
+  return families;
+}
+
+// --update: replaces each family's section in the report at `out_path`
+// (between its markers), or inserts it before the library benches'
+// introduction (else before the charts, else before the bench-compare block,
+// else at the end), leaving everything else as it was. The header's inputs
+// line gains the families it did not list.
+absl::Status Update(const std::string& out_path,
+                    const std::vector<std::string>& inputs) {
+  absl::StatusOr<std::vector<Family>> families = ReadFamilies(inputs);
+  if (!families.ok()) return families.status();
+  std::ifstream in(out_path);
+  if (!in) {
+    return absl::NotFoundError(absl::StrCat(
+        out_path, ": cannot open (--update edits an existing report)"));
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string md = buffer.str();
+  for (const Family& f : *families) {
+    const std::string section = Section(f);
+    const size_t begin = md.find(BeginMarker(f.name));
+    const size_t end = begin == std::string::npos
+                           ? std::string::npos
+                           : md.find(EndMarker(f.name), begin);
+    if (end != std::string::npos) {
+      // The section ends with the end marker's line.
+      md.replace(begin, end + EndMarker(f.name).size() + 1 - begin, section);
+      continue;
+    }
+    size_t at = std::string::npos;
+    for (const std::string& anchor :
+         {absl::StrCat("\n", kLibraryIntro), std::string("\n## Charts"),
+          std::string("\n<!-- bench-compare:begin -->")}) {
+      at = md.find(anchor);
+      if (at != std::string::npos) {
+        ++at;  // the start of the anchor's line
+        break;
+      }
+    }
+    if (at == std::string::npos) {
+      md += absl::StrCat("\n", section);
+    } else {
+      md.insert(at, absl::StrCat(section, "\n"));
+    }
+    const std::string listed = absl::StrCat("`", f.name, "`");
+    const size_t line = md.find("\n- inputs:");
+    if (line != std::string::npos) {
+      const size_t eol = md.find('\n', line + 1);
+      if (md.substr(line, eol - line).find(listed) == std::string::npos) {
+        md.insert(eol, absl::StrCat(" ", listed,
+                                    " (added by --update; its "
+                                    "section says when it ran)"));
+      }
+    }
+  }
+  return WriteFile(out_path, md);
+}
+
+absl::Status Main(const std::string& out_path, const std::string& charts_dir,
+                  const std::vector<std::string>& inputs) {
+  absl::StatusOr<std::vector<Family>> read = ReadFamilies(inputs);
+  if (!read.ok()) return read.status();
+  const std::vector<Family>& families = *read;
+  std::ostringstream md;
+  Header(families, md);
+  bool library_intro = false;
+  for (const Family& f : families) {
+    if (!IsEvalAB(f) && !IsAntiJoinAB(f) && !library_intro) {
+      md << "\n"
+         << kLibraryIntro
+         << " (tests/support/"
+            "plan_generator.h) of 10^3 to 10^6 nodes. Each table has two "
+            "floors measured on the same plan in the same run: a bare "
+            "traversal (Traversal, traverse) and nlohmann::json::parse of "
+            "the plan's JSON form (NlohmannParse, nlohmann_parse). MB/s "
+            "counts the bytes of the form an operation reads (text; JSON for "
+            "the JSON operations and the nlohmann floor), and the plan's "
+            "text size for passes and analyses.\n";
+      library_intro = true;
+    }
+    md << "\n" << Section(f);
+  }
   if (!charts_dir.empty()) {
     absl::StatusOr<std::vector<std::string>> charts =
         WriteCharts(families, charts_dir);
@@ -523,6 +678,7 @@ absl::Status Main(const std::string& out_path, const std::string& charts_dir,
 
 int main(int argc, char** argv) {
   std::string out, charts;
+  bool update = false;
   std::vector<std::string> inputs;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -530,6 +686,8 @@ int main(int argc, char** argv) {
       out = arg.substr(6);
     } else if (absl::StartsWith(arg, "--charts=")) {
       charts = arg.substr(9);
+    } else if (arg == "--update") {
+      update = true;
     } else if (absl::StartsWith(arg, "--")) {
       std::cerr << "bench-report: unknown flag " << arg << "\n";
       return 2;
@@ -537,12 +695,15 @@ int main(int argc, char** argv) {
       inputs.push_back(arg);
     }
   }
-  if (out.empty() || inputs.empty()) {
+  if (out.empty() || inputs.empty() || (update && !charts.empty())) {
     std::cerr << "usage: bench-report --out=FILE.md [--charts=DIR] "
-                 "BENCH.json...\n";
+                 "BENCH.json...\n"
+                 "       bench-report --update --out=FILE.md BENCH.json...\n";
     return 2;
   }
-  if (absl::Status s = bench_report::Main(out, charts, inputs); !s.ok()) {
+  absl::Status s = update ? bench_report::Update(out, inputs)
+                          : bench_report::Main(out, charts, inputs);
+  if (!s.ok()) {
     std::cerr << "bench-report: " << s << "\n";
     return 1;
   }

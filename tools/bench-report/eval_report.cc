@@ -13,52 +13,13 @@
 #include <utility>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
-#include "absl/strings/strip.h"
 #include "tools/bench-report/report.h"
 
 namespace bench_report {
 namespace {
-
-// One arrangement as eval_bench's label lists it:
-// `role: <records>r/<batches>b/<bytes>B`.
-struct Arrangement {
-  std::string role;
-  uint64_t records = 0;
-  uint64_t batches = 0;
-  uint64_t bytes = 0;
-};
-
-std::vector<Arrangement> ParseLabel(const std::string& label) {
-  std::vector<Arrangement> out;
-  for (absl::string_view part : absl::StrSplit(label, "; ")) {
-    std::pair<absl::string_view, absl::string_view> kv =
-        absl::StrSplit(part, absl::MaxSplits(": ", 1));
-    std::vector<absl::string_view> nums = absl::StrSplit(kv.second, '/');
-    Arrangement a;
-    a.role = std::string(kv.first);
-    if (nums.size() != 3 ||
-        !absl::SimpleAtoi(absl::StripSuffix(nums[0], "r"), &a.records) ||
-        !absl::SimpleAtoi(absl::StripSuffix(nums[1], "b"), &a.batches) ||
-        !absl::SimpleAtoi(absl::StripSuffix(nums[2], "B"), &a.bytes)) {
-      continue;  // not an arrangement entry
-    }
-    out.push_back(std::move(a));
-  }
-  return out;
-}
-
-const Arrangement* FindRole(const std::vector<Arrangement>& arrangements,
-                            const std::string& role) {
-  for (const Arrangement& a : arrangements) {
-    if (a.role == role) return &a;
-  }
-  return nullptr;
-}
 
 constexpr char kTraceT[] = "ArrangeBy (trace T)";
 
@@ -92,10 +53,6 @@ std::map<Config, Pair> Collect(const Family& f, const std::string& operation) {
   }
   return out;
 }
-
-bool Usable(const Run* r) { return r != nullptr && r->error.empty(); }
-
-std::string Ms(double ns) { return absl::StrFormat("%.1f", ns / 1e6); }
 
 // Input updates per second of median wall time.
 std::optional<double> UpdatesPerSecond(const Run* r) {
@@ -149,10 +106,6 @@ void TimeTable(const std::map<Config, Pair>& table, const std::string& title,
        << (ratio ? absl::StrFormat("%.2f", *ratio) : "") << " | " << rate(p.off)
        << " | " << rate(p.on) << " |\n";
   }
-}
-
-std::string Mb(uint64_t bytes) {
-  return absl::StrFormat("%.1f MB", static_cast<double>(bytes) / 1e6);
 }
 
 // Per arrangement, one configuration: rewrite off and on side by side.

@@ -3,6 +3,7 @@
 #ifndef LIR_TOOLS_BENCH_REPORT_REPORT_H_
 #define LIR_TOOLS_BENCH_REPORT_REPORT_H_
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -55,6 +56,34 @@ std::optional<double> Counter(const Run& r, const std::string& key);
 /// A number in 3-4 significant digits with k/M/G suffixes.
 std::string Num(double v);
 
+/// A run that has samples and no error.
+bool Usable(const Run* r);
+
+/// Nanoseconds as milliseconds, one decimal.
+std::string Ms(double ns);
+
+/// Bytes as decimal megabytes, one decimal: "12.5 MB".
+std::string Mb(uint64_t bytes);
+
+/// One arrangement as the A/B benches' labels list it:
+/// `role: <records>r/<batches>b/<bytes>B`.
+struct Arrangement {
+  std::string role;
+  uint64_t records = 0;
+  uint64_t batches = 0;
+  uint64_t bytes = 0;
+};
+
+/// The arrangements of a label, entries separated by "; "; the role is
+/// everything before the entry's last ": " (a role may hold ": " itself,
+/// as in `Arranged MonotonicTop1 partial [val: empty]`). Entries that are
+/// not arrangements are skipped.
+std::vector<Arrangement> ParseLabel(const std::string& label);
+
+/// The arrangement named `role`, or null.
+const Arrangement* FindRole(const std::vector<Arrangement>& arrangements,
+                            const std::string& role);
+
 /// Writes `text` to `path`.
 absl::Status WriteFile(const std::filesystem::path& path,
                        const std::string& text);
@@ -65,6 +94,13 @@ bool IsEvalAB(const Family& f);
 /// The eval_bench section: time and throughput, arrangements per
 /// configuration, Materialize's measurement beside ours, and the goals.
 void EvalSection(const Family& f, std::ostream& md);
+
+/// Whether `f` is antijoin_bench's A/B (runs with `rows` and `rewrite`).
+bool IsAntiJoinAB(const Family& f);
+
+/// The antijoin_bench section: arrangements per plan (off, SetDifference,
+/// AntiJoin) and the CPU time of loading and of the retraction round.
+void AntiJoinSection(const Family& f, std::ostream& md);
 
 /// Writes gnuplot data for the chart of records per arrangement, rewrite
 /// off vs on, into `data_dir` and returns the gnuplot commands that draw it
