@@ -1,8 +1,8 @@
 // Arrangement accounting (src/interp/arrangements_built.h): the arrangements
 // each node kind builds, the totals, the annotation, and the equality with
 // what the evaluator's incremental engine lists (`lir-opt run
-// --arrangement_sizes`): per node kind on small plans, and on every corpus
-// plan the evaluator runs, with the fused rewrite off and on.
+// --arrangement_sizes`) per node kind on small plans (the corpus:
+// arrangements_built_corpus_test.cc).
 #include "src/interp/arrangements_built.h"
 
 #include <algorithm>
@@ -25,15 +25,14 @@
 #include "src/interp/driver.h"
 #include "src/lir/document.h"
 #include "src/recognizer/pass.h"
-#include "tests/support/corpus_data.h"
-#include "tests/support/corpus_util.h"
+#include "tests/support/arrangements_compare.h"
 
 namespace lir::interp {
 namespace {
 
-namespace fs = std::filesystem;
-
 using Names = std::vector<std::string>;
+using built_testing::Compare;
+using built_testing::Comparison;
 
 Document Parse(const std::string& text) {
   absl::StatusOr<Document> doc = explain::ParseText(text);
@@ -54,137 +53,6 @@ struct Listing {
   /// Per object, the distinct imports.
   std::map<std::string, std::set<std::string>> imported;
 };
-
-// The comparison of the analysis with one evaluator run of a document.
-struct Comparison {
-  std::vector<std::string> differences;
-  /// Nodes and arrangements compared (built, outside recompute adapters).
-  uint64_t nodes = 0;
-  uint64_t arrangements = 0;
-  uint64_t imports = 0;
-  /// Nodes the evaluator runs through its recompute-and-diff adapter for
-  /// LetRec (the LetRec's whole subtree): it builds no dataflow arrangement
-  /// for them, while Materialize's rendering (and so the analysis) does.
-  /// Their number, and one line per LetRec saying what the analysis says
-  /// they build.
-  uint64_t adapted_nodes = 0;
-  std::vector<std::string> adapted;
-};
-
-// Compares the analysis of `doc` with `listed`, the evaluator's listing of
-// a run of it: per object and LirId, the built arrangements by name (as
-// multisets); per object, the imported indexes; and every Index entry's
-// LirId must be a Get the analysis says reads it.
-Comparison Compare(const Document& doc, const DocumentAnalysis& analysis,
-                   const std::vector<eval::ArrangementStats>& listed) {
-  Comparison out;
-  std::set<std::pair<std::string, LirId>> adapters;
-  std::map<std::pair<std::string, LirId>, Names> evaluated;
-  std::map<std::string, std::map<std::string, LirId>> evaluated_imports;
-  for (const eval::ArrangementStats& stats : listed) {
-    if (stats.adapter) {
-      adapters.insert({stats.object, stats.lir_id});
-    } else if (absl::StartsWith(stats.operator_name, "Index ")) {
-      evaluated_imports[stats.object][stats.operator_name] = stats.lir_id;
-    } else {
-      evaluated[{stats.object, stats.lir_id}].push_back(stats.operator_name);
-    }
-  }
-  for (const Object& object : doc.objects) {
-    if (object.plan == nullptr) continue;
-    std::set<std::string> imports;
-    std::map<std::string, std::set<LirId>> readers;
-    // Pre-order, with the depth below which the nodes are adapted (the
-    // subtree of an adapted LetRec) and, per adapter root, what the
-    // analysis says its nodes build.
-    int adapted_below = -1;
-    struct AdaptedRoot {
-      std::string at;
-      uint64_t nodes = 0;
-      Names built;
-      uint64_t imported = 0;
-    };
-    std::vector<AdaptedRoot> roots;
-    ForEachPreOrder(*object.plan, [&](const Node& node, int depth) {
-      if (adapted_below >= 0 && depth <= adapted_below) adapted_below = -1;
-      const std::pair<std::string, LirId> where{object.name, node.id};
-      const bool adapter = adapters.count(where) > 0;
-      const std::string at =
-          absl::StrCat(object.name, " LirId(", node.id, ") ", HeaderName(node));
-      // A Join::Delta without a path from every input runs in an adapter
-      // too, but its inputs are native and it builds nothing natively
-      // either (its lookups read its inputs' arrangements): compared.
-      if (adapter && adapted_below < 0 && node.Is<LetRecOp>()) {
-        roots.push_back(AdaptedRoot{at});
-        adapted_below = depth;
-      }
-      const ArrangementsBuilt& own = analysis.BuiltBy(node);
-      Names expected = own.built;
-      std::sort(expected.begin(), expected.end());
-      Names got;
-      if (auto it = evaluated.find(where); it != evaluated.end()) {
-        got = it->second;
-        evaluated.erase(it);
-      }
-      std::sort(got.begin(), got.end());
-      if (adapted_below >= 0) {
-        // Not run natively: nothing to compare but that the evaluator
-        // lists no dataflow arrangement for it.
-        ++out.adapted_nodes;
-        ++roots.back().nodes;
-        roots.back().built.insert(roots.back().built.end(), expected.begin(),
-                                  expected.end());
-        roots.back().imported += own.imported.size();
-        if (!got.empty()) {
-          out.differences.push_back(
-              absl::StrCat(at, ": run by a recompute adapter, yet lists ",
-                           absl::StrJoin(got, ", ")));
-        }
-        return;
-      }
-      ++out.nodes;
-      out.arrangements += expected.size();
-      if (expected != got) {
-        out.differences.push_back(
-            absl::StrCat(at, ": analysis [", absl::StrJoin(expected, ", "),
-                         "], evaluator [", absl::StrJoin(got, ", "), "]"));
-      }
-      for (const std::string& name : own.imported) {
-        imports.insert(name);
-        readers[name].insert(node.id);
-      }
-    });
-    for (const AdaptedRoot& root : roots) {
-      out.adapted.push_back(absl::StrCat(
-          root.at, " (", root.nodes, " node", root.nodes == 1 ? "" : "s",
-          "): the analysis says it builds ", root.built.size(), " [",
-          absl::StrJoin(root.built, ", "), "] and imports ", root.imported));
-    }
-    std::set<std::string> got_imports;
-    for (const auto& entry : evaluated_imports[object.name]) {
-      got_imports.insert(entry.first);
-      auto reader = readers.find(entry.first);
-      if (reader != readers.end() && reader->second.count(entry.second) == 0) {
-        out.differences.push_back(absl::StrCat(
-            object.name, ": ", entry.first, " listed at LirId(", entry.second,
-            "), which the analysis does not say reads it"));
-      }
-    }
-    out.imports += imports.size();
-    if (imports != got_imports) {
-      out.differences.push_back(absl::StrCat(
-          object.name, ": imports: analysis [", absl::StrJoin(imports, ", "),
-          "], evaluator [", absl::StrJoin(got_imports, ", "), "]"));
-    }
-  }
-  for (const auto& entry : evaluated) {
-    out.differences.push_back(absl::StrCat(
-        entry.first.first, " LirId(", entry.first.second,
-        "): the evaluator lists [", absl::StrJoin(entry.second, ", "),
-        "] for a node the document does not have"));
-  }
-  return out;
-}
 
 // Runs `doc` with the incremental engine on collections of the given
 // arities (no updates: which arrangements a dataflow keeps does not depend
@@ -836,95 +704,6 @@ TEST(ArrangementsBuilt, Annotation) {
   EXPECT_EQ(analysis->CommentFields(root, fields),
             "arrangements: \"[#0]\", arrangements_built: 1, unique_keys: "
             "\"none\"");
-}
-
-// The corpus: for every plan the evaluator runs (the data generator of
-// eval_corpus_test), with the fused rewrite off and on, the analysis names
-// exactly the arrangements the incremental engine lists, per object and
-// LirId, and the same imported indexes. The nodes of a LetRec, which the
-// engine runs whole through its recompute adapter, cannot be compared: they
-// are logged with what the analysis says they build, and the engine must
-// list no dataflow arrangement for them. (A Join::Delta the engine runs
-// through an adapter is compared: it builds nothing either way.)
-TEST(ArrangementsBuiltCorpus, EqualsTheEvaluatorsListing) {
-  const std::vector<fs::path> paths = corpus::PlanFiles();
-  std::error_code ec;
-  LIR_SKIP_WITHOUT_CORPUS(
-      paths.empty() ||
-      !fs::exists(corpus::SqlDir(corpus::SharedDir()) / "MAP.tsv", ec));
-  const std::map<std::string, corpus::PlanSchema> schemas =
-      corpus::LoadSchemas(corpus::SharedDir());
-  int compared = 0, compared_on = 0, not_run = 0;
-  uint64_t nodes = 0, arrangements = 0, imports = 0, adapted_nodes = 0;
-  std::vector<std::string> adapted;
-  for (const fs::path& path : paths) {
-    const std::string name = path.filename().string();
-    absl::StatusOr<Document> doc = explain::ParseText(corpus::ReadFile(path));
-    ASSERT_TRUE(doc.ok()) << name << ": " << doc.status();
-    std::vector<std::string> derived;
-    absl::StatusOr<eval::InputData> data =
-        corpus::MakeData(name, *doc, schemas, &derived);
-    if (doc->objects.empty() || !data.ok()) {
-      ++not_run;
-      continue;
-    }
-    OptimizerFeatures on_features;
-    on_features.enable_fused_set_difference = true;
-    absl::StatusOr<OptimizeResult> on = Optimize(Clone(*doc), on_features);
-    ASSERT_TRUE(on.ok()) << name;
-    AnalysisInputs inputs;
-    for (const auto& entry : data->collections) {
-      inputs.global_arity[entry.first] = entry.second.arity;
-    }
-    bool ran = false;
-    for (const Document* version : {&*doc, &on->document}) {
-      const bool fused = version != &*doc;
-      absl::StatusOr<eval::RunResult> run =
-          eval::RunDocument(*version, *data, eval::RunOptions());
-      if (!run.ok()) {
-        // eval_corpus_test runs every plan the snapshot engine runs with
-        // the incremental one too; plans neither runs are not counted.
-        EXPECT_FALSE(fused) << name << " runs only without the rewrite";
-        break;
-      }
-      absl::StatusOr<DocumentAnalysis> analysis =
-          DocumentAnalysis::Run(*version, inputs);
-      ASSERT_TRUE(analysis.ok()) << name << ": " << analysis.status();
-      const Comparison comparison =
-          Compare(*version, *analysis, run->arrangements);
-      EXPECT_TRUE(comparison.differences.empty())
-          << name << (fused ? " (rewrite on)" : "") << ":\n  "
-          << absl::StrJoin(comparison.differences, "\n  ");
-      if (fused) {
-        // Counted once: the rewrite changes few plans.
-        ++compared_on;
-        continue;
-      }
-      ran = true;
-      ++compared;
-      nodes += comparison.nodes;
-      arrangements += comparison.arrangements;
-      imports += comparison.imports;
-      adapted_nodes += comparison.adapted_nodes;
-      for (const std::string& line : comparison.adapted) {
-        adapted.push_back(absl::StrCat(name, ": ", line));
-      }
-    }
-    if (!ran) ++not_run;
-  }
-  std::cout << "arrangements built: " << compared << " of " << paths.size()
-            << " corpus plans compared with the evaluator's listing ("
-            << compared_on << " also with the fused rewrite on; " << not_run
-            << " not run by the evaluator): " << nodes << " nodes, "
-            << arrangements << " arrangements built, " << imports
-            << " imported indexes\n"
-            << adapted_nodes
-            << " nodes not comparable (run by the evaluator's recompute "
-               "adapter, which lists no dataflow arrangement), per adapter:\n";
-  for (const std::string& line : adapted) std::cout << "  " << line << "\n";
-  // eval_corpus_test's floor: a change that stops plans from running is
-  // noticed here too.
-  EXPECT_GE(compared, 113);
 }
 
 }  // namespace
