@@ -47,6 +47,21 @@ bool IsLirOptFlag(const absl::CommandLineFlag& flag) {
 
 }  // namespace
 
+bool AbslParseFlag(absl::string_view text, SpinePolicyFlag* value,
+                   std::string* error) {
+  absl::StatusOr<eval::spine::Policy> policy = eval::spine::Policy::Parse(text);
+  if (!policy.ok()) {
+    *error = std::string(policy.status().message());
+    return false;
+  }
+  value->policy = *policy;
+  return true;
+}
+
+std::string AbslUnparseFlag(const SpinePolicyFlag& value) {
+  return value.policy.ToString();
+}
+
 std::string WrapText(absl::string_view text, absl::string_view indent) {
   std::string out;
   std::string line(indent);
@@ -77,6 +92,10 @@ std::string FlagValueSyntax(const absl::CommandLineFlag& flag) {
     values = ChoiceSyntax<EngineChoice>(kEngineChoices);
   } else if (flag.IsOfType<CompactionChoice>()) {
     values = ChoiceSyntax<CompactionChoice>(kCompactionChoices);
+  } else if (flag.IsOfType<ExertionChoice>()) {
+    values = ChoiceSyntax<ExertionChoice>(kExertionChoices);
+  } else if (flag.IsOfType<SpinePolicyFlag>()) {
+    values = "none|idle_merge:E|proportional:P";
   } else if (flag.IsOfType<AnnotationList>()) {
     // The fields are listed in the flag's help: spelled out here they would
     // not fit in 80 columns.

@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "src/eval/spine.h"
 
 namespace lir::cli {
 
@@ -124,6 +125,29 @@ inline std::string AbslUnparseFlag(CompactionChoice value) {
   return UnparseChoice<CompactionChoice>(kCompactionChoices, value);
 }
 
+/// How a spine pays for exertion (`spine --exertion`).
+enum class ExertionChoice { kStock, kFunded };
+inline constexpr Choice<ExertionChoice> kExertionChoices[] = {
+    {"stock", ExertionChoice::kStock},
+    {"funded", ExertionChoice::kFunded},
+};
+inline bool AbslParseFlag(absl::string_view text, ExertionChoice* value,
+                          std::string* error) {
+  return ParseChoice<ExertionChoice>(kExertionChoices, text, value, error);
+}
+inline std::string AbslUnparseFlag(ExertionChoice value) {
+  return UnparseChoice<ExertionChoice>(kExertionChoices, value);
+}
+
+/// An exertion policy flag (`spine --policy`, `run --spine_policy`):
+/// none, idle_merge:E or proportional:P (src/eval/spine.h).
+struct SpinePolicyFlag {
+  eval::spine::Policy policy;
+};
+bool AbslParseFlag(absl::string_view text, SpinePolicyFlag* value,
+                   std::string* error);
+std::string AbslUnparseFlag(const SpinePolicyFlag& value);
+
 /// `--name=<syntax>` as the usage text prints it: `--[no]validate`,
 /// `--format=text|json`, `--limit=VALUE`.
 std::string FlagValueSyntax(const absl::CommandLineFlag& flag);
@@ -143,5 +167,7 @@ ABSL_DECLARE_FLAG(lir::cli::OutputFormat, format);
 ABSL_DECLARE_FLAG(bool, node_identifiers);
 ABSL_DECLARE_FLAG(bool, validate);
 ABSL_DECLARE_FLAG(uint64_t, max_input_bytes);
+// Shared by `spine` and `run --spine` (defined in spine_command.cc).
+ABSL_DECLARE_FLAG(uint64_t, idle_turns);
 
 #endif  // LIR_TOOLS_LIR_OPT_FLAGS_H_

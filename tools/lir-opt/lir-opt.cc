@@ -48,6 +48,16 @@ constexpr Subcommand kSubcommands[] = {
      "--arrangement_sizes control the evaluator; --max_rows_per_round and "
      "--max_iterations bound it.",
      &RunRun},
+    {"spine", "[flags]",
+     "Run the synthetic workload of SPINE.md section 6 on one model of "
+     "differential's fueled spine: a --snapshot settled with unlimited idle "
+     "turns, then --batches of --batch_size updates, each followed by up to "
+     "--idle_turns idle turns (and --empty_batches), optionally --close; "
+     "print merge work, work per inserted update, grants and declines, and "
+     "the final layers (text, or JSON with --format=json; --trace prints "
+     "the layers after every step). --policy and --exertion choose the "
+     "spine.",
+     &RunSpine},
     {"help", "", "Print this text.", nullptr},
 };
 
@@ -80,7 +90,9 @@ constexpr absl::string_view kExamples =
     "      --enable_fused_set_difference --arrangement_sizes \\\n"
     "      examples/except.plan\n"
     "  lir-opt explain --single_time --enable_relax_must_consolidate \\\n"
-    "      --explain_declines examples/except.plan\n";
+    "      --explain_declines examples/except.plan\n"
+    "  lir-opt spine --policy=idle_merge:1000 --exertion=funded \\\n"
+    "      --snapshot=1048576 --batches=64 --batch_size=1024 --idle_turns=256\n";
 
 std::string Usage() {
   std::string out =
