@@ -44,6 +44,7 @@
 #include "src/recognizer/features.h"
 #include "src/recognizer/pass.h"
 #include "tests/golden_run.h"
+#include "tests/golden_spine.h"
 #include "tests/support/corpus_util.h"
 #include "tests/support/line_diff.h"
 #include "tools/lir-opt/list_parse.h"
@@ -551,6 +552,15 @@ std::string RunRunCommand(TestCase& test) {
   return golden::RunGolden(test.input, args);
 }
 
+// `spine [policy=...] [exertion=...] ...`: the SPINE.md section-6 workload
+// as `lir-opt spine` prints it (tests/golden_spine.h).
+std::string RunSpineCommand(TestCase& test) {
+  return golden::RunSpineGolden(
+      test.input, [&test](const std::string& key, const std::string& fallback) {
+        return test.args.Get(key, fallback);
+      });
+}
+
 using CommandFn = std::string (*)(TestCase& test);
 
 /// Command name -> handler. A handler returns the case's actual output.
@@ -559,6 +569,7 @@ const std::map<std::string, CommandFn>& Commands() {
       {"explain", &RunExplain}, {"roundtrip", &RunRoundtrip},
       {"error", &RunError},     {"optimize", &RunOptimize},
       {"analyze", &RunAnalyze}, {"run", &RunRunCommand},
+      {"spine", &RunSpineCommand},
   };
   return *commands;
 }

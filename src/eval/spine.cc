@@ -38,7 +38,7 @@ void AppendConsolidating(std::vector<Record>& out, const Record& r) {
     if (out.back().diff == 0) out.pop_back();
     return;
   }
-  out.push_back(r);
+  if (r.diff != 0) out.push_back(r);
 }
 
 /// The merge of two consolidated real batches with times advanced to
@@ -353,6 +353,8 @@ void Spine::Introduce(MaybeBatch batch, size_t level) {
   InsertAt(std::move(batch), level);
   TidyLayers();
 }
+
+void Spine::Tidy() { TidyLayers(); }
 
 void Spine::TidyLayers() {
   if (layers_.empty() || layers_.back().kind != Layer::Kind::kSingle) return;

@@ -172,6 +172,9 @@ class Spine {
   void Insert(Batch batch);
   /// `exert()` (sections 3 and 5).
   void Exert();
+  /// `tidy_layers()` alone, which every exert() begins with whatever the
+  /// policy then answers (a decline included).
+  void Tidy();
   /// `close()`: the input's last frontier, an empty batch; every request is
   /// granted from now on.
   void Close();

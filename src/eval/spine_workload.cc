@@ -132,6 +132,12 @@ std::string DescribeLastExert(const Spine& spine) {
   return out;
 }
 
+std::string FormatTraceLine(absl::string_view label, const Spine& spine) {
+  return absl::StrCat(label, ": ", DescribeLastExert(spine), " | ",
+                      spine.Describe(), " | work ",
+                      spine.counters().merge_work, "\n");
+}
+
 nlohmann::json WorkloadResultToJson(const WorkloadResult& r) {
   nlohmann::json layers = nlohmann::json::array();
   for (const LayerView& layer : r.layers) {

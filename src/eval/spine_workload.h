@@ -77,6 +77,10 @@ absl::StatusOr<WorkloadResult> RunWorkload(const Workload& workload,
 /// whose input is open.
 std::string DescribeLastExert(const Spine& spine);
 
+/// One line of `lir-opt spine --trace`: `<label>: <what the exert did> |
+/// <layers> | work <merge work so far>` and a newline.
+std::string FormatTraceLine(absl::string_view label, const Spine& spine);
+
 /// The JSON object of `lir-opt spine --format=json`: exactly merge_work,
 /// work_per_update, idle_turns_used, virtual_batches, grants_credit,
 /// grants_bank, unfunded_continuations, declines, nonempty_batches, layers.

@@ -79,9 +79,7 @@ int RunSpine(const CommandArgs& args) {
   eval::spine::TraceFn print_trace;
   if (trace) {
     print_trace = [](absl::string_view label, const eval::spine::Spine& spine) {
-      std::cout << label << ": " << eval::spine::DescribeLastExert(spine)
-                << " | " << spine.Describe() << " | work "
-                << spine.counters().merge_work << "\n";
+      std::cout << eval::spine::FormatTraceLine(label, spine);
     };
   }
   absl::StatusOr<eval::spine::WorkloadResult> result =
