@@ -15,25 +15,27 @@ std::string RunSpineGolden(const std::string& input, const ArgFn& arg) {
   spine::Workload w;
   absl::StatusOr<spine::Policy> policy =
       spine::Policy::Parse(arg("policy", w.policy.ToString()));
-  if (!policy.ok()) return absl::StrCat("error: ", policy.status().message(), "\n");
+  if (!policy.ok())
+    return absl::StrCat("error: ", policy.status().message(), "\n");
   w.policy = *policy;
   const std::string exertion = arg("exertion", "stock");
   if (exertion != "stock" && exertion != "funded") {
     return "error: exertion must be stock or funded\n";
   }
-  w.exertion = exertion == "funded" ? spine::Exertion::kFunded
-                                    : spine::Exertion::kStock;
+  w.exertion =
+      exertion == "funded" ? spine::Exertion::kFunded : spine::Exertion::kStock;
   struct Number {
     const char* key;
     uint64_t* value;
   };
-  for (const Number& n : {Number{"snapshot", &w.snapshot},
-                          Number{"batches", &w.batches},
-                          Number{"batch_size", &w.batch_size},
-                          Number{"idle_turns", &w.idle_turns},
-                          Number{"empty_batches", &w.empty_batches}}) {
+  for (const Number& n :
+       {Number{"snapshot", &w.snapshot}, Number{"batches", &w.batches},
+        Number{"batch_size", &w.batch_size},
+        Number{"idle_turns", &w.idle_turns},
+        Number{"empty_batches", &w.empty_batches}}) {
     if (!absl::SimpleAtoi(arg(n.key, absl::StrCat(*n.value)), n.value)) {
-      return absl::StrCat("error: ", n.key, " must be a non-negative integer\n");
+      return absl::StrCat("error: ", n.key,
+                          " must be a non-negative integer\n");
     }
   }
   w.close = arg("close", "false") == "true";
@@ -48,7 +50,8 @@ std::string RunSpineGolden(const std::string& input, const ArgFn& arg) {
   }
   absl::StatusOr<spine::WorkloadResult> result =
       spine::RunWorkload(w, trace_fn);
-  if (!result.ok()) return absl::StrCat("error: ", result.status().message(), "\n");
+  if (!result.ok())
+    return absl::StrCat("error: ", result.status().message(), "\n");
   if (json) {
     return absl::StrCat(
         out, explain::DumpJson(spine::WorkloadResultToJson(*result), 2), "\n");

@@ -566,9 +566,9 @@ using CommandFn = std::string (*)(TestCase& test);
 /// Command name -> handler. A handler returns the case's actual output.
 const std::map<std::string, CommandFn>& Commands() {
   static const auto* commands = new std::map<std::string, CommandFn>{
-      {"explain", &RunExplain}, {"roundtrip", &RunRoundtrip},
-      {"error", &RunError},     {"optimize", &RunOptimize},
-      {"analyze", &RunAnalyze}, {"run", &RunRunCommand},
+      {"explain", &RunExplain},    {"roundtrip", &RunRoundtrip},
+      {"error", &RunError},        {"optimize", &RunOptimize},
+      {"analyze", &RunAnalyze},    {"run", &RunRunCommand},
       {"spine", &RunSpineCommand},
   };
   return *commands;

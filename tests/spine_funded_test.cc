@@ -14,7 +14,8 @@ namespace {
 constexpr Policy kIdleMerge1000{Policy::Kind::kIdleMerge, 1000};
 
 Spine Build(Policy policy, Exertion exertion, absl::string_view layers) {
-  absl::StatusOr<Spine> spine = Spine::FromDescription(policy, exertion, layers);
+  absl::StatusOr<Spine> spine =
+      Spine::FromDescription(policy, exertion, layers);
   EXPECT_TRUE(spine.ok()) << spine.status();
   return spine.ok() ? *std::move(spine) : Spine(policy, exertion);
 }
@@ -79,16 +80,15 @@ TEST(SpineFundedTest, CreditPaysOneGrantPer125UpdatesAtEffort1000) {
   for (uint64_t updates : {124u, 125u, 249u, 250u}) {
     SCOPED_TRACE(updates);
     // A merge big enough that the policy asks on every turn.
-    Spine spine = Build(kIdleMerge1000, Exertion::kFunded,
-                        "16:P(100000+100000,done=0)");
+    Spine spine =
+        Build(kIdleMerge1000, Exertion::kFunded, "16:P(100000+100000,done=0)");
     spine.Insert(Batch::Synthetic(updates));
     EXPECT_EQ(spine.credit(), 8 * updates);
     EXPECT_EQ(spine.bank(), 8u);
     for (int i = 0; i < 30; ++i) spine.Exert();
     EXPECT_EQ(spine.counters().grants_credit, updates / 125);
     EXPECT_EQ(spine.counters().grants_bank, 8u);
-    EXPECT_EQ(spine.counters().unfunded_continuations,
-              30 - 8 - updates / 125);
+    EXPECT_EQ(spine.counters().unfunded_continuations, 30 - 8 - updates / 125);
     EXPECT_EQ(spine.credit(), 8 * updates - 1000 * (updates / 125));
   }
 }
@@ -210,7 +210,8 @@ TEST(SpineRealBatchTest, AMergeConsolidatesAtTheFrontierAndWritesItsResult) {
   EXPECT_EQ(spine.Describe(), "2:P(3+3,done=0)");
   spine.Insert(Batch::Synthetic(0));  // fuel 8 finishes it
   const std::vector<Record> contents = spine.Contents();
-  EXPECT_EQ(contents, (std::vector<Record>{R(1, 1, 2), R(3, 1, 1), R(4, 1, 1)}));
+  EXPECT_EQ(contents,
+            (std::vector<Record>{R(1, 1, 2), R(3, 1, 1), R(4, 1, 1)}));
   EXPECT_EQ(spine.counters().merge_work, 3u) << "the consolidated size";
   EXPECT_EQ(spine.RecordsHeld(), 3u);
 }
@@ -220,8 +221,7 @@ TEST(SpineRealBatchTest, BelowTheFrontierNothingCancelsAcrossTimes) {
   spine.Insert(Batch::Real({R(7, 0, 1)}));
   spine.Insert(Batch::Real({R(7, 1, -1)}));  // frontier 0: times kept
   spine.Insert(Batch::Synthetic(0));
-  EXPECT_EQ(spine.Contents(),
-            (std::vector<Record>{R(7, 0, 1), R(7, 1, -1)}));
+  EXPECT_EQ(spine.Contents(), (std::vector<Record>{R(7, 0, 1), R(7, 1, -1)}));
   EXPECT_EQ(spine.counters().merge_work, 2u);
 }
 
@@ -236,8 +236,8 @@ TEST(SpineRealBatchTest, RandomBatchesLoseNothing) {
         std::vector<Record> batch;
         const size_t n = rng() % 300;
         for (size_t i = 0; i < n; ++i) {
-          batch.push_back(R(rng() % 200, round,
-                            static_cast<int64_t>(rng() % 3) - 1));
+          batch.push_back(
+              R(rng() % 200, round, static_cast<int64_t>(rng() % 3) - 1));
         }
         Consolidate(batch);
         all.insert(all.end(), batch.begin(), batch.end());

@@ -92,7 +92,8 @@ constexpr absl::string_view kExamples =
     "  lir-opt explain --single_time --enable_relax_must_consolidate \\\n"
     "      --explain_declines examples/except.plan\n"
     "  lir-opt spine --policy=idle_merge:1000 --exertion=funded \\\n"
-    "      --snapshot=1048576 --batches=64 --batch_size=1024 --idle_turns=256\n";
+    "      --snapshot=1048576 --batches=64 --batch_size=1024 "
+    "--idle_turns=256\n";
 
 std::string Usage() {
   std::string out =
