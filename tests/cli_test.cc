@@ -13,7 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "tests/support/cli_test_util.h"
-#include "tests/support/line_diff.h"
+#include "src/explain/line_diff.h"
 
 namespace {
 
@@ -246,7 +246,7 @@ TEST_F(CliTest, ReadmeQuotesTheCurrentHelpText) {
   RunResult help = Run({"--help"});
   EXPECT_EQ(quoted, help.out)
       << "README.md's --help block is stale:\n"
-      << lir::testing_util::UnifiedDiff(quoted, help.out);
+      << lir::explain::UnifiedDiff(quoted, help.out);
 }
 
 TEST_F(CliTest, VersionExitsZero) {

@@ -46,7 +46,7 @@
 #include "tests/golden_run.h"
 #include "tests/golden_spine.h"
 #include "tests/support/corpus_util.h"
-#include "tests/support/line_diff.h"
+#include "src/explain/line_diff.h"
 #include "tools/lir-opt/list_parse.h"
 
 namespace lir {
@@ -338,7 +338,7 @@ std::string RunRoundtrip(TestCase& test) {
   std::string printed = explain::PrintText(*doc);
   if (printed == *input) return "ok\n";
   return absl::StrCat("roundtrip mismatch (- input, + printed):\n",
-                      testing_util::UnifiedDiff(*input, printed));
+                      explain::UnifiedDiff(*input, printed));
 }
 
 /// `error [format=json]`: the input (text, or JSON) must fail to parse or
@@ -634,7 +634,7 @@ TEST_P(GoldenTest, Matches) {
       ADD_FAILURE() << display << ":" << test.directive_line << ": "
                     << test.command << " output differs (- expected, + actual;"
                     << " REWRITE=1 accepts it):\n"
-                    << testing_util::UnifiedDiff(test.expected, actual);
+                    << explain::UnifiedDiff(test.expected, actual);
     }
     actual_outputs.push_back(std::move(actual));
   }
@@ -716,14 +716,14 @@ TEST(GoldenFileFormat, FormatsBlankLinesWithDoubleSeparators) {
 }
 
 TEST(LineDiff, ShowsChangesWithContextAndLineNumbers) {
-  EXPECT_EQ(testing_util::UnifiedDiff("a\nb\n", "a\nb\n"), "");
-  EXPECT_EQ(testing_util::UnifiedDiff("1\n2\n3\n4\n5\n6\n7\n8\n",
+  EXPECT_EQ(explain::UnifiedDiff("a\nb\n", "a\nb\n"), "");
+  EXPECT_EQ(explain::UnifiedDiff("1\n2\n3\n4\n5\n6\n7\n8\n",
                                       "1\n2\n3\n4\nfive\n6\n7\n8\n"),
             "@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n");
-  EXPECT_EQ(testing_util::UnifiedDiff("a\n", "a\nb\n"),
+  EXPECT_EQ(explain::UnifiedDiff("a\n", "a\nb\n"),
             "@@ -1,1 +1,2 @@\n a\n+b\n");
-  EXPECT_EQ(testing_util::UnifiedDiff("", "x\n"), "@@ -0,0 +1,1 @@\n+x\n");
-  EXPECT_EQ(testing_util::UnifiedDiff("x\n", "x"),
+  EXPECT_EQ(explain::UnifiedDiff("", "x\n"), "@@ -0,0 +1,1 @@\n+x\n");
+  EXPECT_EQ(explain::UnifiedDiff("x\n", "x"),
             "@@ -1,1 +1,2 @@\n x\n+\\ No newline at end of text\n");
 }
 
@@ -733,7 +733,7 @@ TEST(LineDiff, SplitsDistantChangesIntoHunks) {
     absl::StrAppend(&a, i, "\n");
     absl::StrAppend(&b, i == 2 || i == 18 ? "x" : absl::StrCat(i), "\n");
   }
-  EXPECT_EQ(testing_util::UnifiedDiff(a, b),
+  EXPECT_EQ(explain::UnifiedDiff(a, b),
             "@@ -1,5 +1,5 @@\n 1\n-2\n+x\n 3\n 4\n 5\n"
             "@@ -15,6 +15,6 @@\n 15\n 16\n 17\n-18\n+x\n 19\n 20\n");
 }

@@ -18,7 +18,7 @@
 #include "src/recognizer/fused_set_difference.h"
 #include "src/recognizer/pass.h"
 #include "tests/support/corpus_util.h"
-#include "tests/support/line_diff.h"
+#include "src/explain/line_diff.h"
 #include "tests/support/recognizer_test_util.h"
 #include "tools/corpus-report/corpus_report.h"
 
@@ -211,7 +211,7 @@ TEST(RecognizerCorpus, CommittedCorpusReportIsCurrent) {
   EXPECT_EQ(*report, expected)
       << "docs/corpus-report.md is stale; regenerate it with: "
       << kCorpusReportCommand << "\n"
-      << testing_util::UnifiedDiff(expected, *report);
+      << explain::UnifiedDiff(expected, *report);
 }
 
 TEST(RecognizerCorpus, ReportNamesEveryCodeAndIsDeterministic) {

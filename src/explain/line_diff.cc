@@ -1,26 +1,13 @@
-// A small line-based unified diff for test failure messages (absl has none).
-#ifndef LIR_TESTS_SUPPORT_LINE_DIFF_H_
-#define LIR_TESTS_SUPPORT_LINE_DIFF_H_
+#include "src/explain/line_diff.h"
 
 #include <algorithm>
-#include <string>
-#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 
-namespace lir::testing_util {
+namespace lir::explain {
 
-/// One line of an edit script: kept (' '), removed ('-') or added ('+').
-struct DiffLine {
-  char op;
-  std::string text;
-};
-
-/// Splits text into lines; a final newline does not start an extra line.
-/// A missing final newline is shown as its own marker line, so that it is
-/// visible in a diff.
-inline std::vector<std::string> DiffSplitLines(const std::string& text) {
+std::vector<std::string> DiffSplitLines(const std::string& text) {
   std::vector<std::string> lines = absl::StrSplit(text, '\n');
   if (lines.back().empty()) {
     lines.pop_back();
@@ -30,11 +17,7 @@ inline std::vector<std::string> DiffSplitLines(const std::string& text) {
   return lines;
 }
 
-/// The edit script from `a` to `b`: a longest common subsequence of the
-/// lines that differ after the common prefix and suffix are set aside. Very
-/// large differing middles (over ~4M line pairs) are shown as removed, then
-/// added, instead of being aligned.
-inline std::vector<DiffLine> DiffLines(const std::vector<std::string>& a,
+std::vector<DiffLine> DiffLines(const std::vector<std::string>& a,
                                        const std::vector<std::string>& b) {
   size_t prefix = 0;
   while (prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix]) {
@@ -81,10 +64,8 @@ inline std::vector<DiffLine> DiffLines(const std::vector<std::string>& a,
   return script;
 }
 
-/// A unified diff (`@@ -l,n +l,n @@` hunks with `context` lines around each
-/// change) turning `expected` into `actual`; empty when they are equal.
-inline std::string UnifiedDiff(const std::string& expected,
-                               const std::string& actual, size_t context = 3) {
+std::string UnifiedDiff(const std::string& expected,
+                               const std::string& actual, size_t context) {
   if (expected == actual) return "";
   std::vector<DiffLine> script =
       DiffLines(DiffSplitLines(expected), DiffSplitLines(actual));
@@ -136,6 +117,4 @@ inline std::string UnifiedDiff(const std::string& expected,
   return out;
 }
 
-}  // namespace lir::testing_util
-
-#endif  // LIR_TESTS_SUPPORT_LINE_DIFF_H_
+}  // namespace lir::explain
