@@ -12,8 +12,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
-#include "tests/support/cli_test_util.h"
 #include "src/explain/line_diff.h"
+#include "tests/support/cli_test_util.h"
 
 namespace {
 
@@ -244,9 +244,8 @@ TEST_F(CliTest, ReadmeQuotesTheCurrentHelpText) {
   const std::string quoted =
       readme.substr(begin + marker.size(), end - begin - marker.size());
   RunResult help = Run({"--help"});
-  EXPECT_EQ(quoted, help.out)
-      << "README.md's --help block is stale:\n"
-      << lir::explain::UnifiedDiff(quoted, help.out);
+  EXPECT_EQ(quoted, help.out) << "README.md's --help block is stale:\n"
+                              << lir::explain::UnifiedDiff(quoted, help.out);
 }
 
 TEST_F(CliTest, VersionExitsZero) {

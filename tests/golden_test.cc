@@ -35,6 +35,7 @@
 #include "gtest/gtest.h"
 #include "src/eval/data.h"
 #include "src/explain/json.h"
+#include "src/explain/line_diff.h"
 #include "src/explain/text.h"
 #include "src/interp/annotations.h"
 #include "src/interp/inputs.h"
@@ -46,7 +47,6 @@
 #include "tests/golden_run.h"
 #include "tests/golden_spine.h"
 #include "tests/support/corpus_util.h"
-#include "src/explain/line_diff.h"
 #include "tools/lir-opt/list_parse.h"
 
 namespace lir {
@@ -718,10 +718,9 @@ TEST(GoldenFileFormat, FormatsBlankLinesWithDoubleSeparators) {
 TEST(LineDiff, ShowsChangesWithContextAndLineNumbers) {
   EXPECT_EQ(explain::UnifiedDiff("a\nb\n", "a\nb\n"), "");
   EXPECT_EQ(explain::UnifiedDiff("1\n2\n3\n4\n5\n6\n7\n8\n",
-                                      "1\n2\n3\n4\nfive\n6\n7\n8\n"),
+                                 "1\n2\n3\n4\nfive\n6\n7\n8\n"),
             "@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n");
-  EXPECT_EQ(explain::UnifiedDiff("a\n", "a\nb\n"),
-            "@@ -1,1 +1,2 @@\n a\n+b\n");
+  EXPECT_EQ(explain::UnifiedDiff("a\n", "a\nb\n"), "@@ -1,1 +1,2 @@\n a\n+b\n");
   EXPECT_EQ(explain::UnifiedDiff("", "x\n"), "@@ -0,0 +1,1 @@\n+x\n");
   EXPECT_EQ(explain::UnifiedDiff("x\n", "x"),
             "@@ -1,1 +1,2 @@\n x\n+\\ No newline at end of text\n");

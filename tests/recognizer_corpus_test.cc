@@ -12,13 +12,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "src/explain/line_diff.h"
 #include "src/explain/text.h"
 #include "src/lir/validate.h"
 #include "src/recognizer/antijoin.h"
 #include "src/recognizer/fused_set_difference.h"
 #include "src/recognizer/pass.h"
 #include "tests/support/corpus_util.h"
-#include "src/explain/line_diff.h"
 #include "tests/support/recognizer_test_util.h"
 #include "tools/corpus-report/corpus_report.h"
 

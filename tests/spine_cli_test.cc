@@ -41,10 +41,10 @@ TEST_F(SpineCliTest, TextIsTheLibrarysOutput) {
 }
 
 TEST_F(SpineCliTest, JsonHasExactlyTheIssuesMembers) {
-  RunResult r = Run({"spine", "--policy=proportional:16", "--exertion=funded",
-                     "--snapshot=65536", "--batches=4", "--batch_size=300",
-                     "--idle_turns=50", "--empty_batches=2", "--close",
-                     "--format=json"});
+  RunResult r =
+      Run({"spine", "--policy=proportional:16", "--exertion=funded",
+           "--snapshot=65536", "--batches=4", "--batch_size=300",
+           "--idle_turns=50", "--empty_batches=2", "--close", "--format=json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   nlohmann::json j = nlohmann::json::parse(r.out);
   std::vector<std::string> keys;
@@ -72,10 +72,10 @@ TEST_F(SpineCliTest, JsonHasExactlyTheIssuesMembers) {
 TEST_F(SpineCliTest, DefaultsAreTheIssues) {
   // proportional:16, stock, N = 0, n = 1, B = 1000, k = 0, E = 0.
   RunResult defaults = Run({"spine"});
-  RunResult spelled = Run({"spine", "--policy=proportional:16",
-                           "--exertion=stock", "--snapshot=0", "--batches=1",
-                           "--batch_size=1000", "--idle_turns=0",
-                           "--empty_batches=0"});
+  RunResult spelled =
+      Run({"spine", "--policy=proportional:16", "--exertion=stock",
+           "--snapshot=0", "--batches=1", "--batch_size=1000", "--idle_turns=0",
+           "--empty_batches=0"});
   ASSERT_EQ(defaults.exit_code, 0) << defaults.err;
   EXPECT_EQ(defaults.out, spelled.out);
   EXPECT_TRUE(absl::StrContains(defaults.out, "layers 10:S(1000)\n"))

@@ -18,7 +18,7 @@ std::vector<std::string> DiffSplitLines(const std::string& text) {
 }
 
 std::vector<DiffLine> DiffLines(const std::vector<std::string>& a,
-                                       const std::vector<std::string>& b) {
+                                const std::vector<std::string>& b) {
   size_t prefix = 0;
   while (prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix]) {
     ++prefix;
@@ -64,8 +64,8 @@ std::vector<DiffLine> DiffLines(const std::vector<std::string>& a,
   return script;
 }
 
-std::string UnifiedDiff(const std::string& expected,
-                               const std::string& actual, size_t context) {
+std::string UnifiedDiff(const std::string& expected, const std::string& actual,
+                        size_t context) {
   if (expected == actual) return "";
   std::vector<DiffLine> script =
       DiffLines(DiffSplitLines(expected), DiffSplitLines(actual));

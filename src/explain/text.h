@@ -15,6 +15,9 @@ namespace lir::explain {
 struct ParseOptions {
   /// Used as the file part of `file:line:column` in error messages.
   std::string filename = "<input>";
+  /// The line of that file where the text starts (a plan embedded in a
+  /// larger file, such as a sqllogictest block), for error messages.
+  int first_line = 1;
 };
 
 /// Parses a whole EXPLAIN document. Nodes without `// { node_id: ... }`

@@ -28,13 +28,16 @@ struct TextLine {
 /// Produces located `file:line:column: expected ...` errors.
 class ErrorSink {
  public:
-  explicit ErrorSink(std::string filename) : filename_(std::move(filename)) {}
+  /// `line_offset` is added to every line number reported (the text's
+  /// first line is line 1 + line_offset of its file).
+  explicit ErrorSink(std::string filename, int line_offset = 0)
+      : filename_(std::move(filename)), line_offset_(line_offset) {}
 
   /// An error at byte `offset` of `line`'s content.
   absl::Status At(const TextLine& line, size_t offset,
                   absl::string_view message) const {
     return absl::InvalidArgumentError(
-        absl::StrCat(filename_, ":", line.number, ":",
+        absl::StrCat(filename_, ":", FileLine(line.number), ":",
                      2 * line.level + offset + 1, ": ", message));
   }
   /// `expected <what>` at byte `offset` of `line`'s content.
@@ -45,12 +48,15 @@ class ErrorSink {
   /// An error at the very end of the input.
   absl::Status AtEnd(int line_number, absl::string_view message) const {
     return absl::InvalidArgumentError(
-        absl::StrCat(filename_, ":", line_number, ":1: ", message));
+        absl::StrCat(filename_, ":", FileLine(line_number), ":1: ", message));
   }
   const std::string& filename() const { return filename_; }
+  /// Line `number` of the text as a line of its file.
+  int FileLine(int number) const { return number + line_offset_; }
 
  private:
   std::string filename_;
+  int line_offset_ = 0;
 };
 
 /// Runs a primitive parser `fn(text, &pos)` on `text`, which starts at byte

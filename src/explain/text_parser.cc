@@ -55,10 +55,10 @@ absl::StatusOr<std::vector<TextLine>> SplitLines(absl::string_view text,
     }
     line.level = static_cast<int>(spaces / 2);
     if (spaces % 2 != 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(errors.filename(), ":", number, ":", spaces + 1,
-                       ": expected indentation by two spaces per level, found ",
-                       spaces, " spaces"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          errors.filename(), ":", errors.FileLine(number), ":", spaces + 1,
+          ": expected indentation by two spaces per level, found ", spaces,
+          " spaces"));
     }
     if (line.content[0] == '\t') {
       return errors.Expected(line, 0, "spaces for indentation, found a tab");
@@ -741,7 +741,7 @@ class DocumentParser {
 
 absl::StatusOr<Document> ParseText(std::string_view text,
                                    const ParseOptions& options) {
-  ErrorSink errors(options.filename);
+  ErrorSink errors(options.filename, options.first_line - 1);
   // A byte-order mark is not part of the first object's name.
   const size_t bom = text.size() - SkipUtf8Bom(text).size();
   text.remove_prefix(bom);
@@ -755,7 +755,7 @@ absl::StatusOr<Document> ParseText(std::string_view text,
     const int line = 1 + static_cast<int>(std::count(text.begin(),
                                                      text.begin() + bad, '\n'));
     return absl::InvalidArgumentError(absl::StrCat(
-        errors.filename(), ":", line, ":", column + 1,
+        errors.filename(), ":", errors.FileLine(line), ":", column + 1,
         ": expected UTF-8 text, found the byte 0x",
         absl::Hex(static_cast<unsigned char>(text[bad]), absl::kZeroPad2),
         " (at byte offset ", bad + bom, ")"));

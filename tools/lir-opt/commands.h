@@ -66,6 +66,9 @@ int RunExplain(const CommandArgs& args);
 /// `lir-opt run --data=FILE [flags] FILE|-`.
 int RunRun(const CommandArgs& args);
 
+/// `lir-opt slt [flags] FILE.slt...`.
+int RunSlt(const CommandArgs& args);
+
 /// `lir-opt spine [flags]`.
 int RunSpine(const CommandArgs& args);
 

@@ -48,6 +48,16 @@ constexpr Subcommand kSubcommands[] = {
      "--arrangement_sizes control the evaluator; --max_rows_per_round and "
      "--max_iterations bound it.",
      &RunRun},
+    {"slt", "[flags] FILE.slt...",
+     "Check the EXPLAIN PHYSICAL PLAN blocks of Materialize's sqllogictest "
+     "files: for each verbose plan, print file:line and 'unchanged' (it "
+     "round-trips and no pass fires), 'would change' (with the fired "
+     "candidates and a unified diff) or 'error' (located); other formats "
+     "are 'skipped' with the reason. Ends with a summary line; exit 1 on an "
+     "error (or, with --fail_on_change, a change). --rewrite writes the "
+     "changed plans back. Features as for explain; --format=json prints one "
+     "object.",
+     &RunSlt},
     {"spine", "[flags]",
      "Run the synthetic workload of SPINE.md section 6 on one model of "
      "differential's fueled spine: a --snapshot settled with unlimited idle "

@@ -1,0 +1,319 @@
+// `lir-opt slt` end to end, on lir's own small .slt files (testdata/slt/)
+// and on Materialize's (../shared/corpus/materialize-slt/, skipped visibly
+// when absent): check output against goldens, rewrite output against
+// goldens byte for byte (CRLF and a missing final newline kept), rewriting
+// with every feature off is the identity, and check-rewrite-check leaves
+// nothing to change.
+//
+// Goldens: testdata/slt/<file>.<config>.out (stdout and the exit status)
+// and <file>.<config>.rewritten (the file after --rewrite, when it
+// changes); REWRITE=1 regenerates them.
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "src/explain/line_diff.h"
+#include "tests/support/cli_test_util.h"
+
+namespace lir {
+namespace {
+
+namespace fs = std::filesystem;
+using testing_util::LirOptTest;
+using testing_util::ReadFile;
+using testing_util::RunResult;
+using testing_util::WriteFile;
+
+fs::path SltDir() { return fs::path(LIR_SOURCE_DIR) / "testdata" / "slt"; }
+
+bool RewriteGoldens() {
+  const char* rewrite = std::getenv("REWRITE");
+  return rewrite != nullptr && *rewrite != '\0' && std::string(rewrite) != "0";
+}
+
+/// Compares `actual` with the golden file `name` in testdata/slt/ (or
+/// writes it with REWRITE=1).
+void ExpectGolden(const std::string& name, const std::string& actual) {
+  const fs::path path = SltDir() / name;
+  if (RewriteGoldens()) {
+    WriteFile(path, actual);
+    return;
+  }
+  ASSERT_TRUE(fs::exists(path)) << path << " is missing (run with REWRITE=1)";
+  const std::string expected = ReadFile(path);
+  EXPECT_EQ(expected, actual) << name << " differs:\n"
+                              << explain::UnifiedDiff(expected, actual);
+}
+
+/// One configuration of the goldens: its name and flags.
+struct Config {
+  std::string name;
+  std::vector<std::string> flags;
+};
+
+const Config kOff{"off", {}};
+Config On() {
+  return {"on",
+          {"--enable_fused_set_difference", "--enable_antijoin_rendering",
+           absl::StrCat("--catalog=", (SltDir() / "left_join.catalog.json")
+                                          .string())}};
+}
+
+class SltCliTest : public LirOptTest {
+ protected:
+  /// Copies testdata/slt/<file> into the test's directory.
+  void Copy(const std::string& file) {
+    fs::copy_file(SltDir() / file, dir_ / file,
+                  fs::copy_options::overwrite_existing);
+  }
+  RunResult Slt(const Config& config, std::vector<std::string> extra) {
+    std::vector<std::string> args = {"slt"};
+    args.insert(args.end(), config.flags.begin(), config.flags.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    return Run(args);
+  }
+  /// Check, rewrite, check again: the goldens of the first two, and that
+  /// the second check finds nothing left to change.
+  void CheckRewriteCheck(const std::string& file, const Config& config) {
+    SCOPED_TRACE(file + " " + config.name);
+    Copy(file);
+    const std::string original = ReadFile(dir_ / file);
+    RunResult check = Slt(config, {file});
+    ExpectGolden(absl::StrCat(file, ".", config.name, ".out"),
+                 absl::StrCat(check.out, "# exit status: ", check.exit_code,
+                              "\n"));
+    EXPECT_TRUE(check.err.empty()) << check.err;
+    RunResult rewrite = Slt(config, {"--rewrite", file});
+    EXPECT_EQ(rewrite.exit_code, check.exit_code) << rewrite.err;
+    const std::string after = ReadFile(dir_ / file);
+    const bool changed = absl::StrContains(check.out, ": would change\n");
+    EXPECT_EQ(after != original, changed);
+    EXPECT_EQ(absl::StrContains(rewrite.out, ": rewrote "), changed);
+    if (changed) {
+      ExpectGolden(absl::StrCat(file, ".", config.name, ".rewritten"), after);
+    }
+    RunResult again = Slt(config, {file});
+    EXPECT_FALSE(absl::StrContains(again.out, ": would change\n")) << again.out;
+    EXPECT_TRUE(absl::StrContains(again.out, " 0 would change,")) << again.out;
+  }
+};
+
+TEST_F(SltCliTest, ExceptFiresAndRewrites) {
+  CheckRewriteCheck("except.slt", On());
+}
+
+TEST_F(SltCliTest, FeaturesOffLeaveEveryBlockUnchanged) {
+  for (const char* file : {"except.slt", "crlf.slt", "no_newline.slt",
+                           "left_join.slt", "declining.slt"}) {
+    CheckRewriteCheck(file, kOff);
+  }
+}
+
+TEST_F(SltCliTest, CrlfLineEndingsAreKept) {
+  CheckRewriteCheck("crlf.slt", On());
+  const std::string after = ReadFile(dir_ / "crlf.slt");
+  size_t lf = 0;
+  size_t crlf = 0;
+  for (size_t i = 0; i < after.size(); ++i) {
+    if (after[i] != '\n') continue;
+    ++lf;
+    if (i > 0 && after[i - 1] == '\r') ++crlf;
+  }
+  EXPECT_GT(lf, 20u);
+  EXPECT_EQ(crlf, lf) << "every line still ends in CRLF";
+}
+
+TEST_F(SltCliTest, AFileEndingWithoutANewlineKeepsIt) {
+  CheckRewriteCheck("no_newline.slt", On());
+  const std::string after = ReadFile(dir_ / "no_newline.slt");
+  EXPECT_TRUE(absl::EndsWith(after, "\nEOF")) << after.substr(after.size() - 20);
+}
+
+TEST_F(SltCliTest, LeftJoinShapesBecomeAntiJoins) {
+  CheckRewriteCheck("left_join.slt", On());
+  EXPECT_TRUE(absl::StrContains(ReadFile(dir_ / "left_join.slt"), "AntiJoin"));
+}
+
+TEST_F(SltCliTest, DeclinesAreUnchangedAndBrokenPlansAreLocatedErrors) {
+  CheckRewriteCheck("declining.slt", On());
+}
+
+TEST_F(SltCliTest, FailOnChangeMakesAChangeAnError) {
+  Copy("except.slt");
+  Config config = On();
+  EXPECT_EQ(Slt(config, {"except.slt"}).exit_code, 0);
+  EXPECT_EQ(Slt(config, {"--fail_on_change", "except.slt"}).exit_code, 1);
+  EXPECT_EQ(Slt(kOff, {"--fail_on_change", "except.slt"}).exit_code, 0);
+}
+
+TEST_F(SltCliTest, JsonHasOneRecordPerBlock) {
+  Copy("except.slt");
+  Copy("declining.slt");
+  RunResult r =
+      Slt(On(), {"--format=json", "except.slt", "declining.slt"});
+  EXPECT_EQ(r.exit_code, 1) << "declining.slt has errors";
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["blocks"].size(), 8u);
+  for (const nlohmann::json& block : j["blocks"]) {
+    for (const char* key : {"file", "line", "outcome", "diff", "report"}) {
+      EXPECT_TRUE(block.contains(key)) << key << " in " << block.dump();
+    }
+  }
+  const nlohmann::json& first = j["blocks"][0];
+  EXPECT_EQ(first["file"], "except.slt");
+  EXPECT_EQ(first["line"], 13);
+  EXPECT_EQ(first["outcome"], "would change");
+  EXPECT_TRUE(absl::StartsWith(first["diff"].get<std::string>(), "@@ "));
+  int fired = 0;
+  for (const nlohmann::json& c : first["report"]["candidates"]) {
+    fired += c["outcome"] == "fired" ? 1 : 0;
+  }
+  EXPECT_EQ(fired, 1) << first["report"].dump(2);
+  EXPECT_EQ(j["summary"]["would_change"], 2);
+  EXPECT_EQ(j["summary"]["errors"], 3);
+  EXPECT_EQ(j["summary"]["skipped"], 2);
+  EXPECT_EQ(j["summary"]["blocks"], 8);
+  EXPECT_TRUE(j["rewritten"].empty());
+}
+
+TEST_F(SltCliTest, RewriteKeepsTheModeAndFollowsSymlinks) {
+  Copy("except.slt");
+  fs::create_directory(dir_ / "links");
+  fs::create_symlink(dir_ / "except.slt", dir_ / "links" / "via_link.slt");
+  ASSERT_EQ(::chmod((dir_ / "except.slt").c_str(), 0640), 0);
+  RunResult r = Slt(On(), {"--rewrite", "links/via_link.slt"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::is_symlink(dir_ / "links" / "via_link.slt"));
+  EXPECT_TRUE(absl::StrContains(ReadFile(dir_ / "except.slt"), "SetDifference"));
+  struct stat st;
+  ASSERT_EQ(::stat((dir_ / "except.slt").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u);
+  // No temporary file is left behind.
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    EXPECT_FALSE(absl::StrContains(entry.path().filename().string(),
+                                   ".lir-opt-"))
+        << entry.path();
+  }
+}
+
+// An interrupted rewrite leaves the old file: with a file-size limit of one
+// 512-byte block, writing the new content is cut short (SIGXFSZ ends the
+// process mid-write), and the file it was replacing is intact.
+TEST_F(SltCliTest, AnInterruptedRewriteLeavesTheOldFile) {
+  Copy("except.slt");
+  const std::string original = ReadFile(dir_ / "except.slt");
+  ASSERT_GT(original.size(), 1024u);
+  const std::string command = absl::StrCat(
+      "cd ", testing_util::ShellQuote(dir_.string()), " && ulimit -f 1 && ",
+      testing_util::ShellQuote(LIR_OPT_PATH),
+      " slt --rewrite --enable_fused_set_difference except.slt >out 2>err");
+  const int status = std::system(command.c_str());
+  EXPECT_NE(status, 0) << "the write should have been cut short";
+  EXPECT_EQ(ReadFile(dir_ / "except.slt"), original);
+}
+
+TEST_F(SltCliTest, UsageAndUnreadableFiles) {
+  EXPECT_EQ(Run({"slt"}).exit_code, 2);
+  RunResult missing = Run({"slt", "no_such.slt"});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_TRUE(absl::StrContains(missing.err, "no_such.slt")) << missing.err;
+}
+
+// ---- Materialize's own files ----------------------------------------------
+
+class SltCorpusTest : public SltCliTest {
+ protected:
+  void SetUp() override {
+    SltCliTest::SetUp();
+    if (IsSkipped()) return;
+    const fs::path corpus =
+        fs::path(LIR_SHARED_DIR) / "corpus" / "materialize-slt";
+    if (!fs::is_directory(corpus)) {
+      GTEST_SKIP() << corpus << " is absent: Materialize's .slt files are "
+                   << "not checked";
+    }
+    for (const auto& entry : fs::directory_iterator(corpus)) {
+      if (entry.path().extension() != ".slt") continue;
+      fs::copy_file(entry.path(), dir_ / entry.path().filename());
+      files_.push_back(entry.path().filename().string());
+    }
+    std::sort(files_.begin(), files_.end());
+  }
+  nlohmann::json CheckAll(const Config& config) {
+    std::vector<std::string> extra = {"--format=json"};
+    extra.insert(extra.end(), files_.begin(), files_.end());
+    RunResult r = Slt(config, extra);
+    EXPECT_TRUE(r.err.empty()) << r.err;
+    return nlohmann::json::parse(r.out);
+  }
+  std::vector<std::string> files_;
+};
+
+TEST_F(SltCorpusTest, EveryVerbosePlanIsUnchangedWithFeaturesOff) {
+  ASSERT_EQ(files_.size(), 18u);
+  nlohmann::json j = CheckAll(kOff);
+  for (const nlohmann::json& block : j["blocks"]) {
+    EXPECT_TRUE(block["outcome"] == "unchanged" || block["outcome"] == "skipped")
+        << block.dump(2);
+    if (block["outcome"] == "skipped") {
+      EXPECT_TRUE(absl::StartsWith(block["message"].get<std::string>(), "AS "))
+          << "only other formats are skipped: " << block.dump();
+    }
+  }
+  const nlohmann::json& s = j["summary"];
+  std::cout << "[ INFO     ] Materialize's .slt files, features off: "
+            << s.dump() << "\n";
+  EXPECT_GT(s["unchanged"].get<int>(), 100);
+  EXPECT_EQ(s["errors"], 0);
+  EXPECT_EQ(s["would_change"], 0);
+}
+
+TEST_F(SltCorpusTest, RewriteWithFeaturesOffIsTheIdentity) {
+  std::vector<std::string> before;
+  std::vector<ino_t> inodes;
+  for (const std::string& f : files_) {
+    before.push_back(ReadFile(dir_ / f));
+    struct stat st;
+    ASSERT_EQ(::stat((dir_ / f).c_str(), &st), 0);
+    inodes.push_back(st.st_ino);
+  }
+  std::vector<std::string> args = {"--rewrite"};
+  args.insert(args.end(), files_.begin(), files_.end());
+  RunResult r = Slt(kOff, args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(absl::StrContains(r.out, ": rewrote ")) << r.out;
+  for (size_t i = 0; i < files_.size(); ++i) {
+    EXPECT_EQ(ReadFile(dir_ / files_[i]), before[i]) << files_[i];
+    struct stat st;
+    ASSERT_EQ(::stat((dir_ / files_[i]).c_str(), &st), 0);
+    EXPECT_EQ(st.st_ino, inodes[i]) << files_[i] << " was written";
+  }
+}
+
+TEST_F(SltCorpusTest, CheckRewriteCheckWithFeaturesOnLeavesNoChange) {
+  const Config on{"on",
+                  {"--enable_fused_set_difference",
+                   "--enable_antijoin_rendering",
+                   "--enable_relax_must_consolidate", "--single_time"}};
+  nlohmann::json first = CheckAll(on);
+  std::cout << "[ INFO     ] Materialize's .slt files, features on: "
+            << first["summary"].dump() << "\n";
+  EXPECT_EQ(first["summary"]["errors"], 0);
+  std::vector<std::string> args = {"--rewrite"};
+  args.insert(args.end(), files_.begin(), files_.end());
+  EXPECT_EQ(Slt(on, args).exit_code, 0);
+  nlohmann::json second = CheckAll(on);
+  EXPECT_EQ(second["summary"]["would_change"], 0) << second["summary"].dump();
+  EXPECT_EQ(second["summary"]["errors"], 0);
+  EXPECT_EQ(second["summary"]["blocks"], first["summary"]["blocks"]);
+}
+
+}  // namespace
+}  // namespace lir

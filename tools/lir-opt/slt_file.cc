@@ -1,0 +1,253 @@
+#include "tools/lir-opt/slt_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "re2/re2.h"
+
+namespace lir::cli::slt {
+namespace {
+
+/// Whether `text` is a sqllogictest `query` directive in multiline mode
+/// (`query T multiline`, possibly with more options).
+bool IsMultilineQuery(absl::string_view text) {
+  std::vector<absl::string_view> words =
+      absl::StrSplit(text, ' ', absl::SkipEmpty());
+  return !words.empty() && words[0] == "query" &&
+         std::find(words.begin(), words.end(), "multiline") != words.end();
+}
+
+/// Why a physical-plan statement's output is not a verbose plan, or nullopt
+/// when it is. Without `AS`, Materialize prints verbose text (its
+/// explain/default.slt says so).
+std::optional<std::string> SkipReason(const std::string& statement) {
+  static const LazyRE2 kShape = {
+      R"((?is)^\s*EXPLAIN\s+PHYSICAL\s+PLAN\b\s*(?:WITH\s*\([^)]*\))?\s*)"
+      R"((?:AS\s+([a-z]+(?:\s+[a-z]+)?)\s*)?FOR\b)"};
+  std::string format;
+  if (!RE2::PartialMatch(statement, *kShape, &format)) {
+    return "not of the form EXPLAIN PHYSICAL PLAN [WITH (...)] [AS ...] FOR";
+  }
+  std::vector<absl::string_view> words =
+      absl::StrSplit(format, absl::ByAnyChar(" \t\n"), absl::SkipEmpty());
+  const std::string normalized = absl::AsciiStrToUpper(absl::StrJoin(words, " "));
+  if (normalized.empty() || normalized == "VERBOSE TEXT") return std::nullopt;
+  if (normalized == "TEXT") {
+    return "AS TEXT prints the concise format, not the verbose plan";
+  }
+  return absl::StrCat("AS ", normalized, " is not the verbose text format");
+}
+
+bool IsPhysicalPlanExplain(const std::string& statement) {
+  static const LazyRE2 kExplain = {R"((?is)^\s*EXPLAIN\s+PHYSICAL\s+PLAN\b)"};
+  return RE2::PartialMatch(statement, *kExplain);
+}
+
+/// Whether `text` is a directive that begins a new sqllogictest record.
+bool StartsRecord(absl::string_view text) {
+  for (absl::string_view directive :
+       {"query ", "statement ", "simple", "halt", "mode ", "hash-threshold "}) {
+    if (absl::StartsWith(text, directive)) return true;
+  }
+  return false;
+}
+
+bool IsBlank(absl::string_view text) {
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return c == ' ' || c == '\t'; });
+}
+
+}  // namespace
+
+void ParseSltFile(SltFile* file) {
+  file->lines.clear();
+  file->blocks.clear();
+  absl::string_view content = file->content;
+  size_t start = 0;
+  while (start < content.size()) {
+    size_t end = content.find('\n', start);
+    Line line;
+    if (end == absl::string_view::npos) {
+      line.text = content.substr(start);
+      start = content.size();
+    } else {
+      const bool crlf = end > start && content[end - 1] == '\r';
+      line.text = content.substr(start, end - start - (crlf ? 1 : 0));
+      line.eol = content.substr(end - (crlf ? 1 : 0), crlf ? 2 : 1);
+      start = end + 1;
+    }
+    file->lines.push_back(line);
+  }
+  const std::vector<Line>& lines = file->lines;
+  size_t i = 0;
+  while (i < lines.size()) {
+    if (!IsMultilineQuery(lines[i].text)) {
+      ++i;
+      continue;
+    }
+    ExplainBlock block;
+    block.query_line = i;
+    size_t j = i + 1;
+    std::vector<absl::string_view> statement;
+    // A statement may hold blank lines (Materialize's runner reads it up to
+    // `----`); a new record's directive ends it too.
+    while (j < lines.size() && lines[j].text != "----" &&
+           !StartsRecord(lines[j].text)) {
+      if (!IsBlank(lines[j].text)) statement.push_back(lines[j].text);
+      ++j;
+    }
+    block.statement = absl::StrJoin(statement, " ");
+    const bool ours = IsPhysicalPlanExplain(block.statement);
+    if (j == lines.size() || lines[j].text != "----") {
+      // A record without expected output: not a plan block.
+      if (ours) {
+        block.error = absl::StrCat(file->name, ":", j + 1,
+                                   ": expected '----' after the statement");
+        file->blocks.push_back(std::move(block));
+      }
+      i = j;
+      continue;
+    }
+    block.output_begin = j + 1;
+    size_t k = block.output_begin;
+    while (k < lines.size() && lines[k].text != "EOF") ++k;
+    block.output_end = k;
+    block.plan_end = k;
+    if (block.plan_end > block.output_begin &&
+        lines[block.plan_end - 1].text.empty()) {
+      --block.plan_end;
+    }
+    if (ours) {
+      if (k == lines.size()) {
+        block.error = absl::StrCat(
+            file->name, ":", k + 1,
+            ": expected a line 'EOF' ending the expected output begun at "
+            "line ",
+            block.output_begin + 1);
+      } else {
+        block.skip_reason = SkipReason(block.statement);
+      }
+      file->blocks.push_back(std::move(block));
+    }
+    i = k + 1;
+  }
+}
+
+std::string PlanText(const SltFile& file, const ExplainBlock& block) {
+  std::string out;
+  for (size_t i = block.output_begin; i < block.plan_end; ++i) {
+    absl::StrAppend(&out, file.lines[i].text, "\n");
+  }
+  return out;
+}
+
+std::string RenderWithReplacements(
+    const SltFile& file, const std::vector<Replacement>& replacements) {
+  std::vector<const Replacement*> sorted;
+  for (const Replacement& r : replacements) sorted.push_back(&r);
+  std::sort(sorted.begin(), sorted.end(),
+            [](const Replacement* a, const Replacement* b) {
+              return a->block->output_begin < b->block->output_begin;
+            });
+  const absl::string_view content = file.content;
+  const auto offset = [&](size_t line) {
+    return line < file.lines.size()
+               ? static_cast<size_t>(file.lines[line].text.data() -
+                                     content.data())
+               : content.size();
+  };
+  std::string out;
+  out.reserve(content.size());
+  size_t copied = 0;
+  for (const Replacement* r : sorted) {
+    const ExplainBlock& block = *r->block;
+    const size_t begin = offset(block.output_begin);
+    absl::StrAppend(&out, content.substr(copied, begin - copied));
+    // New lines end as the block's did: its first plan line, else the
+    // `----` line before it.
+    const size_t eol_line = block.output_begin < block.plan_end
+                                ? block.output_begin
+                                : block.output_begin - 1;
+    absl::string_view eol = file.lines[eol_line].eol;
+    if (eol.empty()) eol = "\n";
+    // Blank lines inside the plan stay; the final newline ends the last.
+    std::vector<absl::string_view> plan_lines = absl::StrSplit(r->plan, '\n');
+    if (!plan_lines.empty() && plan_lines.back().empty()) plan_lines.pop_back();
+    for (absl::string_view line : plan_lines) absl::StrAppend(&out, line, eol);
+    copied = offset(block.plan_end);
+  }
+  absl::StrAppend(&out, content.substr(copied));
+  return out;
+}
+
+absl::Status WriteFileAtomically(const std::string& path,
+                                 absl::string_view content) {
+  std::error_code ec;
+  // Follow a symbolic link: the file it names is the one rewritten.
+  std::filesystem::path target = std::filesystem::canonical(path, ec);
+  if (ec) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": cannot resolve: ", ec.message()));
+  }
+  struct stat st;
+  if (::stat(target.c_str(), &st) != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": cannot stat: ", std::strerror(errno)));
+  }
+  std::string temp = (target.parent_path() /
+                      absl::StrCat(".", target.filename().string(),
+                                   ".lir-opt-XXXXXX"))
+                         .string();
+  const int fd = ::mkstemp(temp.data());
+  if (fd < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": cannot create a temporary file beside it: ",
+        std::strerror(errno)));
+  }
+  const auto fail = [&](absl::string_view what) {
+    const std::string reason = std::strerror(errno);
+    ::close(fd);
+    ::unlink(temp.c_str());
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": ", what, ": ", reason, " (left unchanged)"));
+  };
+  size_t written = 0;
+  while (written < content.size()) {
+    const ssize_t n =
+        ::write(fd, content.data() + written, content.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return fail("cannot write");
+    }
+    written += static_cast<size_t>(n);
+  }
+  if (::fchmod(fd, st.st_mode & 07777) != 0) return fail("cannot set mode");
+  if (::fsync(fd) != 0) return fail("cannot flush");
+  if (::close(fd) != 0) {
+    ::unlink(temp.c_str());
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": cannot close the temporary file (left unchanged)"));
+  }
+  if (::rename(temp.c_str(), target.c_str()) != 0) {
+    const std::string reason = std::strerror(errno);
+    ::unlink(temp.c_str());
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": cannot replace: ", reason, " (left unchanged)"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace lir::cli::slt

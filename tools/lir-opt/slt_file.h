@@ -1,0 +1,88 @@
+// Reading sqllogictest (.slt) files for `lir-opt slt`: the file as lines
+// with their own line endings, and its `query T multiline` blocks whose
+// statement is EXPLAIN PHYSICAL PLAN, each with where its expected output
+// lies; and writing a file back with some blocks' plans replaced, every
+// other byte as it was.
+#ifndef LIR_TOOLS_LIR_OPT_SLT_FILE_H_
+#define LIR_TOOLS_LIR_OPT_SLT_FILE_H_
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace lir::cli::slt {
+
+/// One line: its text and its terminator (`\n`, `\r\n`, or empty for a
+/// last line without one). Views into SltFile::content.
+struct Line {
+  absl::string_view text;
+  absl::string_view eol;
+};
+
+/// One `query ... multiline` block whose statement is EXPLAIN PHYSICAL
+/// PLAN. Line indices are 0-based into SltFile::lines.
+struct ExplainBlock {
+  /// The `query` line.
+  size_t query_line = 0;
+  /// The statement, its lines joined with single spaces.
+  std::string statement;
+  /// Set when the block is not a verbose text plan (AS JSON, AS TEXT, ...):
+  /// why it is skipped.
+  std::optional<std::string> skip_reason;
+  /// Set when the block is malformed (no `----`, no `EOF`): the message.
+  std::optional<std::string> error;
+  /// The expected output: lines [output_begin, output_end); output_end is
+  /// the `EOF` line.
+  size_t output_begin = 0;
+  size_t output_end = 0;
+  /// The plan is lines [output_begin, plan_end): the output without the
+  /// blank line Materialize's runner puts before `EOF`.
+  size_t plan_end = 0;
+};
+
+/// A whole .slt file.
+struct SltFile {
+  std::string name;
+  std::string content;
+  std::vector<Line> lines;
+  std::vector<ExplainBlock> blocks;
+
+  SltFile() = default;
+  // `lines` points into `content`.
+  SltFile(const SltFile&) = delete;
+  SltFile& operator=(const SltFile&) = delete;
+};
+
+/// Splits `file->content` into lines and finds its EXPLAIN PHYSICAL PLAN
+/// blocks. Never fails: a malformed block carries its error.
+void ParseSltFile(SltFile* file);
+
+/// The plan text of a block (its lines, each ending in `\n`).
+std::string PlanText(const SltFile& file, const ExplainBlock& block);
+
+/// Replaces the plan of `block` with `plan` (lines ending in `\n`).
+struct Replacement {
+  const ExplainBlock* block = nullptr;
+  std::string plan;
+};
+
+/// The file's content with every replacement made: each new plan line ends
+/// like the block's first plan line did (`\r\n` stays `\r\n`), and every
+/// other byte is unchanged.
+std::string RenderWithReplacements(const SltFile& file,
+                                   const std::vector<Replacement>& replacements);
+
+/// Writes `content` to `path` atomically: a temporary file in the same
+/// directory, flushed, given the original's permissions, then renamed over
+/// it (a symbolic link is followed, so the link stays a link). An
+/// interrupted run leaves the old file or the new one, never half of one.
+absl::Status WriteFileAtomically(const std::string& path,
+                                 absl::string_view content);
+
+}  // namespace lir::cli::slt
+
+#endif  // LIR_TOOLS_LIR_OPT_SLT_FILE_H_
