@@ -32,7 +32,8 @@ void CheckSlt(const std::string& content) {
   features.enable_antijoin_rendering = true;
   const interp::AnalysisInputs inputs;
   for (const slt::ExplainBlock& block : file.blocks) {
-    const slt::BlockResult result = slt::CheckBlock(file, block, features, inputs);
+    const slt::BlockResult result =
+        slt::CheckBlock(file, block, features, inputs);
     if ((result.outcome == slt::Outcome::kError ||
          result.outcome == slt::Outcome::kSkipped) &&
         result.message.empty()) {

@@ -62,8 +62,8 @@ const Config kOff{"off", {}};
 Config On() {
   return {"on",
           {"--enable_fused_set_difference", "--enable_antijoin_rendering",
-           absl::StrCat("--catalog=", (SltDir() / "left_join.catalog.json")
-                                          .string())}};
+           absl::StrCat("--catalog=",
+                        (SltDir() / "left_join.catalog.json").string())}};
 }
 
 class SltCliTest : public LirOptTest {
@@ -86,9 +86,9 @@ class SltCliTest : public LirOptTest {
     Copy(file);
     const std::string original = ReadFile(dir_ / file);
     RunResult check = Slt(config, {file});
-    ExpectGolden(absl::StrCat(file, ".", config.name, ".out"),
-                 absl::StrCat(check.out, "# exit status: ", check.exit_code,
-                              "\n"));
+    ExpectGolden(
+        absl::StrCat(file, ".", config.name, ".out"),
+        absl::StrCat(check.out, "# exit status: ", check.exit_code, "\n"));
     EXPECT_TRUE(check.err.empty()) << check.err;
     RunResult rewrite = Slt(config, {"--rewrite", file});
     EXPECT_EQ(rewrite.exit_code, check.exit_code) << rewrite.err;
@@ -133,7 +133,8 @@ TEST_F(SltCliTest, CrlfLineEndingsAreKept) {
 TEST_F(SltCliTest, AFileEndingWithoutANewlineKeepsIt) {
   CheckRewriteCheck("no_newline.slt", On());
   const std::string after = ReadFile(dir_ / "no_newline.slt");
-  EXPECT_TRUE(absl::EndsWith(after, "\nEOF")) << after.substr(after.size() - 20);
+  EXPECT_TRUE(absl::EndsWith(after, "\nEOF"))
+      << after.substr(after.size() - 20);
 }
 
 TEST_F(SltCliTest, LeftJoinShapesBecomeAntiJoins) {
@@ -156,8 +157,7 @@ TEST_F(SltCliTest, FailOnChangeMakesAChangeAnError) {
 TEST_F(SltCliTest, JsonHasOneRecordPerBlock) {
   Copy("except.slt");
   Copy("declining.slt");
-  RunResult r =
-      Slt(On(), {"--format=json", "except.slt", "declining.slt"});
+  RunResult r = Slt(On(), {"--format=json", "except.slt", "declining.slt"});
   EXPECT_EQ(r.exit_code, 1) << "declining.slt has errors";
   nlohmann::json j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["blocks"].size(), 8u);
@@ -191,14 +191,15 @@ TEST_F(SltCliTest, RewriteKeepsTheModeAndFollowsSymlinks) {
   RunResult r = Slt(On(), {"--rewrite", "links/via_link.slt"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(fs::is_symlink(dir_ / "links" / "via_link.slt"));
-  EXPECT_TRUE(absl::StrContains(ReadFile(dir_ / "except.slt"), "SetDifference"));
+  EXPECT_TRUE(
+      absl::StrContains(ReadFile(dir_ / "except.slt"), "SetDifference"));
   struct stat st;
   ASSERT_EQ(::stat((dir_ / "except.slt").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0640u);
   // No temporary file is left behind.
   for (const auto& entry : fs::directory_iterator(dir_)) {
-    EXPECT_FALSE(absl::StrContains(entry.path().filename().string(),
-                                   ".lir-opt-"))
+    EXPECT_FALSE(
+        absl::StrContains(entry.path().filename().string(), ".lir-opt-"))
         << entry.path();
   }
 }
@@ -260,7 +261,8 @@ TEST_F(SltCorpusTest, EveryVerbosePlanIsUnchangedWithFeaturesOff) {
   ASSERT_EQ(files_.size(), 18u);
   nlohmann::json j = CheckAll(kOff);
   for (const nlohmann::json& block : j["blocks"]) {
-    EXPECT_TRUE(block["outcome"] == "unchanged" || block["outcome"] == "skipped")
+    EXPECT_TRUE(block["outcome"] == "unchanged" ||
+                block["outcome"] == "skipped")
         << block.dump(2);
     if (block["outcome"] == "skipped") {
       EXPECT_TRUE(absl::StartsWith(block["message"].get<std::string>(), "AS "))
@@ -298,10 +300,10 @@ TEST_F(SltCorpusTest, RewriteWithFeaturesOffIsTheIdentity) {
 }
 
 TEST_F(SltCorpusTest, CheckRewriteCheckWithFeaturesOnLeavesNoChange) {
-  const Config on{"on",
-                  {"--enable_fused_set_difference",
-                   "--enable_antijoin_rendering",
-                   "--enable_relax_must_consolidate", "--single_time"}};
+  const Config on{
+      "on",
+      {"--enable_fused_set_difference", "--enable_antijoin_rendering",
+       "--enable_relax_must_consolidate", "--single_time"}};
   nlohmann::json first = CheckAll(on);
   std::cout << "[ INFO     ] Materialize's .slt files, features on: "
             << first["summary"].dump() << "\n";

@@ -63,8 +63,8 @@ BlockResult CheckBlock(const SltFile& file, const ExplainBlock& block,
     return Error(std::move(result), std::string(doc.status().message()));
   }
   if (absl::Status valid = Validate(*doc); !valid.ok()) {
-    return Error(std::move(result),
-                 absl::StrCat(file.name, ":", plan_line, ": ", valid.message()));
+    return Error(std::move(result), absl::StrCat(file.name, ":", plan_line,
+                                                 ": ", valid.message()));
   }
   // A plan lir cannot print back byte for byte would be rewritten by any
   // pass firing anywhere in the file; it is reported, never touched.
@@ -80,15 +80,15 @@ BlockResult CheckBlock(const SltFile& file, const ExplainBlock& block,
   absl::StatusOr<OptimizeResult> optimized =
       Optimize(std::move(*doc), features, inputs);
   if (!optimized.ok()) {
-    return Error(std::move(result), absl::StrCat(file.name, ":", plan_line,
-                                                 ": ",
-                                                 optimized.status().message()));
+    return Error(std::move(result),
+                 absl::StrCat(file.name, ":", plan_line, ": ",
+                              optimized.status().message()));
   }
   result.report = ReportToJson(optimized->report);
   for (const Candidate& c : optimized->report.candidates) {
     if (c.outcome != CandidateOutcome::kFired) continue;
-    std::string fired = absl::StrCat(c.pass, " ", c.object, " LirId(",
-                                     c.lir_id, ")");
+    std::string fired =
+        absl::StrCat(c.pass, " ", c.object, " LirId(", c.lir_id, ")");
     if (c.details.is_object() && c.details.contains(kSavesField)) {
       const int64_t saves = c.details[kSavesField].get<int64_t>();
       absl::StrAppend(&fired, " (saves ", saves,
@@ -127,9 +127,8 @@ std::string Summary::Line() const {
 }
 
 std::string FormatBlockText(const BlockResult& result) {
-  std::string out =
-      absl::StrCat(result.file, ":", result.line, ": ",
-                   OutcomeText(result.outcome));
+  std::string out = absl::StrCat(result.file, ":", result.line, ": ",
+                                 OutcomeText(result.outcome));
   switch (result.outcome) {
     case Outcome::kUnchanged: absl::StrAppend(&out, "\n"); break;
     case Outcome::kSkipped:

@@ -83,15 +83,14 @@ int RunSlt(const CommandArgs& args) {
     }
   }
   if (json) {
-    nlohmann::json out = {
-        {"blocks", std::move(blocks)},
-        {"summary",
-         {{"blocks", summary.blocks},
-          {"unchanged", summary.unchanged},
-          {"would_change", summary.would_change},
-          {"errors", summary.errors},
-          {"skipped", summary.skipped}}},
-        {"rewritten", std::move(written)}};
+    nlohmann::json out = {{"blocks", std::move(blocks)},
+                          {"summary",
+                           {{"blocks", summary.blocks},
+                            {"unchanged", summary.unchanged},
+                            {"would_change", summary.would_change},
+                            {"errors", summary.errors},
+                            {"skipped", summary.skipped}}},
+                          {"rewritten", std::move(written)}};
     std::cout << explain::DumpJson(out, 2) << "\n";
   } else {
     std::cout << summary.Line();

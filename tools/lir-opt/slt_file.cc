@@ -43,7 +43,8 @@ std::optional<std::string> SkipReason(const std::string& statement) {
   }
   std::vector<absl::string_view> words =
       absl::StrSplit(format, absl::ByAnyChar(" \t\n"), absl::SkipEmpty());
-  const std::string normalized = absl::AsciiStrToUpper(absl::StrJoin(words, " "));
+  const std::string normalized =
+      absl::AsciiStrToUpper(absl::StrJoin(words, " "));
   if (normalized.empty() || normalized == "VERBOSE TEXT") return std::nullopt;
   if (normalized == "TEXT") {
     return "AS TEXT prints the concise format, not the verbose plan";
@@ -207,15 +208,15 @@ absl::Status WriteFileAtomically(const std::string& path,
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": cannot stat: ", std::strerror(errno)));
   }
-  std::string temp = (target.parent_path() /
-                      absl::StrCat(".", target.filename().string(),
-                                   ".lir-opt-XXXXXX"))
-                         .string();
+  std::string temp =
+      (target.parent_path() /
+       absl::StrCat(".", target.filename().string(), ".lir-opt-XXXXXX"))
+          .string();
   const int fd = ::mkstemp(temp.data());
   if (fd < 0) {
     return absl::InvalidArgumentError(absl::StrCat(
-        path, ": cannot create a temporary file beside it: ",
-        std::strerror(errno)));
+        path,
+        ": cannot create a temporary file beside it: ", std::strerror(errno)));
   }
   const auto fail = [&](absl::string_view what) {
     const std::string reason = std::strerror(errno);
@@ -238,8 +239,8 @@ absl::Status WriteFileAtomically(const std::string& path,
   if (::fsync(fd) != 0) return fail("cannot flush");
   if (::close(fd) != 0) {
     ::unlink(temp.c_str());
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": cannot close the temporary file (left unchanged)"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": cannot close the temporary file (left unchanged)"));
   }
   if (::rename(temp.c_str(), target.c_str()) != 0) {
     const std::string reason = std::strerror(errno);

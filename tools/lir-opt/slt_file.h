@@ -9,8 +9,8 @@
 #include <cstddef>
 #include <optional>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
+#include "absl/strings/string_view.h"
 
 #include "absl/status/status.h"
 
@@ -73,8 +73,8 @@ struct Replacement {
 /// The file's content with every replacement made: each new plan line ends
 /// like the block's first plan line did (`\r\n` stays `\r\n`), and every
 /// other byte is unchanged.
-std::string RenderWithReplacements(const SltFile& file,
-                                   const std::vector<Replacement>& replacements);
+std::string RenderWithReplacements(
+    const SltFile& file, const std::vector<Replacement>& replacements);
 
 /// Writes `content` to `path` atomically: a temporary file in the same
 /// directory, flushed, given the original's permissions, then renamed over
