@@ -147,9 +147,9 @@ TEST(SpineInsertTest, EmptyBatchFusesIntoAVirtualSingle) {
   Spine spine(IdleMerge1000(), Exertion::kStock);
   spine.Insert(Batch::Synthetic(4000));
   spine.Insert(Batch::Synthetic(1000));
-  spine.Exert();   // virtual at 10 completes the 1000
-  spine.Exert();   // 1000 moves to 11
-  spine.Exert();   // a virtual at 10
+  spine.Exert();  // virtual at 10 completes the 1000
+  spine.Exert();  // 1000 moves to 11
+  spine.Exert();  // a virtual at 10
   ASSERT_EQ(spine.Describe(), "10:S(-) 11:S(1000) 12:S(4000)");
   spine.Insert(Batch::Synthetic(0));
   EXPECT_EQ(spine.Describe(), "10:S(0) 11:S(1000) 12:S(4000)")
@@ -237,11 +237,10 @@ TEST(SpineTidyTest, SlidesOverVacantAndVirtualButStopsAtADouble) {
 }
 
 TEST(SpineTest, FromDescriptionRejectsWhatItCannotRead) {
-  for (const char* bad : {"12", "12:X(1)", "12:S(1", "12:P(1+2)",
-                          "12:P(1+2,done=4)", "5:S(1) 3:S(1)", "x:S(1)",
-                          "63:S(1)"}) {
-    EXPECT_FALSE(
-        Spine::FromDescription(NoPolicy(), Exertion::kStock, bad).ok())
+  for (const char* bad :
+       {"12", "12:X(1)", "12:S(1", "12:P(1+2)", "12:P(1+2,done=4)",
+        "5:S(1) 3:S(1)", "x:S(1)", "63:S(1)"}) {
+    EXPECT_FALSE(Spine::FromDescription(NoPolicy(), Exertion::kStock, bad).ok())
         << bad;
   }
   absl::StatusOr<Spine> round_trip = Spine::FromDescription(
@@ -295,8 +294,7 @@ TEST(SpinePolicyTest, ProportionalLooksWithinLog2PLevels) {
   for (const LayerSummary& l : layers(20, 16)) leading.push_back(l);
   EXPECT_EQ(PolicyEffort(p16, leading), kProportionalEffort);
   // A merge anywhere answers.
-  EXPECT_EQ(PolicyEffort(p16, {{20, 1, 100}, {3, 2, 7}}),
-            kProportionalEffort);
+  EXPECT_EQ(PolicyEffort(p16, {{20, 1, 100}, {3, 2, 7}}), kProportionalEffort);
   const Policy p0{Policy::Kind::kProportional, 0};
   EXPECT_EQ(PolicyEffort(p0, layers(20, 19)), std::nullopt);
 }

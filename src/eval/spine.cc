@@ -96,8 +96,7 @@ absl::StatusOr<Policy> Policy::Parse(absl::string_view text) {
     return absl::InvalidArgumentError(absl::StrCat(
         "expected none, idle_merge:E (E an integer from 1 to ",
         kMaxIdleMergeEffort,
-        ") or proportional:P (P a non-negative integer), got '", text,
-        "'"));
+        ") or proportional:P (P a non-negative integer), got '", text, "'"));
   };
   // Digits only: SimpleAtoi would also take a sign and spaces.
   const auto number = [](absl::string_view digits, uint64_t* value) {
@@ -179,8 +178,7 @@ absl::string_view StateName(LayerView::State state) {
 Spine::Spine(Policy policy, Exertion exertion)
     : policy_(policy), exertion_(exertion) {}
 
-absl::StatusOr<Spine> Spine::FromDescription(Policy policy,
-                                             Exertion exertion,
+absl::StatusOr<Spine> Spine::FromDescription(Policy policy, Exertion exertion,
                                              absl::string_view layers) {
   Spine spine(policy, exertion);
   if (layers == "(empty)") return spine;
@@ -237,8 +235,7 @@ uint64_t Spine::LayerLength(const Layer& layer) {
   switch (layer.kind) {
     case Layer::Kind::kVacant: return 0;
     case Layer::Kind::kSingle:
-    case Layer::Kind::kComplete:
-      return layer.batch ? layer.batch->length() : 0;
+    case Layer::Kind::kComplete: return layer.batch ? layer.batch->length() : 0;
     case Layer::Kind::kInProgress:
       return layer.first->length() + layer.second->length();
   }
@@ -580,10 +577,9 @@ std::string Spine::Describe() const {
                                      ",done=", v.done, ")"));
         break;
       case LayerView::State::kComplete:
-        parts.push_back(
-            v.virtual_result
-                ? absl::StrCat(v.level, ":C(-)")
-                : absl::StrCat(v.level, ":C(", v.length, ")"));
+        parts.push_back(v.virtual_result
+                            ? absl::StrCat(v.level, ":C(-)")
+                            : absl::StrCat(v.level, ":C(", v.length, ")"));
         break;
     }
   }
@@ -594,8 +590,7 @@ std::vector<Record> Spine::Contents() const {
   std::vector<Record> all;
   const auto add = [&all](const MaybeBatch& batch) {
     if (batch && batch->records() != nullptr) {
-      all.insert(all.end(), batch->records()->begin(),
-                 batch->records()->end());
+      all.insert(all.end(), batch->records()->begin(), batch->records()->end());
     }
   };
   for (const Layer& layer : layers_) {

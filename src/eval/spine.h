@@ -140,10 +140,10 @@ struct Counters {
 
 /// What the last exert() did, for traces.
 enum class ExertAction {
-  kNothing,   ///< the policy answered None (or there is no policy)
-  kFuel,      ///< apply_fuel: a merge was in progress
-  kVirtual,   ///< introduce(virtual, level(e))
-  kDecline,   ///< funded, no funds, no merge in progress
+  kNothing,  ///< the policy answered None (or there is no policy)
+  kFuel,     ///< apply_fuel: a merge was in progress
+  kVirtual,  ///< introduce(virtual, level(e))
+  kDecline,  ///< funded, no funds, no merge in progress
 };
 
 /// Who paid for the last exert's action.
@@ -162,8 +162,7 @@ class Spine {
   /// A spine of synthetic batches in the state `layers` describes, in
   /// Describe()'s notation (`0:S(1) 10:P(1000+1000,done=5) 12:C(-)`), for
   /// tests and what-if runs; the error names the token it could not read.
-  static absl::StatusOr<Spine> FromDescription(Policy policy,
-                                               Exertion exertion,
+  static absl::StatusOr<Spine> FromDescription(Policy policy, Exertion exertion,
                                                absl::string_view layers);
 
   /// `insert(batch)` (section 3): fuses an empty batch into a lowest empty

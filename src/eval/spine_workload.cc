@@ -38,8 +38,8 @@ absl::Status Settle(Spine& spine, absl::string_view label,
 absl::Status CheckWorkload(const Workload& w) {
   const auto too_big = [](absl::string_view name, uint64_t value,
                           uint64_t limit) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--", name, "=", value, " is over the limit of ", limit));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", name, "=", value, " is over the limit of ", limit));
   };
   if (w.snapshot > kMaxWorkloadUpdates) {
     return too_big("snapshot", w.snapshot, kMaxWorkloadUpdates);
@@ -55,11 +55,10 @@ absl::Status CheckWorkload(const Workload& w) {
   }
   // Activations and idle turns: n * (1 + E) * (1 + k), computed without
   // overflow (each factor is below 2^64).
-  const unsigned __int128 turns = static_cast<unsigned __int128>(w.batches) *
-                                  (static_cast<unsigned __int128>(
-                                       w.empty_batches) + 1) *
-                                  (static_cast<unsigned __int128>(
-                                       w.idle_turns) + 1);
+  const unsigned __int128 turns =
+      static_cast<unsigned __int128>(w.batches) *
+      (static_cast<unsigned __int128>(w.empty_batches) + 1) *
+      (static_cast<unsigned __int128>(w.idle_turns) + 1);
   if (turns > kMaxWorkloadTurns) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--batches x (1 + --empty_batches) x (1 + --idle_turns) is over the "
@@ -109,7 +108,8 @@ absl::StatusOr<WorkloadResult> RunWorkload(const Workload& w,
                            static_cast<double>(result.inserted_updates);
   result.nonempty_batches = spine.NonEmptyBatches();
   for (const LayerView& layer : spine.Layers()) {
-    if (layer.state != LayerView::State::kVacant) result.layers.push_back(layer);
+    if (layer.state != LayerView::State::kVacant)
+      result.layers.push_back(layer);
   }
   result.described = spine.Describe();
   return result;

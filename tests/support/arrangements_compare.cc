@@ -62,7 +62,8 @@ Comparison Compare(const Document& doc, const DocumentAnalysis& analysis,
       // too, but its inputs are native and it builds nothing natively
       // either (its lookups read its inputs' arrangements): compared.
       if (adapter && adapted_below < 0 && node.Is<LetRecOp>()) {
-        roots.push_back(AdaptedRoot{.at = at, .nodes = 0, .built = {}, .imported = 0});
+        roots.push_back(
+            AdaptedRoot{.at = at, .nodes = 0, .built = {}, .imported = 0});
         adapted_below = depth;
       }
       const ArrangementsBuilt& own = analysis.BuiltBy(node);
@@ -132,6 +133,5 @@ Comparison Compare(const Document& doc, const DocumentAnalysis& analysis,
   }
   return out;
 }
-
 
 }  // namespace lir::interp::built_testing

@@ -88,10 +88,12 @@ int RunSpine(const CommandArgs& args) {
       eval::spine::RunWorkload(workload, print_trace);
   if (!result.ok()) {
     std::cout << std::flush;
-    return InputError(absl::StrCat("lir-opt: spine: ", result.status().message()));
+    return InputError(
+        absl::StrCat("lir-opt: spine: ", result.status().message()));
   }
   if (json) {
-    std::cout << explain::DumpJson(eval::spine::WorkloadResultToJson(*result), 2)
+    std::cout << explain::DumpJson(eval::spine::WorkloadResultToJson(*result),
+                                   2)
               << "\n";
   } else {
     std::cout << eval::spine::WorkloadResultToText(*result);
