@@ -27,7 +27,7 @@
 //                  the label lists every arrangement as
 //                  `role: <records>r/<batches>b/<bytes>B`, roles named as in
 //                  ../shared/reference/SEMANTICS.md section 6 (ArrangementRole
-//                  below)
+//                  in bench/except_plan.h, with the plan)
 //   output_rows    size of the accumulated output; a run whose output is not
 //                  the right answer (N/2, then N/2 + N/20) is an error
 // CPU time is the benchmark's own column (the engine is single-threaded).
@@ -42,6 +42,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "bench/except_plan.h"
 #include "benchmark/benchmark.h"
 #include "src/eval/dataflow.h"
 #include "src/eval/datum.h"
@@ -60,92 +61,11 @@ using lir::eval::DataRow;
 using lir::eval::Datum;
 using lir::eval::GlobalChanges;
 using lir::eval::Multiset;
-
-constexpr char kA[] = "materialize.public.a";
-constexpr char kB[] = "materialize.public.b";
-
-// Materialize's verbose plan for the EXCEPT: distinct legs, both arms
-// arranged by #0, the subtracted arm negated.
-constexpr char kPlanText[] = R"(Explained Query:
-  Threshold::Basic ensure_arrangement={ key=[#0], permutation=id, thinning=() }
-    ArrangeBy
-      raw=false
-      arrangements[0]={ key=[#0], permutation=id, thinning=() }
-      Union consolidate_output=true
-        ArrangeBy
-          input_key=[#0]
-          raw=true
-          Reduce::Distinct
-            key_plan=id
-            val_plan
-              project=()
-            Get::Collection materialize.public.a
-              project=(#0)
-              raw=true
-        Negate
-          ArrangeBy
-            input_key=[#0]
-            raw=true
-            Reduce::Distinct
-              key_plan=id
-              val_plan
-                project=()
-              Get::Collection materialize.public.b
-                project=(#0)
-                raw=true
-
-Source materialize.public.a
-  project=(#0)
-Source materialize.public.b
-  project=(#0)
-
-Target cluster: quickstart
-)";
-
-// Which input ("a" or "b") each Reduce of `plan` reads, by LirId.
-std::map<lir::LirId, std::string> ReduceSides(const lir::Node& plan) {
-  std::map<lir::LirId, std::string> sides;
-  std::vector<const lir::Node*> stack = {&plan};
-  while (!stack.empty()) {
-    const lir::Node* n = stack.back();
-    stack.pop_back();
-    if (n->Is<lir::ReduceOp>()) {
-      std::vector<const lir::Node*> below = {n};
-      while (!below.empty()) {
-        const lir::Node* m = below.back();
-        below.pop_back();
-        if (m->Is<lir::GetOp>()) {
-          const std::string& g = m->As<lir::GetOp>().id.global;
-          if (g == kA) sides[n->id] = "a";
-          if (g == kB) sides[n->id] = "b";
-        }
-        for (const lir::NodePtr& in : m->inputs) below.push_back(in.get());
-      }
-    }
-    for (const lir::NodePtr& in : n->inputs) stack.push_back(in.get());
-  }
-  return sides;
-}
-
-// An arrangement's row name in ../shared/reference/SEMANTICS.md section 6's
-// table of Materialize's measurement, so bench-report can put the two side by
-// side.
-std::string ArrangementRole(const ArrangementStats& s,
-                            const std::map<lir::LirId, std::string>& sides) {
-  auto side = sides.find(s.lir_id);
-  const std::string of =
-      side == sides.end() ? "" : absl::StrCat(" (", side->second, ")");
-  if (s.operator_name == "DistinctBy") {
-    return absl::StrCat("DistinctBy input arrangement", of);
-  }
-  if (s.operator_name == "Arranged DistinctBy") {
-    return absl::StrCat("DistinctBy output", of);
-  }
-  if (s.operator_name.starts_with("ArrangeBy")) return "ArrangeBy (trace T)";
-  if (s.operator_name == "Threshold local") return "Threshold output";
-  if (s.operator_name == "SetDifference") return "SetDifference output";
-  return s.operator_name;
-}
+using lir_bench::ArrangementRole;
+using lir_bench::kA;
+using lir_bench::kB;
+using lir_bench::kPlanText;
+using lir_bench::ReduceSides;
 
 // The two plans, parsed (and rewritten) once.
 struct Plans {

@@ -51,7 +51,7 @@ build="${LIR_BENCH_BUILD_DIR:-build-release}"
 cmake -S . -B "${build}" -G Ninja -DCMAKE_BUILD_TYPE=Release
 # The A/B benches first: their timings are the headline, so they run before
 # the 10 GB library runs have churned the machine's memory.
-benches=(eval_bench antijoin_bench explain_bench recognizer_bench analysis_bench)
+benches=(eval_bench antijoin_bench spine_plan_bench explain_bench recognizer_bench analysis_bench)
 if [[ -n "${only}" ]]; then
   IFS=, read -r -a selected <<< "${only}"
   for name in "${selected[@]}"; do
@@ -73,6 +73,7 @@ declare -A quick_filter=(
   [analysis_bench]='/(mixed/(1000|10000)|letrec/20)$'
   [eval_bench]='/keys:100000/'
   [antijoin_bench]='/rows:100000/'
+  [spine_plan_bench]='/keys:10000/'
 )
 
 # Repetitions, for min and median: the A/B's timings are what the report

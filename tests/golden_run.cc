@@ -37,6 +37,21 @@ std::string RunGolden(const std::string& input, const RunArgs& args) {
   options.compaction = args.compaction == "none" ? eval::Compaction::kNone
                                                  : eval::Compaction::kEager;
   options.fuel = args.fuel;
+  if (args.spine != "off") {
+    if (args.spine != "stock" && args.spine != "funded") {
+      return "error: spine must be off, stock or funded\n";
+    }
+    absl::StatusOr<eval::spine::Policy> policy =
+        eval::spine::Policy::Parse(args.spine_policy);
+    if (!policy.ok()) return Error(policy.status());
+    eval::SpineOptions spine;
+    spine.policy = *policy;
+    spine.exertion = args.spine == "funded" ? eval::spine::Exertion::kFunded
+                                            : eval::spine::Exertion::kStock;
+    spine.idle_turns = args.idle_turns;
+    spine.verify = true;
+    options.spine = spine;
+  }
   std::string out;
   std::optional<eval::RunResult> first;
   for (const bool fused : {false, true}) {
@@ -54,13 +69,20 @@ std::string RunGolden(const std::string& input, const RunArgs& args) {
       absl::StrAppend(&out, "-- rewrite ", fused ? "on" : "off", " --\n");
     }
     absl::StrAppend(&out, eval::FormatRunText(*result, args.arrangement_sizes));
+    for (const eval::ArrangementStats& stats : result->arrangements) {
+      if (!stats.spine.has_value()) continue;
+      EXPECT_TRUE(stats.spine->verified) << stats.operator_name;
+      EXPECT_FALSE(stats.spine->mismatch.has_value())
+          << stats.operator_name << ": " << *stats.spine->mismatch;
+    }
 
-    // Every golden is also a cross-check of the engines, the fuel and the
-    // rewrite.
+    // Every golden is also a cross-check of the engines, the fuel, the
+    // spines (which change nothing) and the rewrite.
     eval::RunOptions other = options;
     other.engine = options.engine == eval::Engine::kSnapshot
                        ? eval::Engine::kIncremental
                        : eval::Engine::kSnapshot;
+    other.spine.reset();  // the snapshot engine keeps no arrangements
     eval::RunOptions fuel_one = options;
     fuel_one.engine = eval::Engine::kIncremental;
     fuel_one.fuel = 1;

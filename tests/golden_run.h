@@ -16,11 +16,17 @@ struct RunArgs {
   std::string compaction = "eager";
   uint64_t fuel = 0;
   bool arrangement_sizes = true;
+  /// `off`, `stock` or `funded` (RunOptions::spine; `lir-opt run --spine`),
+  /// with the policy and idle turns of `--spine_policy`, `--idle_turns`.
+  std::string spine = "off";
+  std::string spine_policy = "proportional:16";
+  uint64_t idle_turns = 0;
 };
 
 /// `input` is a plan (verbose EXPLAIN text), a line `====`, and the data as
 /// JSON. Besides printing, checks that the snapshot engine and the
-/// incremental engine with fuel 1 compute the same contents (a failure is
+/// incremental engine with fuel 1 compute the same contents, and with a
+/// spine that every spine holds exactly its trace's updates (a failure is
 /// reported through gtest).
 std::string RunGolden(const std::string& input, const RunArgs& args);
 

@@ -538,7 +538,8 @@ std::string RunAnalyze(TestCase& test) {
 }
 
 // `run [fused=off|on|both] [engine=incremental|snapshot]
-// [compaction=eager|none] [fuel=N] [arrangement_sizes=true|false]`: the
+// [compaction=eager|none] [fuel=N] [arrangement_sizes=true|false]
+// [spine=off|stock|funded] [spine_policy=POLICY] [idle_turns=K]`: the
 // input is a plan, `====`, and the data (tests/golden_run.h).
 std::string RunRunCommand(TestCase& test) {
   golden::RunArgs args;
@@ -549,6 +550,11 @@ std::string RunRunCommand(TestCase& test) {
     return "error: fuel must be a non-negative integer\n";
   }
   args.arrangement_sizes = test.args.Get("arrangement_sizes", "true") == "true";
+  args.spine = test.args.Get("spine", "off");
+  args.spine_policy = test.args.Get("spine_policy", "proportional:16");
+  if (!absl::SimpleAtoi(test.args.Get("idle_turns", "0"), &args.idle_turns)) {
+    return "error: idle_turns must be a non-negative integer\n";
+  }
   return golden::RunGolden(test.input, args);
 }
 

@@ -21,6 +21,7 @@
 #include "absl/status/statusor.h"
 #include "src/eval/budget.h"
 #include "src/eval/datum.h"
+#include "src/eval/spine.h"
 #include "src/lir/node.h"
 
 namespace lir::eval {
@@ -33,6 +34,40 @@ enum class Compaction {
   kEager,
   /// Keep every update as delivered, one batch per round that changed it.
   kNone,
+};
+
+/// The fueled spine every arrangement of the incremental engine also keeps
+/// (`lir-opt run --spine`; ../shared/reference/SPINE.md, spine.h): what
+/// differential's merging would cost, measured beside the trace, which it
+/// never changes. Each round's updates of an arrangement are one batch.
+struct SpineOptions {
+  /// The exertion policy; Materialize's compute default.
+  spine::Policy policy{spine::Policy::Kind::kProportional, 16};
+  spine::Exertion exertion = spine::Exertion::kStock;
+  /// Idle turns after each round's activation (and after the close), taken
+  /// while the spine requests them.
+  uint64_t idle_turns = 0;
+  /// At the close, check that the spine's batches hold exactly the trace's
+  /// updates (summed over time): a self-check for tests, costing a pass
+  /// over both.
+  bool verify = false;
+};
+
+/// What an arrangement's spine holds and did (SpineOptions).
+struct SpineStats {
+  /// Non-empty batches held (each input of a merge in progress counts).
+  uint64_t batches = 0;
+  /// Updates held in those batches, consolidated within each batch but not
+  /// across them.
+  uint64_t records = 0;
+  /// Records written by merges, fueled or not (SPINE.md section 2).
+  uint64_t merge_work = 0;
+  /// Idle turns taken (each only when the spine requested one).
+  uint64_t idle_turns = 0;
+  /// With SpineOptions::verify, after the close: whether the check ran, and
+  /// what differed when the spine did not hold the trace's updates.
+  bool verified = false;
+  std::optional<std::string> mismatch;
 };
 
 /// How a dataflow is built.
@@ -54,6 +89,9 @@ struct DataflowOptions {
   uint64_t max_rows_per_round = kDefaultMaxRowsPerRound;
   /// Iterations of one LetRec in one round (budget.h).
   uint64_t max_iterations = kDefaultMaxIterations;
+  /// When set, every arrangement the incremental engine keeps is also a
+  /// spine (the snapshot engine keeps none and ignores it).
+  std::optional<SpineOptions> spine;
 };
 
 /// Size of one maintained arrangement (../shared/reference/SEMANTICS.md section
@@ -73,6 +111,8 @@ struct ArrangementStats {
   /// Kept by the recompute-and-diff adapter (a node kind the incremental
   /// engine does not run natively), not by a native operator.
   bool adapter = false;
+  /// The arrangement's spine, when DataflowOptions::spine is set.
+  std::optional<SpineStats> spine;
 };
 
 /// Changes of a set of global collections at one round; a collection absent
@@ -110,6 +150,12 @@ class Dataflow {
   /// Operator activations so far (a fused SetDifference with fuel F and D
   /// dirty keys in a round takes ceil(D / F) activations).
   virtual uint64_t Activations() const { return 0; }
+
+  /// The inputs' last frontier: no round follows. Closes every
+  /// arrangement's spine (DataflowOptions::spine), which then merges as
+  /// its policy asks; a no-op without spines. Called once, after the last
+  /// Step (also after a failed one).
+  virtual void CloseInput() {}
 };
 
 }  // namespace lir::eval

@@ -144,6 +144,10 @@ class IncrementalDataflow : public Dataflow {
 
   uint64_t Activations() const override { return activations_; }
 
+  void CloseInput() override {
+    for (const auto& trace : graph_.traces()) trace->CloseSpine();
+  }
+
   std::optional<uint64_t> NextTemporalRound() const override {
     std::optional<uint64_t> next;
     for (const auto& op : graph_.ops()) {

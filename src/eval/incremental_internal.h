@@ -106,7 +106,8 @@ class Graph {
  public:
   explicit Graph(const DataflowOptions& options) : options_(options) {}
 
-  /// Registers a new trace; the graph owns it.
+  /// Registers a new trace (with its spine when DataflowOptions::spine is
+  /// set); the graph owns it.
   Trace* NewTrace(Trace::Info info);
   /// The import of global `name`'s arrangement `form` (one per name and
   /// key, shared by every Get), created on first use.

@@ -45,6 +45,8 @@ absl::StatusOr<DataRow> SeekRow(const Row& row) {
 
 Trace* Graph::NewTrace(Trace::Info info) {
   traces_.push_back(std::make_unique<Trace>(std::move(info)));
+  // Every trace is created here, so every arrangement gets its spine.
+  if (options_.spine.has_value()) traces_.back()->EnableSpine(*options_.spine);
   return traces_.back().get();
 }
 

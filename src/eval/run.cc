@@ -209,6 +209,15 @@ std::set<uint64_t> DataRounds(const InputData& data) {
   return rounds;
 }
 
+// ` spine: batches=B records=R merge_work=W idle_turns=T` after an
+// arrangement's sizes, or nothing when the run kept no spines.
+std::string SpineText(const std::optional<SpineStats>& spine) {
+  if (!spine.has_value()) return "";
+  return absl::StrCat(
+      " spine: batches=", spine->batches, " records=", spine->records,
+      " merge_work=", spine->merge_work, " idle_turns=", spine->idle_turns);
+}
+
 absl::StatusOr<std::unique_ptr<Dataflow>> MakeDataflow(
     const Node& plan, const DataflowOptions& options, Engine engine) {
   if (engine == Engine::kSnapshot) return MakeSnapshotDataflow(plan, options);
@@ -241,6 +250,11 @@ absl::StatusOr<RunResult> Run(const Document& doc, const InputData& data,
     return absl::InvalidArgumentError(
         "max_rows_per_round and max_iterations must be at least 1");
   }
+  if (options.spine.has_value() && options.engine == Engine::kSnapshot) {
+    return absl::InvalidArgumentError(
+        "spines model the incremental engine's arrangements; the snapshot "
+        "engine keeps none");
+  }
   LIR_RETURN_IF_ERROR(CheckDataForDocument(doc, data));
   LIR_ASSIGN_OR_RETURN(Feeds feeds, FeedsFromData(doc, data));
   LIR_ASSIGN_OR_RETURN(std::vector<size_t> order, BuildOrder(doc));
@@ -265,6 +279,7 @@ absl::StatusOr<RunResult> Run(const Document& doc, const InputData& data,
     dataflow_options.fuel = options.fuel;
     dataflow_options.max_rows_per_round = options.max_rows_per_round;
     dataflow_options.max_iterations = options.max_iterations;
+    dataflow_options.spine = options.spine;
     for (const auto& [name, feed] : feeds) {
       dataflow_options.globals[name] = feed.arity;
     }
@@ -395,6 +410,9 @@ absl::StatusOr<RunResult> Run(const Document& doc, const InputData& data,
     round = *next;
   }
   for (const std::unique_ptr<Dataflow>& dataflow : dataflows) {
+    // No round follows: the input's last frontier (spines drain as their
+    // policy asks; nothing else changes).
+    dataflow->CloseInput();
     std::vector<ArrangementStats> stats = dataflow->Arrangements();
     result.arrangements.insert(result.arrangements.end(), stats.begin(),
                                stats.end());
@@ -461,6 +479,7 @@ std::string FormatRunText(const RunResult& result, bool arrangement_sizes) {
     // totals compare with Materialize's.
     for (const bool adapters : {false, true}) {
       uint64_t records = 0, bytes = 0;
+      std::optional<SpineStats> spines;
       bool any = false;
       for (const ArrangementStats& stats : result.arrangements) {
         if (stats.adapter != adapters) continue;
@@ -474,9 +493,16 @@ std::string FormatRunText(const RunResult& result, bool arrangement_sizes) {
         absl::StrAppend(&out, "  ", stats.object, " LirId(", stats.lir_id, ") ",
                         stats.operator_name, ": records=", stats.records,
                         " batches=", stats.batches, " bytes=", stats.bytes,
-                        "\n");
+                        SpineText(stats.spine), "\n");
         records += stats.records;
         bytes += stats.bytes;
+        if (stats.spine.has_value()) {
+          if (!spines.has_value()) spines = SpineStats();
+          spines->batches += stats.spine->batches;
+          spines->records += stats.spine->records;
+          spines->merge_work += stats.spine->merge_work;
+          spines->idle_turns += stats.spine->idle_turns;
+        }
       }
       if (!any && !adapters) {
         absl::StrAppend(&out, "\nArrangements:\n  (none)\n");
@@ -484,7 +510,7 @@ std::string FormatRunText(const RunResult& result, bool arrangement_sizes) {
       }
       if (any) {
         absl::StrAppend(&out, "  total: records=", records, " bytes=", bytes,
-                        "\n");
+                        SpineText(spines), "\n");
       }
     }
   }
@@ -527,6 +553,12 @@ nlohmann::json RunToJson(const RunResult& result, bool arrangement_sizes) {
           {"object", stats.object},          {"lir_id", stats.lir_id},
           {"operator", stats.operator_name}, {"records", stats.records},
           {"batches", stats.batches},        {"bytes", stats.bytes}};
+      if (stats.spine.has_value()) {
+        entry["spine"] = {{"batches", stats.spine->batches},
+                          {"records", stats.spine->records},
+                          {"merge_work", stats.spine->merge_work},
+                          {"idle_turns", stats.spine->idle_turns}};
+      }
       (stats.adapter ? adapters : arrangements).push_back(std::move(entry));
     }
     out["arrangements"] = std::move(arrangements);

@@ -47,6 +47,11 @@ struct RunOptions {
   /// a round error naming the operator. Both must be at least 1.
   uint64_t max_rows_per_round = kDefaultMaxRowsPerRound;
   uint64_t max_iterations = kDefaultMaxIterations;
+  /// When set (incremental engine only; `lir-opt run --spine`), every
+  /// arrangement is also a fueled spine fed each round's updates, closed
+  /// after the last round run; ArrangementStats::spine reports it. The
+  /// contents computed are the same with or without it.
+  std::optional<SpineOptions> spine;
 };
 
 /// One object's contents at the end of one round.
@@ -100,7 +105,8 @@ absl::Status CheckDataForDocument(const Document& doc, const InputData& data);
 /// prevent running at all (a Get of a global with no data, an unsupported
 /// function, a data arity that contradicts the plan, objects reading each
 /// other in a cycle, a fast-path index read whose index the data file does
-/// not declare, CheckDataForDocument, a budget of 0) are returned as a
+/// not declare, CheckDataForDocument, a budget of 0, spines asked of the
+/// snapshot engine) are returned as a
 /// status; an error while running a round (including a budget passed, and
 /// memory running out) is recorded in that round and ends the run.
 absl::StatusOr<RunResult> RunDocument(const Document& doc,
@@ -110,12 +116,16 @@ absl::StatusOr<RunResult> RunDocument(const Document& doc,
 /// The text form: per object, per round, the rows as Constant rows print
 /// (`- (1, "x")`, `- ((2) x 3)`); when rounds were skipped, a line
 /// `Rounds 0 to L: N listed, M skipped (...)`; and with `arrangement_sizes`
-/// a table of arrangements.
+/// a table of arrangements (each line, and the total, followed by
+/// `spine: batches=B records=R merge_work=W idle_turns=T` when the run kept
+/// spines).
 std::string FormatRunText(const RunResult& result, bool arrangement_sizes);
 
 /// The JSON form: {"objects": [{"name", "rounds": [{"round", "contents":
 /// [[row, diff], ...]} or {"round", "error"}]}], "rounds": {"last",
-/// "listed", "skipped"}, "arrangements": [...]}.
+/// "listed", "skipped"}, "arrangements": [...]}; each arrangement has a
+/// "spine" object {"batches", "records", "merge_work", "idle_turns"} when
+/// the run kept spines.
 nlohmann::json RunToJson(const RunResult& result, bool arrangement_sizes);
 
 /// Whether two runs computed the same contents for every object and round

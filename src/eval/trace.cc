@@ -413,6 +413,15 @@ std::vector<DataRow> Trace::TouchedKeys() const {
 }
 
 absl::Status Trace::EndRound(uint64_t round, Compaction compaction) {
+  if (spine_ == nullptr) return Compact(round, compaction);
+  // The round's batch is read before compaction rewrites rounds.
+  std::vector<spine::Record> batch = RoundRecords(round);
+  LIR_RETURN_IF_ERROR(Compact(round, compaction));
+  FeedSpine(round, compaction, std::move(batch));
+  return absl::OkStatus();
+}
+
+absl::Status Trace::Compact(uint64_t round, Compaction compaction) {
   bool stored = false;  // whether any update of this round remains
   // Slots left empty, freed after the pass in the same order: their index
   // entries are scattered, so they are fetched ahead.
@@ -507,6 +516,17 @@ ArrangementStats Trace::Stats(const std::string& object) const {
     }
   }
   stats.bytes = bytes;
+  if (spine_ != nullptr) {
+    const spine::Spine& sp = spine_->spine;
+    SpineStats spine_stats;
+    spine_stats.batches = sp.NonEmptyBatches();
+    spine_stats.records = sp.RecordsHeld();
+    spine_stats.merge_work = sp.counters().merge_work;
+    spine_stats.idle_turns = sp.counters().idle_turns_used;
+    spine_stats.verified = spine_->verified;
+    spine_stats.mismatch = spine_->mismatch;
+    stats.spine = std::move(spine_stats);
+  }
   return stats;
 }
 

@@ -5,8 +5,10 @@
 #define LIR_EVAL_TRACE_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -18,6 +20,7 @@
 #include "src/eval/big_alloc.h"
 #include "src/eval/dataflow.h"
 #include "src/eval/datum.h"
+#include "src/eval/spine.h"
 #include "src/eval/stable_vector.h"
 #include "src/lir/node.h"
 
@@ -59,6 +62,13 @@ struct KeyRef {
   KeyRef(const DataRow& r, size_t h, const class Trace* t, uint32_t s)
       : row(&r), hash(h), owner(t), slot(s) {}
 };
+
+/// The 128-bit fingerprint (high, low) of an update's (key, stored value)
+/// that a trace's spine records carry (spine::Record): two absl hashes of
+/// the pair with different salts. Consistent with `==` on rows (-0.0 and
+/// 0.0 alike), as the trace's own consolidation is.
+std::pair<uint64_t, uint64_t> UpdateFingerprint(const DataRow& key,
+                                                const DataRow& val);
 
 /// Values with diffs that point into a trace (or elsewhere): a multiset
 /// read without copying rows.
@@ -222,8 +232,30 @@ class Trace {
   /// touched keys.
   absl::Status EndRound(uint64_t round, Compaction compaction);
 
-  /// Records, batches and modelled bytes now.
+  /// Records, batches and modelled bytes now (and the spine's figures when
+  /// it keeps one).
   ArrangementStats Stats(const std::string& object) const;
+
+  /// Keeps a spine beside the trace (SpineOptions, dataflow.h): every
+  /// EndRound then feeds it the round's updates, fingerprinted
+  /// (UpdateFingerprint) and consolidated, as one batch (an empty one when
+  /// the round brought none), with the compaction frontier at the round
+  /// under kEager, then takes up to `idle_turns` idle turns. Call before
+  /// the first EndRound. The trace itself is unchanged by it.
+  void EnableSpine(const SpineOptions& options);
+  /// Closes the spine's input (its last frontier: ActivateClose, then up to
+  /// `idle_turns` idle turns) and, with SpineOptions::verify, checks that
+  /// it holds the trace's updates through the last ended round. No-op
+  /// without a spine or once closed.
+  void CloseSpine();
+  /// The spine, or null when the trace keeps none.
+  const spine::Spine* spine() const {
+    return spine_ == nullptr ? nullptr : &spine_->spine;
+  }
+  /// Every update the trace holds at rounds through `through` as a spine
+  /// record (UpdateFingerprint, round, diff), consolidated: what the
+  /// spine's batches must add up to, summed over time.
+  std::vector<spine::Record> SpineRecords(uint64_t through) const;
 
   uint64_t records() const { return records_; }
   /// Whether every key the trace holds received updates since the last
@@ -297,6 +329,25 @@ class Trace {
   absl::Status InsertAt(uint32_t slot, const DataRow& key, const DataRow& val,
                         uint64_t round, int64_t diff);
   void FreeSlot(uint32_t slot);
+  /// EndRound's compaction and bookkeeping.
+  absl::Status Compact(uint64_t round, Compaction compaction);
+
+  /// A spine kept beside the trace (trace_spine.cc).
+  struct SpineState {
+    SpineState(spine::Spine s, const SpineOptions& o)
+        : spine(std::move(s)), options(o) {}
+    spine::Spine spine;
+    SpineOptions options;
+    /// The last round EndRound fed (nullopt: none yet).
+    std::optional<uint64_t> last_round;
+    bool verified = false;
+    std::optional<std::string> mismatch;
+  };
+  /// The updates of round `round` (touched slots only), consolidated.
+  std::vector<spine::Record> RoundRecords(uint64_t round) const;
+  /// Activates the spine with the round's batch, then idle turns.
+  void FeedSpine(uint64_t round, Compaction compaction,
+                 std::vector<spine::Record> batch);
 
   Info info_;
   StableVector<Slot> slots_;
@@ -316,6 +367,7 @@ class Trace {
   /// kNone: the number of rounds that added updates; kEager: 0 or 1.
   uint64_t batches_ = 0;
   bool inserted_this_round_ = false;
+  std::unique_ptr<SpineState> spine_;
 };
 
 }  // namespace lir::eval

@@ -12,7 +12,9 @@
 // Benchmark names are "<operation>/<workload...>" (explain, analysis,
 // recognizer benches), "BM_X/keys:N/fused:F/sched:S/eager:E/real_time"
 // (eval_bench, whose section is in eval_report.cc) or
-// "BM_X/rows:N/rewrite:R/real_time" (antijoin_bench, antijoin_report.cc).
+// "BM_X/rows:N/rewrite:R/real_time" (antijoin_bench, antijoin_report.cc)
+// or "BM_SpinePlan/keys:N/policy:P/funded:F/idle:K/..." (spine_plan_bench,
+// spine_plan_report.cc).
 // Per-node counters are registered with kInvert, so the JSON holds seconds per
 // node; they are shown as ns/node. Repetitions of one benchmark are grouped:
 // tables show the median repetition (eval_bench also min and median times).
@@ -45,6 +47,7 @@
 #include "absl/strings/strip.h"
 #include "nlohmann/json.hpp"
 #include "tools/bench-report/report.h"
+#include "tools/bench-report/spine_plan_report.h"
 
 namespace bench_report {
 
@@ -519,6 +522,8 @@ std::string Section(const Family& f) {
     EvalSection(f, md);
   } else if (IsAntiJoinAB(f)) {
     AntiJoinSection(f, md);
+  } else if (IsSpinePlanAB(f)) {
+    SpinePlanSection(f, md);
   } else {
     PivotTable(
         f, "CPU ns per plan node:",
@@ -635,7 +640,8 @@ absl::Status Main(const std::string& out_path, const std::string& charts_dir,
   Header(families, md);
   bool library_intro = false;
   for (const Family& f : families) {
-    if (!IsEvalAB(f) && !IsAntiJoinAB(f) && !library_intro) {
+    if (!IsEvalAB(f) && !IsAntiJoinAB(f) && !IsSpinePlanAB(f) &&
+        !library_intro) {
       md << "\n"
          << kLibraryIntro
          << " (tests/support/"

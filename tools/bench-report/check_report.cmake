@@ -22,6 +22,11 @@ foreach(input ${INPUTS})
   if(name STREQUAL "eval_bench")
     list(APPEND needles "| keys | schedule | compaction |" "Goals (issue 6)" "| arrangement | Materialize |")
   endif()
+  if(name STREQUAL "spine_plan_bench")
+    list(APPEND needles "**What it means.**"
+         "| policy | idle turns per round | merge work stock | merge work funded |"
+         "Per arrangement, idle_merge:1000" "| keys | no spines, ms |")
+  endif()
   if(name STREQUAL "antijoin_bench")
     list(APPEND needles
          "| arrangement | records off | bytes off | records SetDifference | bytes SetDifference | records AntiJoin | bytes AntiJoin |"

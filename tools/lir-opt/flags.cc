@@ -1,7 +1,9 @@
 #include "tools/lir-opt/flags.h"
 
 #include <algorithm>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -9,6 +11,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "tools/lir-opt/annotate_flags.h"
 #include "tools/lir-opt/feature_flags.h"
 
@@ -40,12 +43,38 @@ namespace {
 constexpr size_t kUsageWidth = 78;
 constexpr absl::string_view kHelpIndent = "      ";
 
+// The flags named on the command line (RecordFlagsGiven).
+std::set<std::string>& FlagsGiven() {
+  static auto* given = new std::set<std::string>;
+  return *given;
+}
+
 // Whether `flag` belongs to lir-opt rather than to absl or a library.
 bool IsLirOptFlag(const absl::CommandLineFlag& flag) {
   return absl::StrContains(flag.Filename(), "lir-opt/");
 }
 
 }  // namespace
+
+void RecordFlagsGiven(const std::vector<std::string>& args) {
+  for (absl::string_view arg : args) {
+    if (arg == "--") break;
+    if (arg.size() < 2 || arg[0] != '-') continue;
+    absl::ConsumePrefix(&arg, "-");
+    absl::ConsumePrefix(&arg, "-");
+    std::string name(arg.substr(0, arg.find('=')));
+    // `--nofoo` names the boolean foo (unless a flag is named nofoo).
+    if (absl::StartsWith(name, "no") &&
+        absl::FindCommandLineFlag(name) == nullptr) {
+      name = name.substr(2);
+    }
+    FlagsGiven().insert(std::move(name));
+  }
+}
+
+bool FlagGiven(absl::string_view name) {
+  return FlagsGiven().contains(std::string(name));
+}
 
 bool AbslParseFlag(absl::string_view text, SpinePolicyFlag* value,
                    std::string* error) {
@@ -92,6 +121,8 @@ std::string FlagValueSyntax(const absl::CommandLineFlag& flag) {
     values = ChoiceSyntax<EngineChoice>(kEngineChoices);
   } else if (flag.IsOfType<CompactionChoice>()) {
     values = ChoiceSyntax<CompactionChoice>(kCompactionChoices);
+  } else if (flag.IsOfType<SpineChoice>()) {
+    values = ChoiceSyntax<SpineChoice>(kSpineChoices);
   } else if (flag.IsOfType<ExertionChoice>()) {
     values = ChoiceSyntax<ExertionChoice>(kExertionChoices);
   } else if (flag.IsOfType<SpinePolicyFlag>()) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "absl/flags/commandlineflag.h"
 #include "absl/flags/declare.h"
@@ -139,6 +140,22 @@ inline std::string AbslUnparseFlag(ExertionChoice value) {
   return UnparseChoice<ExertionChoice>(kExertionChoices, value);
 }
 
+/// Whether `run` keeps a spine per arrangement, and how it pays for
+/// exertion (`run --spine`).
+enum class SpineChoice { kOff, kStock, kFunded };
+inline constexpr Choice<SpineChoice> kSpineChoices[] = {
+    {"off", SpineChoice::kOff},
+    {"stock", SpineChoice::kStock},
+    {"funded", SpineChoice::kFunded},
+};
+inline bool AbslParseFlag(absl::string_view text, SpineChoice* value,
+                          std::string* error) {
+  return ParseChoice<SpineChoice>(kSpineChoices, text, value, error);
+}
+inline std::string AbslUnparseFlag(SpineChoice value) {
+  return UnparseChoice<SpineChoice>(kSpineChoices, value);
+}
+
 /// An exertion policy flag (`spine --policy`, `run --spine_policy`):
 /// none, idle_merge:E or proportional:P (src/eval/spine.h).
 struct SpinePolicyFlag {
@@ -147,6 +164,13 @@ struct SpinePolicyFlag {
 bool AbslParseFlag(absl::string_view text, SpinePolicyFlag* value,
                    std::string* error);
 std::string AbslUnparseFlag(const SpinePolicyFlag& value);
+
+/// Records the flags named on the command line (`--name`, `--name=value`,
+/// `--noname`, up to a `--`), for checks that a flag was given at all
+/// rather than left at its default (FlagGiven).
+void RecordFlagsGiven(const std::vector<std::string>& args);
+/// Whether flag `name` was named on the command line (RecordFlagsGiven).
+bool FlagGiven(absl::string_view name);
 
 /// `--name=<syntax>` as the usage text prints it: `--[no]validate`,
 /// `--format=text|json`, `--limit=VALUE`.

@@ -46,7 +46,10 @@ constexpr Subcommand kSubcommands[] = {
      "every object's contents after every round that has changes (text, or "
      "JSON with --format=json). --engine, --compaction, --fuel and "
      "--arrangement_sizes control the evaluator; --max_rows_per_round and "
-     "--max_iterations bound it.",
+     "--max_iterations bound it. --spine=stock|funded also keeps every "
+     "arrangement as differential's fueled spine (--spine_policy, "
+     "--idle_turns per round), whose batches and merge work "
+     "--arrangement_sizes then reports; the contents do not change.",
      &RunRun},
     {"slt", "[flags] FILE.slt...",
      "Check the EXPLAIN PHYSICAL PLAN blocks of Materialize's sqllogictest "
@@ -101,6 +104,9 @@ constexpr absl::string_view kExamples =
     "      examples/except.plan\n"
     "  lir-opt explain --single_time --enable_relax_must_consolidate \\\n"
     "      --explain_declines examples/except.plan\n"
+    "  lir-opt run --data=examples/except.data.json --spine=funded \\\n"
+    "      --spine_policy=idle_merge:1000 --idle_turns=64 \\\n"
+    "      --arrangement_sizes examples/except.plan\n"
     "  lir-opt spine --policy=idle_merge:1000 --exertion=funded \\\n"
     "      --snapshot=1048576 --batches=64 --batch_size=1024 "
     "--idle_turns=256\n";
@@ -193,6 +199,11 @@ int Main(int argc, char** argv) {
   std::atexit(&ExitAsUsageErrorWhileParsingFlags);
   // Feature flags accept the valueless `--<feature>` form of booleans.
   std::vector<std::string> expanded = ExpandFeatureFlags(argc, argv);
+  // The program name is no flag.
+  if (!expanded.empty()) {
+    RecordFlagsGiven(
+        std::vector<std::string>(expanded.begin() + 1, expanded.end()));
+  }
   std::vector<char*> expanded_argv;
   for (std::string& arg : expanded) expanded_argv.push_back(arg.data());
   parsing_flags = true;

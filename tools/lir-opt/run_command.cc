@@ -40,9 +40,58 @@ ABSL_FLAG(uint64_t, max_iterations, lir::eval::kDefaultMaxIterations,
           "with an error naming it. At least 1.");
 ABSL_FLAG(bool, arrangement_sizes, false,
           "run: also report every maintained arrangement: object, LirId, "
-          "operator, records, batches, estimated bytes.");
+          "operator, records, batches, estimated bytes (and its spine's, "
+          "with --spine).");
+ABSL_FLAG(lir::cli::SpineChoice, spine, lir::cli::SpineChoice::kOff,
+          "run: also keep every arrangement of the incremental engine as "
+          "differential's fueled spine (SPINE.md), fed each round's updates "
+          "as one batch, then up to --idle_turns idle turns; the input "
+          "closes after the last round. stock: every exertion request is "
+          "granted; funded: requests are paid from the input. "
+          "--arrangement_sizes then reports each spine's non-empty batches, "
+          "records, merge work and idle turns. Changes no result.");
+
+// The default is SpineOptions', Materialize's compute setting.
+ABSL_FLAG(lir::cli::SpinePolicyFlag, spine_policy,
+          lir::cli::SpinePolicyFlag{lir::eval::SpineOptions().policy},
+          "run (with --spine): the spines' exertion policy, as spine's "
+          "--policy.");
 
 namespace lir::cli {
+namespace {
+
+// --spine, --spine_policy and --idle_turns into `options` (after the
+// engine); kExitOk, or the usage error's status after reporting it.
+int ResolveSpineOptions(const CommandArgs& args, eval::RunOptions& options) {
+  const SpineChoice spine = absl::GetFlag(FLAGS_spine);
+  if (spine == SpineChoice::kOff) {
+    // Given without --spine they would do nothing: refused, not ignored.
+    for (const char* flag : {"spine_policy", "idle_turns"}) {
+      if (FlagGiven(flag)) {
+        return UsageError(absl::StrCat(args.command, ": --", flag,
+                                       " needs --spine=stock or "
+                                       "--spine=funded"));
+      }
+    }
+    return kExitOk;
+  }
+  if (options.engine == eval::Engine::kSnapshot) {
+    return UsageError(
+        absl::StrCat(args.command,
+                     ": --spine models the incremental engine's arrangements; "
+                     "--engine=snapshot keeps none"));
+  }
+  eval::SpineOptions spine_options;
+  spine_options.policy = absl::GetFlag(FLAGS_spine_policy).policy;
+  spine_options.exertion = spine == SpineChoice::kFunded
+                               ? eval::spine::Exertion::kFunded
+                               : eval::spine::Exertion::kStock;
+  spine_options.idle_turns = absl::GetFlag(FLAGS_idle_turns);
+  options.spine = spine_options;
+  return kExitOk;
+}
+
+}  // namespace
 
 int RunRun(const CommandArgs& args) {
   if (int exit_code = CheckOneFileOperand(args); exit_code != kExitOk) {
@@ -70,6 +119,10 @@ int RunRun(const CommandArgs& args) {
                      "least 1"));
   }
   const bool sizes = absl::GetFlag(FLAGS_arrangement_sizes);
+  if (int exit_code = ResolveSpineOptions(args, options);
+      exit_code != kExitOk) {
+    return exit_code;
+  }
 
   OptimizerFeatures features;
   interp::AnalysisInputs analysis_inputs;
