@@ -35,8 +35,10 @@ done
 
 # gnuplot renders the charts; without it the report still has every table.
 # Same approach as setup.sh: only touch apt when the package is missing.
-# --only leaves the charts as they are, so it needs no gnuplot.
-if [[ -z "${only}" ]] && ! command -v gnuplot >/dev/null 2>&1; then
+# --only leaves the shared charts as they are, so it needs no gnuplot unless
+# it runs a bench whose section draws its own chart (spine_bench).
+if [[ -z "${only}" || ",${only}," == *,spine_bench,* ]] &&
+   ! command -v gnuplot >/dev/null 2>&1; then
   if command -v apt-get >/dev/null 2>&1 && [[ "$(id -u)" -eq 0 ]]; then
     echo "bench.sh: installing gnuplot-nox for the charts" >&2
     export DEBIAN_FRONTEND=noninteractive
@@ -51,7 +53,7 @@ build="${LIR_BENCH_BUILD_DIR:-build-release}"
 cmake -S . -B "${build}" -G Ninja -DCMAKE_BUILD_TYPE=Release
 # The A/B benches first: their timings are the headline, so they run before
 # the 10 GB library runs have churned the machine's memory.
-benches=(eval_bench antijoin_bench spine_plan_bench explain_bench recognizer_bench analysis_bench)
+benches=(eval_bench antijoin_bench spine_plan_bench spine_bench explain_bench recognizer_bench analysis_bench)
 if [[ -n "${only}" ]]; then
   IFS=, read -r -a selected <<< "${only}"
   for name in "${selected[@]}"; do
@@ -74,6 +76,7 @@ declare -A quick_filter=(
   [eval_bench]='/keys:100000/'
   [antijoin_bench]='/rows:100000/'
   [spine_plan_bench]='/keys:10000/'
+  [spine_bench]='^BM_Spine(Cell/.*/B:16384/k:(0|256)/E:(0|10)|Real/.*/N:65536/B:1024)/'
 )
 
 # Repetitions, for min and median: the A/B's timings are what the report
@@ -106,8 +109,9 @@ for out in "${outputs[@]}"; do
 done
 
 if [[ -n "${only}" ]]; then
+  # --charts draws only the charts a section shows itself (spine_bench's).
   "${build}/tools/bench-report/bench-report" --update --out=docs/BENCHMARKS.md \
-    "${records[@]}"
+    --charts=docs/ "${records[@]}"
   exit 0
 fi
 

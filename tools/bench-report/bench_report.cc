@@ -4,17 +4,21 @@
 // PATH so the report never depends on it.
 //
 // Usage: bench-report --out=docs/BENCHMARKS.md [--charts=docs/] FILE.json...
-//        bench-report --update --out=docs/BENCHMARKS.md FILE.json...
+//        bench-report --update --out=docs/BENCHMARKS.md [--charts=docs/]
+//                     FILE.json...
 // The first writes the whole report; the second replaces (or adds) only the
 // sections of the given benches in an existing report, so one bench can be
-// rerun without rerunning the others (scripts/bench.sh --only).
+// rerun without rerunning the others (scripts/bench.sh --only); its
+// --charts draws only the charts those sections show themselves
+// (spine_bench's), leaving the shared ones as they are.
 //
 // Benchmark names are "<operation>/<workload...>" (explain, analysis,
 // recognizer benches), "BM_X/keys:N/fused:F/sched:S/eager:E/real_time"
-// (eval_bench, whose section is in eval_report.cc) or
-// "BM_X/rows:N/rewrite:R/real_time" (antijoin_bench, antijoin_report.cc)
-// or "BM_SpinePlan/keys:N/policy:P/funded:F/idle:K/..." (spine_plan_bench,
-// spine_plan_report.cc).
+// (eval_bench, whose section is in eval_report.cc),
+// "BM_X/rows:N/rewrite:R/real_time" (antijoin_bench, antijoin_report.cc),
+// "BM_SpinePlan/keys:N/policy:P/funded:F/idle:K/..." (spine_plan_bench,
+// spine_plan_report.cc) or "BM_SpineCell/<policy>/<exertion>/B:../k:../E:.."
+// (spine_bench, spine_report.cc).
 // Per-node counters are registered with kInvert, so the JSON holds seconds per
 // node; they are shown as ns/node. Repetitions of one benchmark are grouped:
 // tables show the median repetition (eval_bench also min and median times).
@@ -524,6 +528,8 @@ std::string Section(const Family& f) {
     AntiJoinSection(f, md);
   } else if (IsSpinePlanAB(f)) {
     SpinePlanSection(f, md);
+  } else if (IsSpineBench(f)) {
+    SpineSection(f, md);
   } else {
     PivotTable(
         f, "CPU ns per plan node:",
@@ -574,15 +580,33 @@ absl::StatusOr<std::vector<Family>> ReadFamilies(
   return families;
 }
 
+// The charts a family's own section shows (spine_bench's), drawn into
+// `charts_dir`; the shared charts (benchmarks.gp) are WriteCharts'.
+absl::Status SectionCharts(const std::vector<Family>& families,
+                           const std::string& charts_dir) {
+  for (const Family& f : families) {
+    if (!IsSpineBench(f)) continue;
+    absl::StatusOr<bool> drawn = SpineChart(f, charts_dir);
+    if (!drawn.ok()) return drawn.status();
+  }
+  return absl::OkStatus();
+}
+
 // --update: replaces each family's section in the report at `out_path`
 // (between its markers), or inserts it before the library benches'
 // introduction (else before the charts, else before the bench-compare block,
 // else at the end), leaving everything else as it was. The header's inputs
-// line gains the families it did not list.
-absl::Status Update(const std::string& out_path,
+// line gains the families it did not list. With `charts_dir`, also draws
+// the charts those sections show themselves.
+absl::Status Update(const std::string& out_path, const std::string& charts_dir,
                     const std::vector<std::string>& inputs) {
   absl::StatusOr<std::vector<Family>> families = ReadFamilies(inputs);
   if (!families.ok()) return families.status();
+  if (!charts_dir.empty()) {
+    if (absl::Status s = SectionCharts(*families, charts_dir); !s.ok()) {
+      return s;
+    }
+  }
   std::ifstream in(out_path);
   if (!in) {
     return absl::NotFoundError(absl::StrCat(
@@ -641,7 +665,7 @@ absl::Status Main(const std::string& out_path, const std::string& charts_dir,
   bool library_intro = false;
   for (const Family& f : families) {
     if (!IsEvalAB(f) && !IsAntiJoinAB(f) && !IsSpinePlanAB(f) &&
-        !library_intro) {
+        !IsSpineBench(f) && !library_intro) {
       md << "\n"
          << kLibraryIntro
          << " (tests/support/"
@@ -660,6 +684,9 @@ absl::Status Main(const std::string& out_path, const std::string& charts_dir,
     absl::StatusOr<std::vector<std::string>> charts =
         WriteCharts(families, charts_dir);
     if (!charts.ok()) return charts.status();
+    if (absl::Status s = SectionCharts(families, charts_dir); !s.ok()) {
+      return s;
+    }
     std::filesystem::path rel = std::filesystem::relative(
         std::filesystem::absolute(charts_dir),
         std::filesystem::absolute(out_path).parent_path());
@@ -701,13 +728,14 @@ int main(int argc, char** argv) {
       inputs.push_back(arg);
     }
   }
-  if (out.empty() || inputs.empty() || (update && !charts.empty())) {
+  if (out.empty() || inputs.empty()) {
     std::cerr << "usage: bench-report --out=FILE.md [--charts=DIR] "
                  "BENCH.json...\n"
-                 "       bench-report --update --out=FILE.md BENCH.json...\n";
+                 "       bench-report --update --out=FILE.md [--charts=DIR] "
+                 "BENCH.json...\n";
     return 2;
   }
-  absl::Status s = update ? bench_report::Update(out, inputs)
+  absl::Status s = update ? bench_report::Update(out, charts, inputs)
                           : bench_report::Main(out, charts, inputs);
   if (!s.ok()) {
     std::cerr << "bench-report: " << s << "\n";

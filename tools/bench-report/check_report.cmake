@@ -35,6 +35,18 @@ foreach(input ${INPUTS})
          "| phase | left rows | plan | CPU ms (median) | CPU vs off |")
     set(antijoin_input ${input})
   endif()
+  if(name STREQUAL "spine_bench")
+    list(APPEND needles
+         "Merge work per inserted update, E = 0 empty batches"
+         "Merge work per inserted update, E = 10 empty batches"
+         "| B | k | idle_merge:1000 stock | idle_merge:1000 funded |"
+         "Headline cells (E = 0)" "(./benchmarks-spine.png)"
+         "**Claim 1: under idle_merge:1000 the stock curve approaches N/B"
+         "Claim 1 holds in " "**Claim 2: the funded curve stays flat in k"
+         "Claim 2 holds in " "| cells with E = 0 (sum) | 12 |"
+         "| ns per merged record, wall / CPU | ns per turn, wall / CPU |"
+         "| proportional:16/stock/N:65536/B:1024 |")
+  endif()
 endforeach()
 foreach(needle ${needles})
   string(FIND "${report}" "${needle}" at)

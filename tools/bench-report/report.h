@@ -102,6 +102,20 @@ bool IsAntiJoinAB(const Family& f);
 /// AntiJoin) and the CPU time of loading and of the retraction round.
 void AntiJoinSection(const Family& f, std::ostream& md);
 
+/// Whether `f` is spine_bench's grid (runs named `BM_SpineCell/...`).
+bool IsSpineBench(const Family& f);
+
+/// The spine_bench section: merge work per inserted update over the grid,
+/// the headline cells, the two claims checked against the numbers,
+/// the model's speed; it shows the chart SpineChart draws.
+void SpineSection(const Family& f, std::ostream& md);
+
+/// Writes the spine chart's data and gnuplot script into
+/// `out_dir`/benchmarks-data and draws `out_dir`/benchmarks-spine.png when
+/// gnuplot is on PATH; returns whether it was drawn.
+absl::StatusOr<bool> SpineChart(const Family& f,
+                                const std::filesystem::path& out_dir);
+
 /// Writes gnuplot data for the chart of records per arrangement, rewrite
 /// off vs on, into `data_dir` and returns the gnuplot commands that draw it
 /// into `png` (a path relative to `data_dir`); empty when `f` has nothing
