@@ -8,8 +8,9 @@
 #            which takes many minutes and ~10 GB of memory (explain 10^6).
 #   --only   run only these benches (e.g. --only=antijoin_bench) and replace
 #            their sections of docs/BENCHMARKS.md (bench-report --update),
-#            keeping every other section, the header and the charts as they
-#            are.
+#            keeping every other section, the header and the shared charts
+#            as they are (a chart a section shows itself, spine_bench's, is
+#            redrawn).
 # Each bench's Google Benchmark JSON is kept in
 # docs/benchmarks-data/bench-<name>.json, the record the report is made from:
 # `bench-report --update --out=docs/BENCHMARKS.md
