@@ -205,25 +205,33 @@ TEST(EvalEquivalence, RewriteAndEnginesAgreeOnGeneratedPlans) {
       updates += collection.updates.size();
     }
     if (oracle->error.has_value()) ++round_errors;
+    // Runs one configuration and reports a difference from the oracle.
+    const auto run_against_oracle = [&](absl::string_view name,
+                                        Rewrites rewrites,
+                                        const eval::RunOptions& options) {
+      absl::StatusOr<eval::RunResult> run = eval::RunDocument(
+          rewritten[static_cast<int>(rewrites)], c.data, options);
+      ++runs;
+      if (!run.ok()) return run;
+      std::optional<std::string> difference =
+          eval::FirstDifference(*oracle, *run);
+      if (difference.has_value()) {
+        ++mismatches;
+        ADD_FAILURE() << name << " differs from off/snapshot: " << *difference
+                      << "\n"
+                      << where << "\ndata: " << eval::InputDataToJson(c.data);
+      }
+      return run;
+    };
     for (const Config& config : kConfigs) {
       eval::RunOptions options;
       options.engine = config.engine;
       options.fuel = config.fuel;
       options.compaction = config.compaction;
-      const Document& plan = rewritten[static_cast<int>(config.rewrites)];
       absl::StatusOr<eval::RunResult> run =
-          eval::RunDocument(plan, c.data, options);
-      ++runs;
+          run_against_oracle(config.name, config.rewrites, options);
       ASSERT_TRUE(run.ok()) << config.name << ": " << run.status() << "\n"
                             << where;
-      std::optional<std::string> difference =
-          eval::FirstDifference(*oracle, *run);
-      if (difference.has_value()) {
-        ++mismatches;
-        ADD_FAILURE() << config.name
-                      << " differs from off/snapshot: " << *difference << "\n"
-                      << where << "\ndata: " << eval::InputDataToJson(c.data);
-      }
     }
     if (seed % spine_every == 0) {
       for (const SpineConfig& config : kSpineConfigs) {
@@ -237,21 +245,11 @@ TEST(EvalEquivalence, RewriteAndEnginesAgreeOnGeneratedPlans) {
         spine.idle_turns = config.idle_turns;
         spine.verify = true;
         options.spine = spine;
-        const Document& plan = rewritten[static_cast<int>(config.rewrites)];
         absl::StatusOr<eval::RunResult> run =
-            eval::RunDocument(plan, c.data, options);
-        ++runs;
+            run_against_oracle(config.name, config.rewrites, options);
         ++spine_runs;
         ASSERT_TRUE(run.ok()) << config.name << ": " << run.status() << "\n"
                               << where;
-        std::optional<std::string> difference =
-            eval::FirstDifference(*oracle, *run);
-        if (difference.has_value()) {
-          ++mismatches;
-          ADD_FAILURE() << config.name
-                        << " differs from off/snapshot: " << *difference << "\n"
-                        << where << "\ndata: " << eval::InputDataToJson(c.data);
-        }
         for (const eval::ArrangementStats& stats : run->arrangements) {
           const bool held = stats.spine.has_value() && stats.spine->verified &&
                             !stats.spine->mismatch.has_value();

@@ -195,18 +195,10 @@ void TimeTable(const std::map<int64_t, Runs>& load,
 // whose header describes another run (bench-report --update).
 void RunLine(const Family& f, size_t reps, std::ostream& md) {
   const nlohmann::json& c = f.context;
-  std::vector<std::string> loads;
-  if (c.contains("load_avg") && c["load_avg"].is_array()) {
-    for (const nlohmann::json& l : c["load_avg"]) {
-      if (l.is_number()) {
-        loads.push_back(absl::StrFormat("%.2f", l.get<double>()));
-      }
-    }
-  }
   md << "Measured " << c.value("date", "?") << " on "
      << c.value("host_name", "?") << " (" << c.value("num_cpus", 0)
-     << " CPUs, load average at start " << absl::StrJoin(loads, " ") << "), "
-     << reps << " repetitions per configuration.\n";
+     << " CPUs, load average at start " << LoadAverages(c) << "), " << reps
+     << " repetitions per configuration.\n";
 }
 
 }  // namespace

@@ -59,6 +59,18 @@ using Json = nlohmann::json;
 
 double Run::cpu_ns() const { return Median(cpu_samples); }
 
+std::string LoadAverages(const nlohmann::json& context) {
+  std::vector<std::string> loads;
+  if (context.contains("load_avg") && context["load_avg"].is_array()) {
+    for (const nlohmann::json& l : context["load_avg"]) {
+      if (l.is_number()) {
+        loads.push_back(absl::StrFormat("%.2f", l.get<double>()));
+      }
+    }
+  }
+  return absl::StrJoin(loads, " ");
+}
+
 double Min(const std::vector<double>& samples) {
   return samples.empty() ? 0
                          : *std::min_element(samples.begin(), samples.end());
@@ -490,12 +502,7 @@ void Header(const std::vector<Family>& families, std::ostream& md) {
      << " MHz, CPU scaling "
      << (c.value("cpu_scaling_enabled", false) ? "on" : "off") << "\n";
   if (c.contains("load_avg") && c["load_avg"].is_array()) {
-    std::vector<std::string> loads;
-    for (const Json& l : c["load_avg"]) {
-      if (l.is_number())
-        loads.push_back(absl::StrFormat("%.2f", l.get<double>()));
-    }
-    md << "- load average at start: " << absl::StrJoin(loads, " ") << "\n";
+    md << "- load average at start: " << LoadAverages(c) << "\n";
   }
   md << "- Google Benchmark library build (not lir's): "
      << c.value("library_build_type", "?") << "\n- inputs:";

@@ -43,6 +43,10 @@ struct Family {
   std::vector<Run> runs;
 };
 
+/// The load averages a run's context recorded at its start, `"4.10 5.28
+/// 5.94"` (empty when it recorded none).
+std::string LoadAverages(const nlohmann::json& context);
+
 /// The smallest sample (0 when there is none).
 double Min(const std::vector<double>& samples);
 /// The largest sample (0 when there is none).

@@ -393,17 +393,9 @@ void SpinePlanSection(const Family& f, std::ostream& md) {
         "the same on every run. The bench, its data and its counters: "
         "bench/spine_plan_bench.cc. ";
   const nlohmann::json& c = f.context;
-  std::vector<std::string> loads;
-  if (c.contains("load_avg") && c["load_avg"].is_array()) {
-    for (const nlohmann::json& l : c["load_avg"]) {
-      if (l.is_number()) {
-        loads.push_back(absl::StrFormat("%.2f", l.get<double>()));
-      }
-    }
-  }
   md << "Measured " << c.value("date", "?") << " on "
      << c.value("host_name", "?") << " (" << c.value("num_cpus", 0)
-     << " CPUs, load average at start " << absl::StrJoin(loads, " ")
+     << " CPUs, load average at start " << LoadAverages(c)
      << "), one run per configuration.\n";
   if (sizes.empty()) {
     md << "\nNo BM_SpinePlan runs.\n";

@@ -388,14 +388,6 @@ void SpineSection(const Family& f, std::ostream& md) {
   const Grid g = Collect(f);
   const auto [n, batches] = SnapshotAndBatches(g);
   const nlohmann::json& c = f.context;
-  std::vector<std::string> loads;
-  if (c.contains("load_avg") && c["load_avg"].is_array()) {
-    for (const nlohmann::json& l : c["load_avg"]) {
-      if (l.is_number()) {
-        loads.push_back(absl::StrFormat("%.2f", l.get<double>()));
-      }
-    }
-  }
   md << "\nThe fueled spine of ../shared/reference/SPINE.md under idle "
         "scheduling (bench/spine_bench.cc; the workload of its section 6, "
         "what `lir-opt spine` runs): a snapshot of N = "
@@ -410,7 +402,7 @@ void SpineSection(const Family& f, std::ostream& md) {
         "deterministic and ran once. Measured "
      << c.value("date", "?") << " on " << c.value("host_name", "?") << " ("
      << c.value("num_cpus", 0) << " CPUs, load average at start "
-     << absl::StrJoin(loads, " ") << ").\n";
+     << LoadAverages(c) << ").\n";
   for (uint64_t e : g.empties) WorkTable(g, e, md);
   md << "\n![merge work per update against idle turns]"
         "(./benchmarks-spine.png)\n\n"
