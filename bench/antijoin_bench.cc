@@ -1,4 +1,4 @@
-// The antijoin A/B: the incremental engine (src/eval/incremental.h)
+// The antijoin A/B: the incremental engine (include/lir/eval/incremental.h)
 // maintaining the stacked LEFT JOIN
 //   SELECT * FROM left LEFT JOIN right1 ON left.x = right1.x
 //                      LEFT JOIN right2 ON left.x = right2.x
@@ -67,8 +67,8 @@
 //                            `<operator> (<where>): <r>r/<b>b/<B>B`
 //   arrangements             how many arrangements that is; a run where it
 //                            is not what the rewrite report's accounting
-//                            (src/interp/arrangements_built.h) says is an
-//                            error
+//                            (include/lir/interp/arrangements_built.h) says is
+//                            an error
 //   output_rows              size of the accumulated output: N - K + N/2;
 //                            a run whose accumulated output differs from the
 //                            LEFT JOIN's answer (count and an
@@ -91,15 +91,15 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
-#include "src/eval/dataflow.h"
-#include "src/eval/datum.h"
-#include "src/eval/incremental.h"
-#include "src/explain/text.h"
-#include "src/interp/inputs.h"
-#include "src/lir/document.h"
-#include "src/lir/node.h"
-#include "src/recognizer/features.h"
-#include "src/recognizer/pass.h"
+#include "lir/document.h"
+#include "lir/eval/dataflow.h"
+#include "lir/eval/datum.h"
+#include "lir/eval/incremental.h"
+#include "lir/explain/text.h"
+#include "lir/interp/inputs.h"
+#include "lir/node.h"
+#include "lir/recognizer/features.h"
+#include "lir/recognizer/pass.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // The SetDifferenceCoArranged A/B: the incremental engine
-// (src/eval/incremental.h) maintaining `SELECT k FROM a EXCEPT
+// (include/lir/eval/incremental.h) maintaining `SELECT k FROM a EXCEPT
 // SELECT k FROM b` with the fused set-difference rewrite off (Threshold::Basic
 // over the co-arranged Union, the first case of
 // testdata/recognizer/shapes.txt) and on (SetDifference, from lir::Optimize
@@ -44,14 +44,14 @@
 #include "absl/strings/str_cat.h"
 #include "bench/except_plan.h"
 #include "benchmark/benchmark.h"
-#include "src/eval/dataflow.h"
-#include "src/eval/datum.h"
-#include "src/eval/incremental.h"
-#include "src/explain/text.h"
-#include "src/lir/document.h"
-#include "src/lir/node.h"
-#include "src/recognizer/features.h"
-#include "src/recognizer/pass.h"
+#include "lir/document.h"
+#include "lir/eval/dataflow.h"
+#include "lir/eval/datum.h"
+#include "lir/eval/incremental.h"
+#include "lir/explain/text.h"
+#include "lir/node.h"
+#include "lir/recognizer/features.h"
+#include "lir/recognizer/pass.h"
 
 namespace {
 

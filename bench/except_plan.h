@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "src/eval/dataflow.h"
-#include "src/lir/node.h"
+#include "lir/eval/dataflow.h"
+#include "lir/node.h"
 
 namespace lir_bench {
 

@@ -35,12 +35,12 @@
 #include "absl/strings/str_cat.h"
 #include "bench/floors.h"
 #include "benchmark/benchmark.h"
+#include "lir/document.h"
+#include "lir/explain/json.h"
+#include "lir/explain/text.h"
+#include "lir/node.h"
+#include "lir/validate.h"
 #include "nlohmann/json.hpp"
-#include "src/explain/json.h"
-#include "src/explain/text.h"
-#include "src/lir/document.h"
-#include "src/lir/node.h"
-#include "src/lir/validate.h"
 #include "tests/support/plan_generator.h"
 
 namespace {

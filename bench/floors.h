@@ -12,11 +12,11 @@
 #include <sys/resource.h>
 
 #include "benchmark/benchmark.h"
+#include "lir/document.h"
+#include "lir/explain/json.h"
+#include "lir/explain/text.h"
+#include "lir/node.h"
 #include "nlohmann/json.hpp"
-#include "src/explain/json.h"
-#include "src/explain/text.h"
-#include "src/lir/document.h"
-#include "src/lir/node.h"
 
 namespace lir_bench {
 

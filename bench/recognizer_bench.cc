@@ -28,11 +28,11 @@
 
 #include "bench/floors.h"
 #include "benchmark/benchmark.h"
-#include "src/explain/text.h"
-#include "src/lir/document.h"
-#include "src/lir/node.h"
-#include "src/recognizer/fused_set_difference.h"
-#include "src/recognizer/pass.h"
+#include "lir/document.h"
+#include "lir/explain/text.h"
+#include "lir/node.h"
+#include "lir/recognizer/fused_set_difference.h"
+#include "lir/recognizer/pass.h"
 #include "tests/support/plan_generator.h"
 
 namespace {

@@ -50,8 +50,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
-#include "src/eval/spine.h"
-#include "src/eval/spine_workload.h"
+#include "lir/eval/spine.h"
+#include "lir/eval/spine_workload.h"
 
 namespace {
 

@@ -45,12 +45,12 @@
 #include "absl/strings/str_cat.h"
 #include "bench/except_plan.h"
 #include "benchmark/benchmark.h"
-#include "src/eval/dataflow.h"
-#include "src/eval/datum.h"
-#include "src/eval/incremental.h"
-#include "src/eval/spine.h"
-#include "src/explain/text.h"
-#include "src/lir/document.h"
+#include "lir/document.h"
+#include "lir/eval/dataflow.h"
+#include "lir/eval/datum.h"
+#include "lir/eval/incremental.h"
+#include "lir/eval/spine.h"
+#include "lir/explain/text.h"
 
 namespace {
 

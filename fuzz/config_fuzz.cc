@@ -17,8 +17,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "fuzz/fuzz_util.h"
-#include "src/interp/annotations.h"
-#include "src/recognizer/features.h"
+#include "lir/interp/annotations.h"
+#include "lir/recognizer/features.h"
 #include "tools/lir-opt/list_parse.h"
 
 namespace lir::fuzz {

@@ -12,11 +12,11 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "src/eval/data.h"
-#include "src/eval/run.h"
-#include "src/explain/text.h"
-#include "src/lir/node.h"
-#include "src/lir/validate.h"
+#include "lir/eval/data.h"
+#include "lir/eval/run.h"
+#include "lir/explain/text.h"
+#include "lir/node.h"
+#include "lir/validate.h"
 
 namespace lir::fuzz {
 namespace {

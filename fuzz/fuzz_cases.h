@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "lir/document.h"
 #include "nlohmann/json.hpp"
-#include "src/lir/document.h"
 
 namespace lir::fuzz {
 

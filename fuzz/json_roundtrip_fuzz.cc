@@ -14,10 +14,10 @@
 
 #include "absl/status/statusor.h"
 #include "fuzz/fuzz_util.h"
-#include "src/explain/json.h"
-#include "src/explain/text.h"
-#include "src/lir/document.h"
-#include "src/lir/validate.h"
+#include "lir/document.h"
+#include "lir/explain/json.h"
+#include "lir/explain/text.h"
+#include "lir/validate.h"
 
 namespace lir::fuzz {
 namespace {

@@ -19,8 +19,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "fuzz/fuzz_cases.h"
-#include "src/explain/json.h"
-#include "src/explain/text.h"
+#include "lir/explain/json.h"
+#include "lir/explain/text.h"
 
 namespace {
 

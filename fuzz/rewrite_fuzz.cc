@@ -7,8 +7,8 @@
 //
 // Properties: the analyses succeed on a valid plan, before and after the
 // rewrite; the rewrite succeeds (errors are real failures, never declines:
-// src/recognizer/pass.h); the rewritten plan validates, prints as text that
-// parses and prints the same, and so does its text annotated with every
+// include/lir/recognizer/pass.h); the rewritten plan validates, prints as text
+// that parses and prints the same, and so does its text annotated with every
 // analysis field; the rewrite report prints.
 #include <cstddef>
 #include <cstdint>
@@ -19,14 +19,14 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "fuzz/fuzz_util.h"
-#include "src/explain/text.h"
-#include "src/interp/annotations.h"
-#include "src/interp/inputs.h"
-#include "src/lir/document.h"
-#include "src/lir/node.h"
-#include "src/lir/validate.h"
-#include "src/recognizer/features.h"
-#include "src/recognizer/pass.h"
+#include "lir/document.h"
+#include "lir/explain/text.h"
+#include "lir/interp/annotations.h"
+#include "lir/interp/inputs.h"
+#include "lir/node.h"
+#include "lir/recognizer/features.h"
+#include "lir/recognizer/pass.h"
+#include "lir/validate.h"
 
 namespace lir::fuzz {
 namespace {

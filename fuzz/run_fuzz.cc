@@ -22,12 +22,12 @@
 #include "absl/strings/str_cat.h"
 #include "fuzz/fuzz_cases.h"
 #include "fuzz/fuzz_util.h"
+#include "lir/eval/data.h"
+#include "lir/eval/run.h"
+#include "lir/explain/text.h"
+#include "lir/recognizer/features.h"
+#include "lir/recognizer/pass.h"
 #include "nlohmann/json.hpp"
-#include "src/eval/data.h"
-#include "src/eval/run.h"
-#include "src/explain/text.h"
-#include "src/recognizer/features.h"
-#include "src/recognizer/pass.h"
 
 namespace lir::fuzz {
 namespace {

@@ -5,7 +5,7 @@
 // and prints the same (print(parse(print(x))) == print(x)), with and without
 // node identifiers; a plan that validated still validates after the round
 // trip; and a validated plan's JSON form reads back to the same text
-// (the JSON form is lossless: src/explain/json.h).
+// (the JSON form is lossless: include/lir/explain/json.h).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -14,10 +14,10 @@
 
 #include "absl/status/statusor.h"
 #include "fuzz/fuzz_util.h"
-#include "src/explain/json.h"
-#include "src/explain/text.h"
-#include "src/lir/document.h"
-#include "src/lir/validate.h"
+#include "lir/document.h"
+#include "lir/explain/json.h"
+#include "lir/explain/text.h"
+#include "lir/validate.h"
 
 namespace lir::fuzz {
 namespace {

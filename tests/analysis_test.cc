@@ -8,14 +8,14 @@
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
-#include "src/explain/text.h"
-#include "src/interp/annotations.h"
-#include "src/interp/arity.h"
-#include "src/interp/driver.h"
-#include "src/lir/document.h"
-#include "src/lir/validate.h"
-#include "src/recognizer/pass.h"
-#include "src/recognizer/relax_must_consolidate.h"
+#include "lir/document.h"
+#include "lir/explain/text.h"
+#include "lir/interp/annotations.h"
+#include "lir/interp/arity.h"
+#include "lir/interp/driver.h"
+#include "lir/recognizer/pass.h"
+#include "lir/recognizer/relax_must_consolidate.h"
+#include "lir/validate.h"
 #include "tests/support/plan_generator.h"
 
 namespace lir::interp {

@@ -17,12 +17,12 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "src/eval/data.h"
-#include "src/eval/incremental.h"
-#include "src/eval/run.h"
-#include "src/explain/text.h"
-#include "src/lir/plan_builder.h"
-#include "src/lir/validate.h"
+#include "lir/eval/data.h"
+#include "lir/eval/incremental.h"
+#include "lir/eval/run.h"
+#include "lir/explain/text.h"
+#include "lir/plan_builder.h"
+#include "lir/validate.h"
 
 namespace lir {
 namespace {

@@ -1,4 +1,4 @@
-// The arrangement accounting (src/interp/arrangements_built.h) on every
+// The arrangement accounting (include/lir/interp/arrangements_built.h) on every
 // corpus plan the evaluator runs, with the fused rewrite off and on: the
 // arrangements it says each node builds are the ones `lir-opt run
 // --arrangement_sizes` lists.
@@ -11,13 +11,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
-#include "src/eval/data.h"
-#include "src/eval/run.h"
-#include "src/explain/text.h"
-#include "src/interp/annotations.h"
-#include "src/interp/arrangements_built.h"
-#include "src/lir/document.h"
-#include "src/recognizer/pass.h"
+#include "lir/document.h"
+#include "lir/eval/data.h"
+#include "lir/eval/run.h"
+#include "lir/explain/text.h"
+#include "lir/interp/annotations.h"
+#include "lir/interp/arrangements_built.h"
+#include "lir/recognizer/pass.h"
 #include "tests/support/arrangements_compare.h"
 #include "tests/support/corpus_data.h"
 #include "tests/support/corpus_util.h"

@@ -1,9 +1,9 @@
-// Arrangement accounting (src/interp/arrangements_built.h): the arrangements
-// each node kind builds, the totals, the annotation, and the equality with
-// what the evaluator's incremental engine lists (`lir-opt run
+// Arrangement accounting (include/lir/interp/arrangements_built.h): the
+// arrangements each node kind builds, the totals, the annotation, and the
+// equality with what the evaluator's incremental engine lists (`lir-opt run
 // --arrangement_sizes`) per node kind on small plans (the corpus:
 // arrangements_built_corpus_test.cc).
-#include "src/interp/arrangements_built.h"
+#include "lir/interp/arrangements_built.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -18,13 +18,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
-#include "src/eval/data.h"
-#include "src/eval/run.h"
-#include "src/explain/text.h"
-#include "src/interp/annotations.h"
-#include "src/interp/driver.h"
-#include "src/lir/document.h"
-#include "src/recognizer/pass.h"
+#include "lir/document.h"
+#include "lir/eval/data.h"
+#include "lir/eval/run.h"
+#include "lir/explain/text.h"
+#include "lir/interp/annotations.h"
+#include "lir/interp/driver.h"
+#include "lir/recognizer/pass.h"
 #include "tests/support/arrangements_compare.h"
 
 namespace lir::interp {

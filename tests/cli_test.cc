@@ -12,7 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
-#include "src/explain/line_diff.h"
+#include "lir/explain/line_diff.h"
 #include "tests/support/cli_test_util.h"
 
 namespace {

@@ -10,12 +10,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "src/explain/json.h"
-#include "src/explain/text.h"
-#include "src/lir/document.h"
-#include "src/lir/node.h"
-#include "src/lir/plan_builder.h"
-#include "src/lir/validate.h"
+#include "lir/document.h"
+#include "lir/explain/json.h"
+#include "lir/explain/text.h"
+#include "lir/node.h"
+#include "lir/plan_builder.h"
+#include "lir/validate.h"
 #include "tests/support/plan_generator.h"
 
 namespace lir {

@@ -18,9 +18,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
-#include "src/eval/run.h"
-#include "src/explain/text.h"
-#include "src/recognizer/pass.h"
+#include "lir/eval/run.h"
+#include "lir/explain/text.h"
+#include "lir/recognizer/pass.h"
 #include "tests/support/corpus_data.h"
 #include "tests/support/corpus_util.h"
 

@@ -19,9 +19,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
-#include "src/eval/run.h"
-#include "src/explain/text.h"
-#include "src/lir/validate.h"
+#include "lir/eval/run.h"
+#include "lir/explain/text.h"
+#include "lir/validate.h"
 #include "tests/support/eval_plan_fuzz_gen.h"
 
 namespace lir {

@@ -26,11 +26,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "src/eval/run.h"
-#include "src/explain/text.h"
-#include "src/interp/inputs.h"
-#include "src/lir/validate.h"
-#include "src/recognizer/pass.h"
+#include "lir/eval/run.h"
+#include "lir/explain/text.h"
+#include "lir/interp/inputs.h"
+#include "lir/recognizer/pass.h"
+#include "lir/validate.h"
 #include "tests/support/eval_case_gen.h"
 
 namespace lir {

@@ -1,10 +1,10 @@
-// Tests of the incremental engine (src/eval/incremental.h): multi-round
+// Tests of the incremental engine (include/lir/eval/incremental.h): multi-round
 // updates with retractions through the native operators other than
 // SetDifference and Threshold: reductions, linear and delta joins against a
 // nested-loops oracle, Let, TopK, the LetRec adapter, and a 100,000-deep
 // chain. EXCEPT ALL and the agreement with the snapshot engine are in
 // eval_incremental_test.cc.
-#include "src/eval/incremental.h"
+#include "lir/eval/incremental.h"
 
 #include <cstdint>
 #include <map>
@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "lir/plan_builder.h"
 #include "src/eval/trace.h"
-#include "src/lir/plan_builder.h"
 #include "tests/support/eval_incremental_test_util.h"
 
 namespace lir::eval {

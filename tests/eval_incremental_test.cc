@@ -1,10 +1,10 @@
-// Tests of the incremental engine (src/eval/incremental.h): the fused
+// Tests of the incremental engine (include/lir/eval/incremental.h): the fused
 // SetDifference against the Threshold it replaces (outputs, arrangements,
 // fuel, compaction, projecting arms, memory at small scale), and agreement
 // of every operator with the snapshot engine. The other native operators
 // (reduce, joins, Let, TopK, the LetRec adapter, a deep chain) are in
 // eval_incremental_operators_test.cc.
-#include "src/eval/incremental.h"
+#include "lir/eval/incremental.h"
 
 #include <cstdint>
 #include <map>
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "src/eval/snapshot.h"
+#include "lir/eval/snapshot.h"
 #include "src/eval/trace.h"
 #include "tests/support/eval_incremental_test_util.h"
 

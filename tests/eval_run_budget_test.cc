@@ -1,6 +1,6 @@
-// RunDocument's bounds (src/eval/budget.h, run.h): only rounds with changes
-// are run, the row and iteration budgets end a runaway with an error naming
-// the operator in both engines, and data for a collection the document
+// RunDocument's bounds (include/lir/eval/budget.h, run.h): only rounds with
+// changes are run, the row and iteration budgets end a runaway with an error
+// naming the operator in both engines, and data for a collection the document
 // computes is refused.
 #include <cstdint>
 #include <string>
@@ -9,11 +9,11 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
-#include "src/eval/budget.h"
-#include "src/eval/data.h"
+#include "lir/eval/budget.h"
+#include "lir/eval/data.h"
+#include "lir/eval/run.h"
+#include "lir/explain/text.h"
 #include "src/eval/json_locate.h"
-#include "src/eval/run.h"
-#include "src/explain/text.h"
 
 namespace lir::eval {
 namespace {

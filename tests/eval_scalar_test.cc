@@ -14,10 +14,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
-#include "src/eval/datum.h"
-#include "src/eval/scalar_eval.h"
+#include "lir/eval/datum.h"
+#include "lir/eval/scalar_eval.h"
+#include "lir/node.h"
 #include "src/explain/text_primitives.h"
-#include "src/lir/node.h"
 #include "tests/support/eval_scalar_test_util.h"
 
 namespace lir::eval {

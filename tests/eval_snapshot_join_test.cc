@@ -1,4 +1,4 @@
-// The snapshot engine's joins (src/eval/snapshot.h): a linear join
+// The snapshot engine's joins (include/lir/eval/snapshot.h): a linear join
 // following its stages, and a delta join whose paths must agree, over
 // several rounds with retractions and negative counts. Every expected
 // collection below was computed by hand from the plan and data.
@@ -10,9 +10,9 @@
 
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
-#include "src/eval/datum.h"
-#include "src/eval/snapshot.h"
-#include "src/lir/document.h"
+#include "lir/document.h"
+#include "lir/eval/datum.h"
+#include "lir/eval/snapshot.h"
 #include "tests/support/eval_snapshot_test_util.h"
 
 namespace lir::eval {

@@ -1,4 +1,4 @@
-// The snapshot engine's bindings (src/eval/snapshot.h): Let, free
+// The snapshot engine's bindings (include/lir/eval/snapshot.h): Let, free
 // locals, LetRec fixed points and recursion limits, and 100,000-deep plans
 // (Negate, Mfp and Let chains). Every expected collection below was
 // computed by hand from the plan and data.
@@ -10,10 +10,10 @@
 
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
-#include "src/eval/datum.h"
-#include "src/eval/snapshot.h"
-#include "src/lir/document.h"
-#include "src/lir/plan_builder.h"
+#include "lir/document.h"
+#include "lir/eval/datum.h"
+#include "lir/eval/snapshot.h"
+#include "lir/plan_builder.h"
 #include "tests/support/eval_snapshot_test_util.h"
 
 namespace lir::eval {

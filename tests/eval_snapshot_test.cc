@@ -1,4 +1,4 @@
-// The snapshot engine (src/eval/snapshot.h): every node kind but
+// The snapshot engine (include/lir/eval/snapshot.h): every node kind but
 // joins and bindings over several rounds with retractions and negative
 // counts, reductions, TopK, EXCEPT ALL both ways, and build and round
 // errors. Joins are in eval_snapshot_join_test.cc; Let, LetRec and
@@ -12,9 +12,9 @@
 
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
-#include "src/eval/datum.h"
-#include "src/eval/snapshot.h"
-#include "src/lir/document.h"
+#include "lir/document.h"
+#include "lir/eval/datum.h"
+#include "lir/eval/snapshot.h"
 #include "tests/support/eval_snapshot_test_util.h"
 
 namespace lir::eval {

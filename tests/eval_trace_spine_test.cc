@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "src/eval/dataflow.h"
-#include "src/eval/datum.h"
-#include "src/eval/spine.h"
+#include "lir/eval/dataflow.h"
+#include "lir/eval/datum.h"
+#include "lir/eval/spine.h"
 #include "src/eval/trace.h"
 
 namespace lir::eval {

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "gtest/gtest.h"
-#include "src/eval/datum.h"
+#include "lir/eval/datum.h"
 #include "src/eval/stable_vector.h"
 #include "src/eval/trace.h"
 

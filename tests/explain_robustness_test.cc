@@ -14,10 +14,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "lir/document.h"
+#include "lir/explain/json.h"
+#include "lir/explain/text.h"
 #include "nlohmann/json.hpp"
-#include "src/explain/json.h"
-#include "src/explain/text.h"
-#include "src/lir/document.h"
 #include "tests/support/cli_test_util.h"
 
 namespace lir::explain {

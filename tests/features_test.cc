@@ -1,5 +1,5 @@
 // Tests of the optimizer feature list: spellings, sources and errors.
-#include "src/recognizer/features.h"
+#include "lir/recognizer/features.h"
 #include "gtest/gtest.h"
 
 namespace lir {

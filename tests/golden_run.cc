@@ -5,10 +5,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "src/eval/run.h"
-#include "src/explain/text.h"
-#include "src/lir/validate.h"
-#include "src/recognizer/pass.h"
+#include "lir/eval/run.h"
+#include "lir/explain/text.h"
+#include "lir/recognizer/pass.h"
+#include "lir/validate.h"
 
 namespace lir::golden {
 

@@ -4,8 +4,8 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "src/eval/spine_workload.h"
-#include "src/explain/json.h"
+#include "lir/eval/spine_workload.h"
+#include "lir/explain/json.h"
 
 namespace lir::golden {
 

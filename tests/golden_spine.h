@@ -1,6 +1,6 @@
 // The `spine` command of the golden tests: runs the synthetic workload of
-// ../shared/reference/SPINE.md section 6 (src/eval/spine_workload.h) and
-// prints what `lir-opt spine` prints.
+// ../shared/reference/SPINE.md section 6 (include/lir/eval/spine_workload.h)
+// and prints what `lir-opt spine` prints.
 #ifndef LIR_TESTS_GOLDEN_SPINE_H_
 #define LIR_TESTS_GOLDEN_SPINE_H_
 

@@ -8,10 +8,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
-#include "src/eval/data.h"
-#include "src/explain/json.h"
+#include "lir/eval/data.h"
+#include "lir/explain/json.h"
+#include "lir/recognizer/features.h"
 #include "src/explain/json_unique_keys.h"
-#include "src/recognizer/features.h"
 #include "tests/support/cli_test_util.h"
 
 namespace lir {

@@ -15,12 +15,12 @@
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
-#include "src/explain/json.h"
-#include "src/explain/text.h"
+#include "lir/document.h"
+#include "lir/explain/json.h"
+#include "lir/explain/text.h"
+#include "lir/node.h"
+#include "lir/plan_builder.h"
 #include "src/explain/text_primitives.h"
-#include "src/lir/document.h"
-#include "src/lir/node.h"
-#include "src/lir/plan_builder.h"
 #include "tests/json_test_util.h"
 #include "tests/support/corpus_util.h"
 

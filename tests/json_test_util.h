@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "src/lir/arrangement.h"
-#include "src/lir/document.h"
-#include "src/lir/node.h"
+#include "lir/arrangement.h"
+#include "lir/document.h"
+#include "lir/node.h"
 
 namespace lir::json_test_util {
 

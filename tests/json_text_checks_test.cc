@@ -10,10 +10,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
+#include "lir/document.h"
+#include "lir/explain/json.h"
+#include "lir/explain/text.h"
 #include "nlohmann/json.hpp"
-#include "src/explain/json.h"
-#include "src/explain/text.h"
-#include "src/lir/document.h"
 
 namespace lir::explain {
 namespace {

@@ -1,13 +1,13 @@
 // ../shared/reference/SEMANTICS.md section 8: layout rows of arrangement forms,
-// and which form an arranged read finds (src/lir/layout.h).
-#include "src/lir/layout.h"
+// and which form an arranged read finds (include/lir/layout.h).
+#include "lir/layout.h"
 
 #include <optional>
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "src/lir/arrangement.h"
-#include "src/lir/node.h"
+#include "lir/arrangement.h"
+#include "lir/node.h"
 
 namespace lir {
 namespace {

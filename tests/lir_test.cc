@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "src/lir/arrangement.h"
-#include "src/lir/document.h"
-#include "src/lir/mfp.h"
-#include "src/lir/node.h"
-#include "src/lir/scalar.h"
+#include "lir/arrangement.h"
+#include "lir/document.h"
+#include "lir/mfp.h"
+#include "lir/node.h"
+#include "lir/scalar.h"
 
 namespace lir {
 namespace {

@@ -1,22 +1,22 @@
-// Unit tests of the pass driver (src/recognizer/pass_driver.h): the walk and
-// its recursive context, the report records and their payload, the decline
-// name tables, and OptimizeOptions{report}.
+// Unit tests of the pass driver (include/lir/recognizer/pass_driver.h): the
+// walk and its recursive context, the report records and their payload, the
+// decline name tables, and OptimizeOptions{report}.
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
+#include "lir/document.h"
+#include "lir/explain/text.h"
+#include "lir/interp/inputs.h"
+#include "lir/node.h"
+#include "lir/recognizer/decision.h"
+#include "lir/recognizer/fused_set_difference.h"
+#include "lir/recognizer/pass.h"
+#include "lir/recognizer/pass_driver.h"
+#include "lir/recognizer/relax_must_consolidate.h"
 #include "nlohmann/json.hpp"
-#include "src/explain/text.h"
-#include "src/interp/inputs.h"
-#include "src/lir/document.h"
-#include "src/lir/node.h"
-#include "src/recognizer/decision.h"
-#include "src/recognizer/fused_set_difference.h"
-#include "src/recognizer/pass.h"
-#include "src/recognizer/pass_driver.h"
-#include "src/recognizer/relax_must_consolidate.h"
 
 namespace lir {
 namespace {

@@ -1,7 +1,7 @@
-// PlanBuilder (src/lir/plan_builder.h): EXCEPT plans built in code print
+// PlanBuilder (include/lir/plan_builder.h): EXCEPT plans built in code print
 // byte for byte as the files Materialize produced, ids are post-order, and
 // mistakes come back from Build() located by LirId.
-#include "src/lir/plan_builder.h"
+#include "lir/plan_builder.h"
 
 #include <filesystem>
 #include <string>
@@ -10,8 +10,8 @@
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
-#include "src/explain/text.h"
-#include "src/lir/document.h"
+#include "lir/document.h"
+#include "lir/explain/text.h"
 #include "tests/support/corpus_util.h"
 
 namespace lir {

@@ -13,10 +13,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
-#include "src/explain/json.h"
-#include "src/explain/text.h"
-#include "src/lir/node.h"
-#include "src/lir/validate.h"
+#include "lir/explain/json.h"
+#include "lir/explain/text.h"
+#include "lir/node.h"
+#include "lir/validate.h"
 
 namespace lir {
 namespace {

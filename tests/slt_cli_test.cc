@@ -18,8 +18,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "lir/explain/line_diff.h"
 #include "nlohmann/json.hpp"
-#include "src/explain/line_diff.h"
 #include "tests/support/cli_test_util.h"
 
 namespace lir {

@@ -7,8 +7,8 @@
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
+#include "lir/eval/spine_workload.h"
 #include "nlohmann/json.hpp"
-#include "src/eval/spine_workload.h"
 #include "tests/support/cli_test_util.h"
 
 namespace lir {

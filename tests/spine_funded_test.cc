@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "src/eval/spine.h"
+#include "lir/eval/spine.h"
 
 namespace lir::eval::spine {
 namespace {

@@ -1,7 +1,7 @@
 // The spine model against ../shared/reference/SPINE.md: the worked examples
 // of section 7 state by state, and the mechanism's rules (sections 1-4) one
 // test each. The funded rules (section 5) are in spine_funded_test.cc.
-#include "src/eval/spine.h"
+#include "lir/eval/spine.h"
 
 #include <string>
 #include <vector>

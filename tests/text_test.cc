@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "src/explain/text.h"
+#include "lir/explain/text.h"
 #include "tests/support/corpus_util.h"
 
 namespace lir::explain {

@@ -1,8 +1,8 @@
-// The unique-keys analysis (src/interp/unique_keys.h): its key-set helpers,
-// its lattice, and, as a property, its soundness against the reference
+// The unique-keys analysis (include/lir/interp/unique_keys.h): its key-set
+// helpers, its lattice, and, as a property, its soundness against the reference
 // evaluator: on generated plans and data, every key claimed for a node holds
 // in that node's output at every round.
-#include "src/interp/unique_keys.h"
+#include "lir/interp/unique_keys.h"
 
 #include <map>
 #include <set>
@@ -11,12 +11,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "src/eval/data.h"
-#include "src/eval/run.h"
-#include "src/explain/text.h"
-#include "src/interp/annotations.h"
-#include "src/lir/document.h"
-#include "src/lir/validate.h"
+#include "lir/document.h"
+#include "lir/eval/data.h"
+#include "lir/eval/run.h"
+#include "lir/explain/text.h"
+#include "lir/interp/annotations.h"
+#include "lir/validate.h"
 #include "tests/support/eval_plan_fuzz_gen.h"
 
 namespace lir::interp {

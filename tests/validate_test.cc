@@ -1,7 +1,7 @@
 // Tests of Validate / InferArities: a valid hand-built plan for every node
 // kind, one failing plan per class of error (checking the message), deep
 // plans, and every corpus plan.
-#include "src/lir/validate.h"
+#include "lir/validate.h"
 
 #include <filesystem>
 #include <fstream>
@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "src/explain/text.h"
-#include "src/lir/arrangement.h"
-#include "src/lir/document.h"
-#include "src/lir/node.h"
+#include "lir/arrangement.h"
+#include "lir/document.h"
+#include "lir/explain/text.h"
+#include "lir/node.h"
 #include "tests/support/corpus_util.h"
 
 namespace lir {

@@ -1,6 +1,7 @@
-// The scoped walker (src/lir/walk.h) and node errors (src/lir/node_error.h):
-// hook order, Let/LetRec scoping, the recursive flag, LetRec rounds, depth.
-#include "src/lir/walk.h"
+// The scoped walker (include/lir/walk.h) and node errors
+// (include/lir/node_error.h): hook order, Let/LetRec scoping, the recursive
+// flag, LetRec rounds, depth.
+#include "lir/walk.h"
 
 #include <cstdint>
 #include <span>
@@ -11,8 +12,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
-#include "src/lir/node.h"
-#include "src/lir/node_error.h"
+#include "lir/node.h"
+#include "lir/node_error.h"
 
 namespace lir {
 namespace {

@@ -1,5 +1,5 @@
 // Budget errors: one wording for both engines (budget.h).
-#include "src/eval/budget.h"
+#include "lir/eval/budget.h"
 
 #include "absl/strings/str_cat.h"
 

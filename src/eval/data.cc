@@ -1,16 +1,16 @@
 // Reading and writing the evaluator's input data files.
-#include "src/eval/data.h"
+#include "lir/eval/data.h"
 
 #include <algorithm>
 #include <limits>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "lir/explain/json.h"
+#include "lir/status_macros.h"
 #include "nlohmann/json.hpp"
 #include "src/eval/bytea.h"
 #include "src/eval/json_locate.h"
-#include "src/explain/json.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::eval {
 

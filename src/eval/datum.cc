@@ -1,5 +1,5 @@
 // Datums, rows and multisets of the evaluator.
-#include "src/eval/datum.h"
+#include "lir/eval/datum.h"
 
 #include <algorithm>
 #include <charconv>
@@ -10,9 +10,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "lir/status_macros.h"
 #include "src/eval/bytea.h"
 #include "src/explain/text_primitives.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::eval {
 

@@ -5,8 +5,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "src/eval/datum.h"
-#include "src/lir/node.h"
+#include "lir/eval/datum.h"
+#include "lir/node.h"
 
 namespace lir::eval::internal {
 

@@ -12,7 +12,7 @@
 //   negative accumulated count is an error.
 // - The printer omits the Project line only when the projection is every
 //   input and map column, so without it the map columns are output too.
-#include "src/eval/fast_path.h"
+#include "lir/eval/fast_path.h"
 
 #include <algorithm>
 #include <utility>
@@ -20,9 +20,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "lir/eval/scalar_eval.h"
+#include "lir/status_macros.h"
 #include "src/eval/operators.h"
-#include "src/eval/scalar_eval.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::eval {
 

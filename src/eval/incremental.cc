@@ -2,7 +2,7 @@
 // post-order (with the scoped walker, so iteratively), then runs them in that
 // order every round, each reading its inputs' changes of the round and the
 // arrangements it shares.
-#include "src/eval/incremental.h"
+#include "lir/eval/incremental.h"
 
 #include <map>
 #include <new>
@@ -12,14 +12,14 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "src/eval/budget.h"
+#include "lir/eval/budget.h"
+#include "lir/eval/scalar_eval.h"
+#include "lir/eval/snapshot.h"
+#include "lir/interp/arity.h"
+#include "lir/node_error.h"
+#include "lir/status_macros.h"
+#include "lir/walk.h"
 #include "src/eval/incremental_internal.h"
-#include "src/eval/scalar_eval.h"
-#include "src/eval/snapshot.h"
-#include "src/interp/arity.h"
-#include "src/lir/node_error.h"
-#include "src/lir/status_macros.h"
-#include "src/lir/walk.h"
 
 namespace lir::eval {
 namespace {
@@ -51,7 +51,7 @@ absl::StatusOr<size_t> BuildOne(const Node& node, Graph& graph) {
 }
 
 /// Builds one operator per node in post-order: a visitor of the scoped
-/// walker (src/lir/walk.h). A Let's value is built before its body, which
+/// walker (include/lir/walk.h). A Let's value is built before its body, which
 /// may then read it.
 class GraphBuilder : public ScopedVisitorBase<std::monostate> {
  public:

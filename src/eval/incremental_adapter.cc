@@ -10,10 +10,10 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "lir/eval/snapshot.h"
+#include "lir/status_macros.h"
 #include "src/eval/incremental_internal.h"
-#include "src/eval/snapshot.h"
 #include "src/eval/snapshot_internal.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::eval::incremental_internal {
 namespace {

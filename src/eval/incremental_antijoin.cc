@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "lir/arm_key.h"
+#include "lir/status_macros.h"
 #include "src/eval/incremental_internal.h"
 #include "src/eval/operators.h"
-#include "src/lir/arm_key.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::eval::incremental_internal {
 namespace {

@@ -14,12 +14,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "src/eval/budget.h"
-#include "src/eval/dataflow.h"
-#include "src/eval/datum.h"
+#include "lir/eval/budget.h"
+#include "lir/eval/dataflow.h"
+#include "lir/eval/datum.h"
+#include "lir/interp/arity.h"
+#include "lir/node.h"
 #include "src/eval/trace.h"
-#include "src/interp/arity.h"
-#include "src/lir/node.h"
 
 namespace lir::eval::incremental_internal {
 

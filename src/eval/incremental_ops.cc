@@ -8,14 +8,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "lir/eval/scalar_eval.h"
+#include "lir/interp/arrangements_built.h"
+#include "lir/status_macros.h"
 #include "src/eval/incremental_internal.h"
 #include "src/eval/layout_read.h"
 #include "src/eval/operators.h"
-#include "src/eval/scalar_eval.h"
 #include "src/eval/temporal.h"
 #include "src/explain/text_primitives.h"
-#include "src/interp/arrangements_built.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::eval::incremental_internal {
 
@@ -28,8 +28,8 @@ Trace* FindOffered(const std::vector<Offered>& offered,
 }
 
 std::string KeyListText(const std::vector<ScalarExpr>& key) {
-  // The accounting (src/interp/arrangements_built.h) names arrangements the
-  // same way; one spelling, so the two listings compare.
+  // The accounting (include/lir/interp/arrangements_built.h) names arrangements
+  // the same way; one spelling, so the two listings compare.
   return interp::ArrangementKeyText(key);
 }
 

@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "src/eval/scalar_eval.h"
-#include "src/lir/status_macros.h"
+#include "lir/eval/scalar_eval.h"
+#include "lir/status_macros.h"
 
 namespace lir::eval {
 

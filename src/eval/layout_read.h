@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "src/eval/datum.h"
-#include "src/lir/arrangement.h"
-#include "src/lir/layout.h"
-#include "src/lir/node.h"
+#include "lir/arrangement.h"
+#include "lir/eval/datum.h"
+#include "lir/layout.h"
+#include "lir/node.h"
 
 namespace lir::eval {
 

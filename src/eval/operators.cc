@@ -10,9 +10,9 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "lir/eval/scalar_eval.h"
+#include "lir/status_macros.h"
 #include "src/eval/eval_internal.h"
-#include "src/eval/scalar_eval.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::eval {
 namespace {

@@ -11,9 +11,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "src/eval/budget.h"
-#include "src/eval/datum.h"
-#include "src/lir/node.h"
+#include "lir/eval/budget.h"
+#include "lir/eval/datum.h"
+#include "lir/node.h"
 
 namespace lir::eval {
 

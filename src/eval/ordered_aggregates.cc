@@ -6,8 +6,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "lir/status_macros.h"
 #include "src/explain/text_primitives.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::eval::internal {
 namespace {

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "src/eval/datum.h"
-#include "src/lir/scalar.h"
+#include "lir/eval/datum.h"
+#include "lir/scalar.h"
 
 namespace lir::eval::internal {
 

@@ -1,5 +1,5 @@
 // Running plan documents on data, and printing what they computed.
-#include "src/eval/run.h"
+#include "lir/eval/run.h"
 
 #include <algorithm>
 #include <map>
@@ -10,13 +10,13 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "src/eval/fast_path.h"
-#include "src/eval/incremental.h"
-#include "src/eval/scalar_eval.h"
-#include "src/eval/snapshot.h"
+#include "lir/eval/fast_path.h"
+#include "lir/eval/incremental.h"
+#include "lir/eval/scalar_eval.h"
+#include "lir/eval/snapshot.h"
+#include "lir/interp/arity.h"
+#include "lir/status_macros.h"
 #include "src/eval/temporal.h"
-#include "src/interp/arity.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::eval {
 

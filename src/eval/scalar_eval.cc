@@ -3,7 +3,7 @@
 // One classifier (`Classify`) decides which operation a call denotes; both
 // CheckScalar and EvalScalar go through it, so a plan that passes the checks
 // never meets an unsupported operation while rows are evaluated.
-#include "src/eval/scalar_eval.h"
+#include "lir/eval/scalar_eval.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,11 +15,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "lir/status_macros.h"
 #include "src/eval/bytea.h"
 #include "src/eval/eval_internal.h"
 #include "src/eval/temporal.h"
 #include "src/eval/time_ops.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::eval {
 namespace {

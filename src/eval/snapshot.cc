@@ -1,8 +1,8 @@
-// The snapshot engine: a scoped walk over the plan (src/lir/walk.h) that
+// The snapshot engine: a scoped walk over the plan (include/lir/walk.h) that
 // computes every node's whole output (snapshot_ops.cc), binds Let and LetRec
 // locals, and iterates LetRec to a fixed point; plus the Dataflow that
 // re-runs it every round.
-#include "src/eval/snapshot.h"
+#include "lir/eval/snapshot.h"
 
 #include <algorithm>
 #include <new>
@@ -15,12 +15,12 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "src/eval/budget.h"
+#include "lir/eval/budget.h"
+#include "lir/node_error.h"
+#include "lir/status_macros.h"
+#include "lir/walk.h"
 #include "src/eval/operators.h"
 #include "src/eval/snapshot_internal.h"
-#include "src/lir/node_error.h"
-#include "src/lir/status_macros.h"
-#include "src/lir/walk.h"
 
 namespace lir::eval {
 namespace {
@@ -47,7 +47,7 @@ IterationBound BoundOf(const LetRecOp& op) {
 }
 
 /// Evaluates one plan over one environment: a visitor of the scoped walker
-/// (src/lir/walk.h), which owns Let/LetRec order and scoping; LetRec values
+/// (include/lir/walk.h), which owns Let/LetRec order and scoping; LetRec values
 /// are iterated until no binding changes.
 class SnapshotVisitor : public ScopedVisitorBase<Multiset> {
  public:

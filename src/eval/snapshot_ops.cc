@@ -10,12 +10,12 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "lir/eval/scalar_eval.h"
+#include "lir/status_macros.h"
 #include "src/eval/layout_read.h"
 #include "src/eval/operators.h"
-#include "src/eval/scalar_eval.h"
 #include "src/eval/snapshot_internal.h"
 #include "src/eval/temporal.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::eval::snapshot_internal {
 namespace {

@@ -1,4 +1,4 @@
-#include "src/eval/spine.h"
+#include "lir/eval/spine.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,4 +1,4 @@
-#include "src/eval/spine_workload.h"
+#include "lir/eval/spine_workload.h"
 
 #include <utility>
 

@@ -7,9 +7,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "src/eval/scalar_eval.h"
+#include "lir/eval/scalar_eval.h"
+#include "lir/status_macros.h"
 #include "src/explain/text_primitives.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::eval {
 namespace {

@@ -18,8 +18,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "src/eval/datum.h"
-#include "src/lir/mfp.h"
+#include "lir/eval/datum.h"
+#include "lir/mfp.h"
 
 namespace lir::eval {
 

@@ -1,7 +1,7 @@
 // SQL operators over timestamps, intervals and dates.
 #include "src/eval/time_ops.h"
 
-#include "src/lir/status_macros.h"
+#include "lir/status_macros.h"
 
 namespace lir::eval {
 namespace {

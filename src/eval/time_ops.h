@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "absl/status/statusor.h"
-#include "src/eval/datum.h"
+#include "lir/eval/datum.h"
 
 namespace lir::eval {
 

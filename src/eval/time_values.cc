@@ -1,5 +1,5 @@
 // Dates, timestamps and intervals: text forms and arithmetic.
-#include "src/eval/time_values.h"
+#include "lir/eval/time_values.h"
 
 #include <cstdio>
 #include <string>

@@ -5,7 +5,7 @@
 #include <bit>
 #include <utility>
 
-#include "src/lir/status_macros.h"
+#include "lir/status_macros.h"
 
 namespace lir::eval {
 namespace {

@@ -17,12 +17,12 @@
 #include "absl/hash/hash.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "lir/eval/dataflow.h"
+#include "lir/eval/datum.h"
+#include "lir/eval/spine.h"
+#include "lir/node.h"
 #include "src/eval/big_alloc.h"
-#include "src/eval/dataflow.h"
-#include "src/eval/datum.h"
-#include "src/eval/spine.h"
 #include "src/eval/stable_vector.h"
-#include "src/lir/node.h"
 
 namespace lir::eval {
 

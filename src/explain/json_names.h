@@ -6,8 +6,8 @@
 #include <array>
 #include <string_view>
 
-#include "src/lir/node.h"
-#include "src/lir/scalar.h"
+#include "lir/node.h"
+#include "lir/scalar.h"
 
 namespace lir::explain::internal {
 
@@ -16,10 +16,10 @@ namespace lir::explain::internal {
 // text spelling (CamelCase); the others are snake_case.
 
 /// NodeKind -> `"kind"` of a plan node.
-/// From src/lir/node_kinds.def, so it has one entry per kind in order.
+/// From include/lir/node_kinds.def, so it has one entry per kind in order.
 inline constexpr std::array<std::string_view, kNodeKindCount> kNodeKindNames = {
 #define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) JsonName,
-#include "src/lir/node_kinds.def"
+#include "lir/node_kinds.def"
 };
 
 /// ScalarKind -> `"kind"` of an expression.

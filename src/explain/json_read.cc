@@ -15,14 +15,14 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "src/explain/json.h"
+#include "lir/explain/json.h"
+#include "lir/explain/text.h"
+#include "lir/status_macros.h"
 #include "src/explain/json_names.h"
 #include "src/explain/json_reader.h"
 #include "src/explain/json_unique_keys.h"
-#include "src/explain/text.h"
 #include "src/explain/text_lines.h"
 #include "src/explain/text_names.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::explain {
 namespace {

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "lir/status_macros.h"
 #include "src/explain/json_names.h"
 #include "src/explain/json_reader.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::explain::internal {
 namespace {

@@ -20,12 +20,12 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "lir/arrangement.h"
+#include "lir/document.h"
+#include "lir/mfp.h"
+#include "lir/scalar.h"
+#include "lir/status_macros.h"
 #include "nlohmann/json.hpp"
-#include "src/lir/arrangement.h"
-#include "src/lir/document.h"
-#include "src/lir/mfp.h"
-#include "src/lir/scalar.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::explain::internal {
 

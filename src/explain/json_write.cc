@@ -8,11 +8,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "lir/document.h"
+#include "lir/explain/json.h"
+#include "lir/node.h"
 #include "nlohmann/json.hpp"
-#include "src/explain/json.h"
 #include "src/explain/json_names.h"
-#include "src/lir/document.h"
-#include "src/lir/node.h"
 
 namespace lir::explain {
 namespace {

@@ -1,4 +1,4 @@
-#include "src/explain/line_diff.h"
+#include "lir/explain/line_diff.h"
 
 #include <algorithm>
 

@@ -10,11 +10,11 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "src/explain/text.h"
+#include "lir/explain/text.h"
+#include "lir/node.h"
+#include "lir/status_macros.h"
 #include "src/explain/text_primitives.h"
 #include "src/explain/text_printer_internal.h"
-#include "src/lir/node.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::explain::internal {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "lir/document.h"
 #include "src/explain/text_lines.h"
-#include "src/lir/document.h"
 
 namespace lir::explain::internal {
 

@@ -12,8 +12,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "src/lir/mfp.h"
-#include "src/lir/node.h"
+#include "lir/mfp.h"
+#include "lir/node.h"
 
 namespace lir::explain::internal {
 

@@ -10,9 +10,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "lir/status_macros.h"
 #include "src/explain/text_lines.h"
 #include "src/explain/text_primitives.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::explain::internal {
 namespace {

@@ -14,10 +14,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "lir/status_macros.h"
 #include "src/explain/text_lines.h"
 #include "src/explain/text_names.h"
 #include "src/explain/text_primitives.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::explain::internal {
 

@@ -16,13 +16,13 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "src/explain/text.h"
+#include "lir/explain/text.h"
+#include "lir/status_macros.h"
 #include "src/explain/text_fast_path.h"
 #include "src/explain/text_lines.h"
 #include "src/explain/text_names.h"
 #include "src/explain/text_primitives.h"
 #include "src/explain/utf8.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::explain {
 namespace {

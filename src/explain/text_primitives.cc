@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "lir/status_macros.h"
 #include "src/explain/text_cursor.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::explain {
 namespace {

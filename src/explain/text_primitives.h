@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "src/lir/arrangement.h"
-#include "src/lir/node.h"
-#include "src/lir/scalar.h"
+#include "lir/arrangement.h"
+#include "lir/node.h"
+#include "lir/scalar.h"
 
 namespace lir::explain {
 

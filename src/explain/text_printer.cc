@@ -9,7 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "src/explain/text.h"
+#include "lir/explain/text.h"
 #include "src/explain/text_fast_path.h"
 #include "src/explain/text_names.h"
 #include "src/explain/text_primitives.h"

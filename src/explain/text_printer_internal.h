@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "src/lir/node.h"
+#include "lir/node.h"
 
 namespace lir::explain {
 

@@ -25,9 +25,9 @@
 #include "absl/base/attributes.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "lir/status_macros.h"
 #include "src/explain/text_cursor.h"
 #include "src/explain/text_primitives.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::explain {
 namespace {

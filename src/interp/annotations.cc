@@ -1,5 +1,5 @@
 // Whole-document analysis and the rendering of its results.
-#include "src/interp/annotations.h"
+#include "lir/interp/annotations.h"
 
 #include <map>
 #include <string>
@@ -10,7 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "src/interp/driver.h"
+#include "lir/interp/driver.h"
 
 namespace lir::interp {
 namespace {

@@ -1,9 +1,9 @@
-// The arity interpreter's transfer functions: the rules of src/lir/arity.h.
-#include "src/interp/arity.h"
+// The arity interpreter's transfer functions: the rules of include/lir/arity.h.
+#include "lir/interp/arity.h"
 
 #include <vector>
 
-#include "src/interp/driver.h"
+#include "lir/interp/driver.h"
 
 namespace lir::interp {
 

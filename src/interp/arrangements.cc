@@ -1,11 +1,11 @@
 // The arrangements interpreter's transfer functions.
-#include "src/interp/arrangements.h"
+#include "lir/interp/arrangements.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "lir/interp/driver.h"
+#include "lir/layout.h"
 #include "src/explain/text_primitives.h"
-#include "src/interp/driver.h"
-#include "src/lir/layout.h"
 
 namespace lir::interp {
 

@@ -5,7 +5,7 @@
 // incremental_reduce.cc, incremental_join.cc), which model Materialize's
 // rendering; tests/arrangements_built_test.cc holds the two to each other
 // on the corpus.
-#include "src/interp/arrangements_built.h"
+#include "lir/interp/arrangements_built.h"
 
 #include <map>
 #include <set>
@@ -15,9 +15,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "lir/interp/driver.h"
+#include "lir/status_macros.h"
 #include "src/explain/text_primitives.h"
-#include "src/interp/driver.h"
-#include "src/lir/status_macros.h"
 
 namespace lir::interp {
 

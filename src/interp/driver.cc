@@ -1,5 +1,5 @@
 // Non-template helpers of the interpretation driver.
-#include "src/interp/driver.h"
+#include "lir/interp/driver.h"
 
 #include <algorithm>
 

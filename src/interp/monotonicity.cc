@@ -1,9 +1,9 @@
 // The monotonicity interpreter's transfer functions.
-#include "src/interp/monotonicity.h"
+#include "lir/interp/monotonicity.h"
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
-#include "src/interp/driver.h"
+#include "lir/interp/driver.h"
 
 namespace lir::interp {
 namespace {

@@ -1,5 +1,5 @@
 // The unique-keys interpreter's transfer functions and key-set helpers.
-#include "src/interp/unique_keys.h"
+#include "lir/interp/unique_keys.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,8 +12,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "src/interp/driver.h"
-#include "src/lir/layout.h"
+#include "lir/interp/driver.h"
+#include "lir/layout.h"
 
 namespace lir::interp {
 

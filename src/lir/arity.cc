@@ -1,10 +1,10 @@
 // The arity rules, one per node kind.
-#include "src/lir/arity.h"
+#include "lir/arity.h"
 
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "src/lir/layout.h"
+#include "lir/layout.h"
 
 namespace lir {
 namespace {

@@ -1,6 +1,6 @@
 // The arm resolution of fused two-input operators (arm_key.h), as
 // ../shared/reference/SEMANTICS.md 4.2 (checks 6-10) and 4.3 define it.
-#include "src/lir/arm_key.h"
+#include "lir/arm_key.h"
 
 #include <optional>
 #include <string>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "src/lir/layout.h"
+#include "lir/layout.h"
 
 namespace lir {
 namespace {

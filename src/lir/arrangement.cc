@@ -1,5 +1,5 @@
 // Arrangement layouts.
-#include "src/lir/arrangement.h"
+#include "lir/arrangement.h"
 
 #include <map>
 #include <string>

@@ -1,5 +1,5 @@
 // Document helpers.
-#include "src/lir/document.h"
+#include "lir/document.h"
 
 namespace lir {
 

@@ -1,5 +1,5 @@
 // Column layouts of arranged reads.
-#include "src/lir/layout.h"
+#include "lir/layout.h"
 
 #include <set>
 #include <utility>

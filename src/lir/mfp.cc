@@ -1,5 +1,5 @@
 // Map-filter-project helpers.
-#include "src/lir/mfp.h"
+#include "lir/mfp.h"
 
 namespace lir {
 

@@ -1,5 +1,5 @@
 // Plan node helpers: construction, iterative copy/destruction, names, ids.
-#include "src/lir/node.h"
+#include "lir/node.h"
 
 #include <limits>
 #include <utility>
@@ -76,7 +76,7 @@ std::string_view KindName(NodeKind kind) {
 #define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) \
   case NodeKind::k##Kind:                             \
     return #Kind;
-#include "src/lir/node_kinds.def"
+#include "lir/node_kinds.def"
     // clang-format on
   }
   return "Unknown";
@@ -87,7 +87,7 @@ InputShape ShapeOf(NodeKind kind) {
 #define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) \
   case NodeKind::k##Kind:                             \
     return InputShape::Shape;
-#include "src/lir/node_kinds.def"
+#include "lir/node_kinds.def"
   }
   return InputShape::kUnary;
 }

@@ -1,5 +1,5 @@
 // Node errors: one place builds the `LirId(n) Header: ` text and its payload.
-#include "src/lir/node_error.h"
+#include "lir/node_error.h"
 
 #include <cstddef>
 #include <string>

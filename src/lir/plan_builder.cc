@@ -1,5 +1,5 @@
 // PlanBuilder: node construction with defaults, misuse carried to Build().
-#include "src/lir/plan_builder.h"
+#include "lir/plan_builder.h"
 
 #include <utility>
 #include <vector>

@@ -1,5 +1,5 @@
 // Scalar expression helpers.
-#include "src/lir/scalar.h"
+#include "lir/scalar.h"
 
 #include <algorithm>
 #include <utility>

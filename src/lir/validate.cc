@@ -1,7 +1,7 @@
-// Validate / InferArities: one scoped walk (src/lir/walk.h) that checks each
-// node against its inputs' arities and gives it the arity the rules of
-// src/lir/arity.h derive (the rules the arity analysis runs too).
-#include "src/lir/validate.h"
+// Validate / InferArities: one scoped walk (include/lir/walk.h) that checks
+// each node against its inputs' arities and gives it the arity the rules of
+// include/lir/arity.h derive (the rules the arity analysis runs too).
+#include "lir/validate.h"
 
 #include <set>
 #include <span>
@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "src/lir/arity.h"
-#include "src/lir/arm_key.h"
-#include "src/lir/node_error.h"
-#include "src/lir/status_macros.h"
+#include "lir/arity.h"
+#include "lir/arm_key.h"
+#include "lir/node_error.h"
+#include "lir/status_macros.h"
+#include "lir/walk.h"
 #include "src/lir/validate_internal.h"
-#include "src/lir/walk.h"
 
 namespace lir {
 
@@ -80,7 +80,7 @@ struct Binding {
   MaybeArity arity;
 };
 
-/// Validate's walk: a visitor of the scoped walker (src/lir/walk.h), which
+/// Validate's walk: a visitor of the scoped walker (include/lir/walk.h), which
 /// checks input counts and the scoping rules; each node's checks run in
 /// Leave against its inputs' arities.
 class PlanValidator : public ScopedVisitorBase<Arity> {
@@ -133,7 +133,7 @@ class PlanValidator : public ScopedVisitorBase<Arity> {
   }
 
   /// Checks `node` against its inputs' arities; returns its own, as the
-  /// rules of src/lir/arity.h give it (a Get's from the collection's arity
+  /// rules of include/lir/arity.h give it (a Get's from the collection's arity
   /// its scope or the options know).
   absl::StatusOr<Arity> Leave(const Node& node, const WalkContext& ctx,
                               std::span<Arity> inputs) {

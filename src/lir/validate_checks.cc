@@ -1,5 +1,5 @@
 // Column-range, MFP, arrangement, Join and Reduce checks used by Validate.
-// The arities they follow through a node come from src/lir/arity.h.
+// The arities they follow through a node come from include/lir/arity.h.
 #include <set>
 #include <span>
 #include <string>
@@ -8,9 +8,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "src/lir/arity.h"
-#include "src/lir/layout.h"
-#include "src/lir/status_macros.h"
+#include "lir/arity.h"
+#include "lir/layout.h"
+#include "lir/status_macros.h"
 #include "src/lir/validate_internal.h"
 
 namespace lir::validate_internal {

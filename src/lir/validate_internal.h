@@ -2,7 +2,7 @@
 // Every check returns InvalidArgument with a message that does not yet name
 // the node; the walk attributes it to the node (NodeError). Checks only
 // check: the arities they need along the way (MFP outputs, join streams,
-// reduced rows) come from the rules of src/lir/arity.h, which define arity
+// reduced rows) come from the rules of include/lir/arity.h, which define arity
 // once for Validate and the arity analysis.
 #ifndef LIR_LIR_VALIDATE_INTERNAL_H_
 #define LIR_LIR_VALIDATE_INTERNAL_H_
@@ -15,11 +15,11 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "src/lir/arity.h"
-#include "src/lir/arrangement.h"
-#include "src/lir/mfp.h"
-#include "src/lir/node.h"
-#include "src/lir/scalar.h"
+#include "lir/arity.h"
+#include "lir/arrangement.h"
+#include "lir/mfp.h"
+#include "lir/node.h"
+#include "lir/scalar.h"
 
 namespace lir::validate_internal {
 

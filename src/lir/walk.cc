@@ -1,6 +1,6 @@
 // The scoped walker's non-template parts: the input-count check (the rule
 // is RequiredInputs, node.h) and the default wording of scope violations.
-#include "src/lir/walk.h"
+#include "lir/walk.h"
 
 #include <string>
 

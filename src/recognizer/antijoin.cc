@@ -1,15 +1,15 @@
 // Form A of the antijoin rendering: the rewrite of a co-arranged anti-side
 // whose arms are sets (../shared/reference/SEMANTICS.md 7.2).
-#include "src/recognizer/antijoin.h"
+#include "lir/recognizer/antijoin.h"
 
 #include <optional>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "src/lir/arm_key.h"
-#include "src/lir/arrangement.h"
-#include "src/recognizer/pass_driver.h"
+#include "lir/arm_key.h"
+#include "lir/arrangement.h"
+#include "lir/recognizer/pass_driver.h"
 
 namespace lir {
 namespace {

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "src/lir/arm_key.h"
-#include "src/lir/layout.h"
-#include "src/recognizer/antijoin.h"
+#include "lir/arm_key.h"
+#include "lir/layout.h"
+#include "lir/recognizer/antijoin.h"
 
 namespace lir {
 namespace {

@@ -1,5 +1,5 @@
 // Parsing and printing of optimizer features.
-#include "src/recognizer/features.h"
+#include "lir/recognizer/features.h"
 
 #include <cerrno>
 #include <cstring>
@@ -12,9 +12,9 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "lir/explain/json.h"
+#include "lir/status_macros.h"
 #include "nlohmann/json.hpp"
-#include "src/explain/json.h"
-#include "src/lir/status_macros.h"
 
 namespace lir {
 namespace {

@@ -1,12 +1,12 @@
 // The fused set-difference recognizer and rewrite.
-#include "src/recognizer/fused_set_difference.h"
+#include "lir/recognizer/fused_set_difference.h"
 
 #include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "src/lir/arm_key.h"
-#include "src/recognizer/pass_driver.h"
+#include "lir/arm_key.h"
+#include "lir/recognizer/pass_driver.h"
 
 namespace lir {
 namespace {

@@ -1,12 +1,12 @@
 // The pass registry, the pipeline and the rendering of its report.
-#include "src/recognizer/pass.h"
+#include "lir/recognizer/pass.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "src/lir/status_macros.h"
-#include "src/recognizer/antijoin.h"
-#include "src/recognizer/fused_set_difference.h"
-#include "src/recognizer/relax_must_consolidate.h"
+#include "lir/recognizer/antijoin.h"
+#include "lir/recognizer/fused_set_difference.h"
+#include "lir/recognizer/relax_must_consolidate.h"
+#include "lir/status_macros.h"
 
 namespace lir {
 

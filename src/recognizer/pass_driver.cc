@@ -1,6 +1,6 @@
 // The non-template parts of the pass driver: the walk (on the scoped
 // walker), the lazily-run analyses and the report records.
-#include "src/recognizer/pass_driver.h"
+#include "lir/recognizer/pass_driver.h"
 
 #include <cstdint>
 #include <memory>
@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "src/interp/driver.h"
-#include "src/lir/walk.h"
+#include "lir/interp/driver.h"
+#include "lir/walk.h"
 
 namespace lir {
 

@@ -1,12 +1,12 @@
 // The must_consolidate relaxation pass.
-#include "src/recognizer/relax_must_consolidate.h"
+#include "lir/recognizer/relax_must_consolidate.h"
 
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "src/interp/interpreter.h"
-#include "src/interp/monotonicity.h"
+#include "lir/interp/interpreter.h"
+#include "lir/interp/monotonicity.h"
 
 namespace lir {
 namespace {

@@ -11,8 +11,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "src/interp/arrangements_built.h"
-#include "src/interp/driver.h"
+#include "lir/interp/arrangements_built.h"
+#include "lir/interp/driver.h"
 
 namespace lir::interp::built_testing {
 

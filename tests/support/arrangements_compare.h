@@ -1,6 +1,7 @@
-// Comparing the arrangement accounting (src/interp/arrangements_built.h)
-// with what the evaluator lists for a run of the same document (`lir-opt
-// run --arrangement_sizes`), for the accounting's tests.
+// Comparing the arrangement accounting
+// (include/lir/interp/arrangements_built.h) with what the evaluator lists for a
+// run of the same document (`lir-opt run --arrangement_sizes`), for the
+// accounting's tests.
 #ifndef LIR_TESTS_SUPPORT_ARRANGEMENTS_COMPARE_H_
 #define LIR_TESTS_SUPPORT_ARRANGEMENTS_COMPARE_H_
 
@@ -8,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "src/eval/run.h"
-#include "src/interp/annotations.h"
-#include "src/lir/document.h"
+#include "lir/document.h"
+#include "lir/eval/run.h"
+#include "lir/interp/annotations.h"
 
 namespace lir::interp::built_testing {
 

@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "src/lir/layout.h"
-#include "src/recognizer/fused_set_difference.h"
+#include "lir/layout.h"
+#include "lir/recognizer/fused_set_difference.h"
 #include "tests/support/plan_generator.h"
 #include "tests/support/plan_generator_parts.h"
 

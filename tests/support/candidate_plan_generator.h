@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "src/lir/document.h"
-#include "src/lir/validate.h"
+#include "lir/document.h"
+#include "lir/validate.h"
 
 namespace lir::candidate_plans {
 

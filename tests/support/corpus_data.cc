@@ -19,12 +19,12 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "lir/eval/time_values.h"
+#include "lir/interp/arity.h"
+#include "lir/layout.h"
+#include "lir/status_macros.h"
+#include "lir/validate.h"
 #include "re2/re2.h"
-#include "src/eval/time_values.h"
-#include "src/interp/arity.h"
-#include "src/lir/layout.h"
-#include "src/lir/status_macros.h"
-#include "src/lir/validate.h"
 
 namespace lir::corpus {
 namespace {

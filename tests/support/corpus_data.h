@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "src/eval/data.h"
-#include "src/lir/document.h"
+#include "lir/document.h"
+#include "lir/eval/data.h"
 
 namespace lir::corpus {
 

@@ -14,8 +14,8 @@
 
 #include "absl/status/statusor.h"
 #include "gtest/gtest.h"
-#include "src/explain/text.h"
-#include "src/lir/document.h"
+#include "lir/document.h"
+#include "lir/explain/text.h"
 
 namespace lir::corpus {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "src/eval/data.h"
+#include "lir/eval/data.h"
 
 namespace lir::testing {
 

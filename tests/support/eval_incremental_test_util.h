@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "src/eval/incremental.h"
+#include "lir/eval/incremental.h"
+#include "lir/explain/text.h"
 #include "src/eval/trace.h"
-#include "src/explain/text.h"
 
 namespace lir::eval::incremental_testing {
 

@@ -13,7 +13,7 @@
 #include <map>
 #include <string>
 
-#include "src/eval/data.h"
+#include "lir/eval/data.h"
 
 namespace lir::testing {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "src/eval/datum.h"
+#include "lir/eval/datum.h"
 #include "tests/support/random.h"
 
 namespace lir::testing::fuzz {

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "src/eval/datum.h"
+#include "lir/eval/datum.h"
+#include "lir/node.h"
 #include "src/explain/text_primitives.h"
-#include "src/lir/node.h"
 
 namespace lir::eval::scalar_testing {
 

@@ -14,10 +14,10 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
-#include "src/eval/datum.h"
-#include "src/eval/snapshot.h"
-#include "src/explain/text.h"
-#include "src/lir/document.h"
+#include "lir/document.h"
+#include "lir/eval/datum.h"
+#include "lir/eval/snapshot.h"
+#include "lir/explain/text.h"
 
 namespace lir::eval::snapshot_testing {
 

@@ -7,8 +7,8 @@
 #include <iterator>
 #include <utility>
 
-#include "src/lir/plan_builder.h"
-#include "src/recognizer/fused_set_difference.h"
+#include "lir/plan_builder.h"
+#include "lir/recognizer/fused_set_difference.h"
 #include "tests/support/plan_generator_parts.h"
 
 namespace lir {

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "src/lir/document.h"
-#include "src/lir/node.h"
-#include "src/lir/validate.h"
+#include "lir/document.h"
+#include "lir/node.h"
+#include "lir/validate.h"
 
 namespace lir {
 

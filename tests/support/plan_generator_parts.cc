@@ -6,7 +6,7 @@
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
-#include "src/lir/plan_builder.h"
+#include "lir/plan_builder.h"
 
 namespace lir::plan_generator_internal {
 namespace {

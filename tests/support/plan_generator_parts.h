@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
-#include "src/lir/arrangement.h"
-#include "src/lir/mfp.h"
-#include "src/lir/node.h"
-#include "src/lir/scalar.h"
+#include "lir/arrangement.h"
+#include "lir/mfp.h"
+#include "lir/node.h"
+#include "lir/scalar.h"
 #include "tests/support/random.h"
 
 namespace lir::plan_generator_internal {

@@ -13,9 +13,9 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "gtest/gtest.h"
-#include "src/explain/text.h"
-#include "src/recognizer/fused_set_difference.h"
-#include "src/recognizer/pass.h"
+#include "lir/explain/text.h"
+#include "lir/recognizer/fused_set_difference.h"
+#include "lir/recognizer/pass.h"
 #include "tests/support/recognizer_test_util.h"
 
 namespace lir::recognizer_testing {

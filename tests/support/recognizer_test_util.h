@@ -10,11 +10,11 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "src/explain/json.h"
-#include "src/explain/text.h"
-#include "src/lir/document.h"
-#include "src/lir/validate.h"
-#include "src/recognizer/pass.h"
+#include "lir/document.h"
+#include "lir/explain/json.h"
+#include "lir/explain/text.h"
+#include "lir/recognizer/pass.h"
+#include "lir/validate.h"
 
 namespace lir::recognizer_testing {
 

@@ -11,13 +11,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/string_view.h"
-#include "src/explain/text.h"
+#include "lir/explain/text.h"
+#include "lir/recognizer/antijoin.h"
+#include "lir/recognizer/features.h"
+#include "lir/recognizer/fused_set_difference.h"
+#include "lir/recognizer/pass.h"
+#include "lir/status_macros.h"
 #include "src/explain/text_primitives.h"
-#include "src/lir/status_macros.h"
-#include "src/recognizer/antijoin.h"
-#include "src/recognizer/features.h"
-#include "src/recognizer/fused_set_difference.h"
-#include "src/recognizer/pass.h"
 
 namespace lir {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "src/lir/document.h"
+#include "lir/document.h"
 
 namespace lir {
 

@@ -11,9 +11,9 @@
 
 #include "absl/flags/declare.h"
 #include "absl/strings/string_view.h"
-#include "src/eval/data.h"
-#include "src/interp/annotations.h"
-#include "src/interp/inputs.h"
+#include "lir/eval/data.h"
+#include "lir/interp/annotations.h"
+#include "lir/interp/inputs.h"
 #include "tools/lir-opt/flags.h"
 
 namespace lir::cli {

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "src/eval/data.h"
-#include "src/interp/inputs.h"
-#include "src/lir/document.h"
-#include "src/recognizer/features.h"
+#include "lir/document.h"
+#include "lir/eval/data.h"
+#include "lir/interp/inputs.h"
+#include "lir/recognizer/features.h"
 #include "tools/lir-opt/plan_io.h"
 
 namespace lir::cli {

@@ -10,7 +10,7 @@
 
 #include "absl/flags/declare.h"
 #include "absl/strings/string_view.h"
-#include "src/recognizer/features.h"
+#include "lir/recognizer/features.h"
 
 namespace lir::cli {
 

@@ -18,7 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
-#include "src/eval/spine.h"
+#include "lir/eval/spine.h"
 
 namespace lir::cli {
 
@@ -157,7 +157,7 @@ inline std::string AbslUnparseFlag(SpineChoice value) {
 }
 
 /// An exertion policy flag (`spine --policy`, `run --spine_policy`):
-/// none, idle_merge:E or proportional:P (src/eval/spine.h).
+/// none, idle_merge:E or proportional:P (include/lir/eval/spine.h).
 struct SpinePolicyFlag {
   eval::spine::Policy policy;
 };

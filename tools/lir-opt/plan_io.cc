@@ -11,11 +11,11 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "src/explain/json.h"
-#include "src/explain/text.h"
+#include "lir/explain/json.h"
+#include "lir/explain/text.h"
+#include "lir/status_macros.h"
+#include "lir/validate.h"
 #include "src/explain/utf8.h"
-#include "src/lir/status_macros.h"
-#include "src/lir/validate.h"
 
 namespace lir::cli {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "lir/document.h"
 #include "nlohmann/json.hpp"
-#include "src/lir/document.h"
 #include "tools/lir-opt/flags.h"
 
 namespace lir::cli {

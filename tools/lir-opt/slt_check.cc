@@ -4,10 +4,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "src/explain/line_diff.h"
-#include "src/explain/text.h"
-#include "src/lir/validate.h"
-#include "src/recognizer/pass.h"
+#include "lir/explain/line_diff.h"
+#include "lir/explain/text.h"
+#include "lir/recognizer/pass.h"
+#include "lir/validate.h"
 
 namespace lir::cli::slt {
 namespace {

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "lir/interp/inputs.h"
+#include "lir/recognizer/features.h"
 #include "nlohmann/json.hpp"
-#include "src/interp/inputs.h"
-#include "src/recognizer/features.h"
 #include "tools/lir-opt/slt_file.h"
 
 namespace lir::cli::slt {

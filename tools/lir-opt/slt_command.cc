@@ -6,7 +6,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
-#include "src/explain/json.h"
+#include "lir/explain/json.h"
 #include "tools/lir-opt/commands.h"
 #include "tools/lir-opt/flags.h"
 #include "tools/lir-opt/plan_io.h"

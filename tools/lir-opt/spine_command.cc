@@ -1,12 +1,12 @@
 // `lir-opt spine`: the synthetic workload of ../shared/reference/SPINE.md
-// section 6 on one spine (src/eval/spine_workload.h), with its metrics.
+// section 6 on one spine (include/lir/eval/spine_workload.h), with its metrics.
 #include <iostream>
 #include <string>
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
-#include "src/eval/spine_workload.h"
-#include "src/explain/json.h"
+#include "lir/eval/spine_workload.h"
+#include "lir/explain/json.h"
 #include "tools/lir-opt/commands.h"
 #include "tools/lir-opt/flags.h"
 

@@ -1,0 +1,147 @@
+// Input data for the evaluator: each global collection's arity and its
+// updates `[row, round, diff]`, read from JSON (docs/evaluator.md):
+//
+//   {"collections": {"materialize.public.t": {"arity": 2, "updates": [
+//       [[1, "x"], 0, 1], [[1, "x"], 2, -1]]}},
+//    "indexes": {"materialize.public.t_a_idx": {
+//       "on": "materialize.public.t", "key": [0]}}}
+#ifndef LIR_EVAL_DATA_H_
+#define LIR_EVAL_DATA_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "lir/eval/datum.h"
+#include "lir/interp/inputs.h"
+#include "nlohmann/json.hpp"
+
+namespace lir::eval {
+
+/// One update of an input collection.
+struct InputUpdate {
+  DataRow row;
+  uint64_t round = 0;
+  int64_t diff = 0;
+};
+
+/// The largest round a data file may give an update: 2^53 - 1, the largest
+/// integer every JSON reader holds exactly (rounds are printed in `run`'s
+/// JSON output), and the largest round a temporal filter may move an update
+/// to (temporal.h, kMaxTemporalRound).
+inline constexpr uint64_t kMaxDataRound = (uint64_t{1} << 53) - 1;
+
+/// One input collection.
+struct InputCollection {
+  int arity = 0;
+  /// In file order.
+  std::vector<InputUpdate> updates;
+  /// `file:line:column` of the collection's name in the data file, for
+  /// messages (empty for data not read from a file).
+  std::string location;
+};
+
+/// A declared index (`"indexes"` in the data file): a plan names an index
+/// but not its key, which a fast-path index read needs (to look values up
+/// and to lay out the arranged row `key ++ other columns`).
+struct InputIndex {
+  /// The collection the index is on.
+  std::string on;
+  /// The key's columns of that collection, in key order.
+  std::vector<int> key;
+};
+
+/// Every input collection, by global name.
+struct InputData {
+  std::map<std::string, InputCollection> collections;
+  /// Declared indexes by qualified name (`materialize.public.t_a_idx`).
+  std::map<std::string, InputIndex> indexes;
+
+  /// The largest round of any update (0 when there are none).
+  uint64_t LastRound() const;
+};
+
+/// Parses the data file's text. Errors are InvalidArgument starting with
+/// `filename:line:column:` of the value at fault; after the location, all
+/// but JSON syntax errors name the collection, the update index and what is
+/// wrong (wrong arity, a value that is not null/boolean/64-bit
+/// integer/number/string/`{"list": [...]}`/`{"array": [...]}`/
+/// `{"timestamp": ...}`/`{"interval": ...}`/`{"bytea": ...}`/
+/// `{"date": ...}`, a round that is not an integer from 0 to kMaxDataRound,
+/// a diff that is 0 or not an integer, or diffs of one row that sum past
+/// the 64-bit range, in one round or accumulated over rounds).
+absl::StatusOr<InputData> ParseInputData(std::string_view text,
+                                         std::string_view filename);
+
+/// What a catalog file says about one collection (every field optional):
+/// facts a plan does not print, for the analyses and the passes.
+struct CatalogCollection {
+  /// The number of columns.
+  std::optional<int> arity;
+  /// Sets of columns on which no value has a count above 1 (nor below 0)
+  /// at any time, as written; an empty set: at most one row.
+  std::vector<std::vector<int>> unique_keys;
+  /// Insert-only (true), known not to be (false), or unsaid.
+  std::optional<bool> monotonic;
+  /// `file:line:column` of the collection's name in the catalog file, for
+  /// messages (empty when not read from a file).
+  std::string location;
+};
+
+/// A catalog file (`lir-opt --catalog=FILE`).
+struct Catalog {
+  /// The file's name, for messages.
+  std::string name;
+  /// Declared indexes, as the data file's `"indexes"`.
+  std::map<std::string, InputIndex> indexes;
+  /// Facts about collections, by global name.
+  std::map<std::string, CatalogCollection> collections;
+};
+
+/// Parses a catalog file: what the catalog knows that a plan does not
+/// print, `{"collections": {NAME: {"arity": N, "unique_keys": [[COLUMN, ...],
+/// ...], "monotonic": B}}, "indexes": {NAME: {"on": COLLECTION, "key":
+/// [COLUMN, ...]}}}`, both members and every collection field optional; the
+/// indexes in the same form as the data file's `"indexes"`. Unknown fields,
+/// a negative column or one not below the entry's own arity are errors;
+/// errors as ParseInputData's (`file:line:column: collections["t"]...`).
+absl::StatusOr<Catalog> ParseCatalog(std::string_view text,
+                                     std::string_view filename);
+
+/// Adds the catalog's collection facts to `inputs` (arities, unique keys,
+/// monotonic ids). `inputs` may already hold what `--arity` and
+/// `--monotonic_ids` said, shorthands for the same entries: an arity that
+/// differs from the catalog's, an id listed monotonic that the catalog says
+/// is not, or a unique key column not below the arity given there is an
+/// InvalidArgument error at the collection's name in the catalog.
+absl::Status AddCatalogToAnalysisInputs(const Catalog& catalog,
+                                        interp::AnalysisInputs* inputs);
+
+/// Checks the catalog's arities against the data's collections (a catalog
+/// may name collections the data does not hold) and adds its indexes to
+/// `data` (AddIndexes, the catalog's name as the source).
+absl::Status CheckCatalogAgainstData(const Catalog& catalog, InputData* data);
+
+/// Adds `indexes` (from `source`, for messages) to `data`'s declarations;
+/// InvalidArgument when both declare one name differently.
+absl::Status AddIndexes(const std::map<std::string, InputIndex>& indexes,
+                        std::string_view source, InputData* data);
+
+/// A datum as a JSON value: null, boolean, integer, float, string, or for
+/// nested datums `{"list": [...]}` / `{"array": [...]}` (records are lists);
+/// timestamps, intervals, byteas and dates tagged with their text form
+/// (`{"bytea": "\\x0a1b"}`, `{"date": "1997-07-06"}`), as the data file
+/// reads them back.
+nlohmann::json DatumToJson(const Datum& datum);
+
+/// The data as JSON text in the same format (floats keep a fraction or an
+/// exponent so they read back as floats).
+std::string InputDataToJson(const InputData& data);
+
+}  // namespace lir::eval
+
+#endif  // LIR_EVAL_DATA_H_

@@ -1,0 +1,163 @@
+// What an evaluation engine is: a dataflow for one object's plan, stepped
+// round by round with the changes of its global inputs, producing the
+// changes of its output; plus the arrangements it maintains.
+//
+// Two engines implement it (../shared/reference/SEMANTICS.md section 6): the
+// snapshot engine (snapshot.h) recomputes the whole plan from the accumulated
+// inputs each round and diffs against its previous output; the incremental
+// engine (incremental.h) pushes each round's changes through operators that
+// keep arrangements.
+#ifndef LIR_EVAL_DATAFLOW_H_
+#define LIR_EVAL_DATAFLOW_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "lir/eval/budget.h"
+#include "lir/eval/datum.h"
+#include "lir/eval/spine.h"
+#include "lir/node.h"
+
+namespace lir::eval {
+
+/// What happens to an arrangement's history after each round.
+enum class Compaction {
+  /// Consolidate every arrangement to the current round after each round:
+  /// updates to the same (key, value) merge into one record, and records
+  /// whose diffs cancel disappear (one batch).
+  kEager,
+  /// Keep every update as delivered, one batch per round that changed it.
+  kNone,
+};
+
+/// The fueled spine every arrangement of the incremental engine also keeps
+/// (`lir-opt run --spine`; ../shared/reference/SPINE.md, spine.h): what
+/// differential's merging would cost, measured beside the trace, which it
+/// never changes. Each round's updates of an arrangement are one batch.
+struct SpineOptions {
+  /// The exertion policy; Materialize's compute default.
+  spine::Policy policy{spine::Policy::Kind::kProportional, 16};
+  spine::Exertion exertion = spine::Exertion::kStock;
+  /// Idle turns after each round's activation (and after the close), taken
+  /// while the spine requests them.
+  uint64_t idle_turns = 0;
+  /// At the close, check that the spine's batches hold exactly the trace's
+  /// updates (summed over time): a self-check for tests, costing a pass
+  /// over both.
+  bool verify = false;
+};
+
+/// What an arrangement's spine holds and did (SpineOptions).
+struct SpineStats {
+  /// Non-empty batches held (each input of a merge in progress counts).
+  uint64_t batches = 0;
+  /// Updates held in those batches, consolidated within each batch but not
+  /// across them.
+  uint64_t records = 0;
+  /// Records written by merges, fueled or not (SPINE.md section 2).
+  uint64_t merge_work = 0;
+  /// Idle turns taken (each only when the spine requested one).
+  uint64_t idle_turns = 0;
+  /// With SpineOptions::verify, after the close: whether the check ran, and
+  /// what differed when the spine did not hold the trace's updates.
+  bool verified = false;
+  std::optional<std::string> mismatch;
+};
+
+/// How a dataflow is built.
+struct DataflowOptions {
+  /// The object's name, reported with its arrangements.
+  std::string object;
+  /// The global collections the plan may read, with their arities; a Get of
+  /// any other global id is an error when the dataflow is built.
+  absl::flat_hash_map<std::string, int> globals;
+  Compaction compaction = Compaction::kEager;
+  /// Keys a fused SetDifference processes per activation; 0 is unlimited.
+  /// Changes only the number of activations, never the results.
+  uint64_t fuel = 0;
+  /// Rows one operator may produce in one round (budget.h): the changes it
+  /// emits (incremental engine) or its whole output (snapshot engine, which
+  /// recomputes every round), and the rows a FlatMap or a join stage
+  /// produces before consolidating them. More is a round error naming the
+  /// operator.
+  uint64_t max_rows_per_round = kDefaultMaxRowsPerRound;
+  /// Iterations of one LetRec in one round (budget.h).
+  uint64_t max_iterations = kDefaultMaxIterations;
+  /// When set, every arrangement the incremental engine keeps is also a
+  /// spine (the snapshot engine keeps none and ignores it).
+  std::optional<SpineOptions> spine;
+};
+
+/// Size of one maintained arrangement (../shared/reference/SEMANTICS.md section
+/// 1: records are stored updates before cancellation that has not happened
+/// yet).
+struct ArrangementStats {
+  std::string object;
+  LirId lir_id = 0;
+  /// Materialize's introspection name: `ArrangeBy[[Column(0)]]`,
+  /// `Threshold local`, `Arranged DistinctBy`, `DistinctBy`, `SetDifference`,
+  /// ...
+  std::string operator_name;
+  uint64_t records = 0;
+  uint64_t batches = 0;
+  /// Estimated bytes from the layout model in docs/evaluator.md.
+  uint64_t bytes = 0;
+  /// Kept by the recompute-and-diff adapter (a node kind the incremental
+  /// engine does not run natively), not by a native operator.
+  bool adapter = false;
+  /// The arrangement's spine, when DataflowOptions::spine is set.
+  std::optional<SpineStats> spine;
+};
+
+/// Changes of a set of global collections at one round; a collection absent
+/// from the map did not change.
+using GlobalChanges = absl::flat_hash_map<std::string, Multiset>;
+
+/// One object's running dataflow.
+class Dataflow {
+ public:
+  virtual ~Dataflow() = default;
+
+  /// Runs round `round` (called with increasing rounds: 0, 1, 2, ... up to
+  /// the data's last round, then possibly with gaps, the rounds temporal
+  /// filters have updates due, NextTemporalRound): `changes` are
+  /// the updates of the global inputs at exactly this round, consolidated.
+  /// Returns the consolidated changes of the output at this round. An error
+  /// (division by zero, overflow, a recursion limit) is an error of this
+  /// round; the dataflow must not be stepped again after one.
+  virtual absl::StatusOr<Multiset> Step(uint64_t round,
+                                        const GlobalChanges& changes) = 0;
+
+  /// The arrangements the dataflow maintains now, in plan post-order.
+  virtual std::vector<ArrangementStats> Arrangements() const = 0;
+
+  /// The earliest round after the last stepped one at which a temporal
+  /// filter of the dataflow has an update due (incremental engine: its
+  /// pending queues) or may change its output (snapshot engine: the bounds
+  /// of the rows it read); nullopt when none. Stepping that round may
+  /// change nothing (the updates may cancel); never stepping it may miss a
+  /// change.
+  virtual std::optional<uint64_t> NextTemporalRound() const {
+    return std::nullopt;
+  }
+
+  /// Operator activations so far (a fused SetDifference with fuel F and D
+  /// dirty keys in a round takes ceil(D / F) activations).
+  virtual uint64_t Activations() const { return 0; }
+
+  /// The inputs' last frontier: no round follows. Closes every
+  /// arrangement's spine (DataflowOptions::spine), which then merges as
+  /// its policy asks; a no-op without spines. Called once, after the last
+  /// Step (also after a failed one).
+  virtual void CloseInput() {}
+};
+
+}  // namespace lir::eval
+
+#endif  // LIR_EVAL_DATAFLOW_H_

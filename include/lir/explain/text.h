@@ -1,0 +1,48 @@
+// Reading and writing Materialize's verbose physical-plan EXPLAIN text.
+#ifndef LIR_EXPLAIN_TEXT_H_
+#define LIR_EXPLAIN_TEXT_H_
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "lir/document.h"
+
+namespace lir::explain {
+
+/// Options for reading text.
+struct ParseOptions {
+  /// Used as the file part of `file:line:column` in error messages.
+  std::string filename = "<input>";
+  /// The line of that file where the text starts (a plan embedded in a
+  /// larger file, such as a sqllogictest block), for error messages.
+  int first_line = 1;
+};
+
+/// Parses a whole EXPLAIN document. Nodes without `// { node_id: ... }`
+/// annotations get post-order LirIds per object. Errors are
+/// InvalidArgument with the message `file:line:column: expected ...`.
+/// Iterative: plan depth is bounded only by memory.
+absl::StatusOr<Document> ParseText(std::string_view text,
+                                   const ParseOptions& options = {});
+
+/// Options for printing text.
+struct PrintOptions {
+  /// Print `// { node_id: LirId(n) }` on every node header. The document's
+  /// own `node_identifiers` flag also turns them on.
+  bool node_identifiers = false;
+  /// Extra fields for a node's `// { ... }` comment, printed after the
+  /// node_id (e.g. `arity: 2, monotonic: true`); an empty string adds
+  /// nothing. Lets analyses show their results without this library
+  /// depending on them.
+  std::function<std::string(const Node&)> annotate;
+};
+
+/// Prints a document exactly as Materialize would (ending in one newline).
+/// Iterative: plan depth is bounded only by memory.
+std::string PrintText(const Document& doc, const PrintOptions& options = {});
+
+}  // namespace lir::explain
+
+#endif  // LIR_EXPLAIN_TEXT_H_

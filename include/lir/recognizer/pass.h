@@ -1,0 +1,174 @@
+// Rewrite passes over LIR documents, their registry and their report.
+//
+// A pass has one row in the registry (ClickHouse-style `{name, enabling
+// feature, function}`); its function is the pass driver (pass_driver.h)
+// instantiated for the pass. The pipeline runs every enabled pass; with the
+// report on (the default) a disabled pass still looks for its candidates, so
+// the report can tell what turning it on would do.
+#ifndef LIR_RECOGNIZER_PASS_H_
+#define LIR_RECOGNIZER_PASS_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "lir/document.h"
+#include "lir/interp/arrangements_built.h"
+#include "lir/interp/inputs.h"
+#include "lir/recognizer/features.h"
+#include "nlohmann/json.hpp"
+
+namespace lir {
+
+/// What happened to one rewrite candidate.
+enum class CandidateOutcome {
+  kFired,     ///< rewritten
+  kDeclined,  ///< not rewritten; `reason` says why
+  kDisabled,  ///< the pass is off; `would_fire`/`reason` say what it would do
+};
+
+/// One candidate of one pass, as reported to users.
+struct Candidate {
+  std::string pass;
+  std::string object;  ///< the document object holding the candidate
+  LirId lir_id = 0;
+  CandidateOutcome outcome = CandidateOutcome::kDeclined;
+  /// For kDisabled: whether the rewrite would fire if enabled.
+  bool would_fire = false;
+  /// Stable decline code (`not_co_arranged`), empty when firing.
+  std::string reason;
+  /// For per-arm codes: "base" or "subtract".
+  std::string arm;
+  /// Human-readable detail of the decline.
+  std::string message;
+  /// Pass-specific fields of a candidate that fires / would fire (for the
+  /// fused set-difference pass `{"base_key": [..], "subtract_key": [..]}`),
+  /// or that a decline reports beside its code, merged into its `--report`
+  /// record; null when the pass has none. A JSON
+  /// object rather than typed fields, so a new pass adds details without
+  /// touching this struct or the report writer.
+  nlohmann::json details;
+};
+
+/// The report field of a firing candidate: how many arrangements its
+/// rewrite saves (the accounting of include/lir/interp/arrangements_built.h,
+/// before minus after; negative if it builds more).
+inline constexpr char kSavesField[] = "saves";
+
+/// What the driver did for one pass: counters a test can check without
+/// timing (e.g. that a skipped pass ran no analysis).
+struct PassWork {
+  /// Objects whose plan was walked looking for candidates.
+  size_t objects_walked = 0;
+  /// Candidates whose decision was computed.
+  size_t candidates_decided = 0;
+  /// Analyses run on demand for those decisions (e.g. monotonicity).
+  size_t analyses_run = 0;
+  /// Candidates rewritten.
+  size_t rewrites = 0;
+};
+
+/// One registered pass in a run: whether it ran enabled, and the work done.
+/// Optimize lists every registered pass, so a report always shows what
+/// could have run and whether it did.
+struct PassRun {
+  std::string name;
+  std::string feature;
+  bool enabled = false;
+  /// Not part of the printed report.
+  PassWork work;
+};
+
+/// The arrangements one object's dataflow builds before and after the
+/// pipeline (the accounting of include/lir/interp/arrangements_built.h); unset
+/// when the plan cannot be analyzed.
+struct ObjectArrangements {
+  std::string object;
+  std::optional<interp::ArrangementCount> before;
+  std::optional<interp::ArrangementCount> after;
+};
+
+/// Everything the pipeline did, pass by pass and candidate by candidate.
+struct RewriteReport {
+  std::vector<PassRun> passes;
+  std::vector<Candidate> candidates;
+  /// Every object with a plan, in document order (with the report on).
+  std::vector<ObjectArrangements> objects;
+};
+
+/// What a pass function receives besides the document.
+struct PassContext {
+  /// False when the pass's feature is off: find and report candidates, but
+  /// leave the document untouched.
+  bool apply = false;
+  std::string pass_name;
+  /// Where candidates are recorded; null records none (OptimizeOptions
+  /// with the report off), which also skips building their details.
+  RewriteReport* report = nullptr;
+  /// Counters of the work done; may be null.
+  PassWork* work = nullptr;
+  /// What the caller knows about the dataflow (single-time, monotonic and
+  /// arities of global collections), for passes driven by analyses.
+  interp::AnalysisInputs inputs;
+};
+
+/// A pass: rewrites `doc` in place (when ctx.apply) and appends its
+/// candidates to ctx.report. Errors are real failures, never declines.
+/// Every registered pass is `RunPass<P>` (pass_driver.h) for its P.
+using PassFunction = absl::Status (*)(Document& doc, PassContext& ctx);
+
+/// One row of the pass registry.
+struct PassEntry {
+  absl::string_view name;
+  /// The feature that enables the pass (see LIR_OPTIMIZER_FEATURES).
+  absl::string_view feature;
+  bool OptimizerFeatures::*enabled;
+  PassFunction function;
+};
+
+/// The registry, in pipeline order.
+const std::vector<PassEntry>& AllPasses();
+
+/// How Optimize runs, beyond which features are on.
+struct OptimizeOptions {
+  /// Build the rewrite report. On (the default), a disabled pass dry-runs:
+  /// it walks, runs the analyses its decisions need and reports what it
+  /// would do. Off, for a compiler that only wants the rewritten plan,
+  /// disabled passes are skipped entirely and no candidate is recorded
+  /// (the report then lists only the passes, with their enabled flags).
+  bool report = true;
+};
+
+/// The result of Optimize.
+struct OptimizeResult {
+  Document document;
+  RewriteReport report;
+};
+
+/// Runs every registered pass over `doc` in order; passes whose feature is
+/// off only report (or, with options.report off, do not run). `inputs` is
+/// what the caller knows about the dataflow. The returned document is `doc`
+/// rewritten.
+absl::StatusOr<OptimizeResult> Optimize(
+    Document doc, const OptimizerFeatures& features,
+    const interp::AnalysisInputs& inputs = interp::AnalysisInputs(),
+    const OptimizeOptions& options = OptimizeOptions());
+
+/// The `--explain_declines` section printed after a document.
+std::string PrintCandidates(const RewriteReport& report);
+
+/// The `--explain_declines` section of arrangement totals: per object, the
+/// arrangements its dataflow builds before and after the passes.
+std::string PrintArrangementTotals(const RewriteReport& report);
+
+/// The `--report` JSON form.
+nlohmann::json ReportToJson(const RewriteReport& report);
+
+/// The outcome's name in reports: "fired", "declined", "disabled".
+absl::string_view OutcomeName(CandidateOutcome outcome);
+
+}  // namespace lir
+
+#endif  // LIR_RECOGNIZER_PASS_H_
