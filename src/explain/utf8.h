@@ -1,5 +1,5 @@
 // UTF-8 checks shared by the text parser and the JSON writer (internal to
-// the explain layer, but also used by lir-opt's input detection).
+// the explain layer, but also used by the pipeline's format detection).
 #ifndef LIR_EXPLAIN_UTF8_H_
 #define LIR_EXPLAIN_UTF8_H_
 

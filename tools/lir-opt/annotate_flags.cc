@@ -7,7 +7,7 @@
 #include "absl/strings/strip.h"
 #include "tools/lir-opt/commands.h"
 #include "tools/lir-opt/list_parse.h"
-#include "tools/lir-opt/plan_io.h"
+#include "tools/lir-opt/read_input.h"
 
 ABSL_FLAG(lir::cli::AnnotationList, annotate, lir::cli::AnnotationList{},
           "Append analysis results to every node header, in Materialize's "

@@ -1,5 +1,6 @@
 // Steps that several lir-opt subcommands share: checking the FILE operand,
-// resolving the optimizer's inputs from the flags, loading the document.
+// turning the flags into the library's pipeline and read options, loading
+// the document.
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "tools/lir-opt/annotate_flags.h"
@@ -25,16 +26,43 @@ int ResolveOptimizerInputsOrReport(OptimizerFeatures* features,
   return ResolveAnalysisInputsOrReport(inputs, catalog);
 }
 
+int ResolvePipelineOptionsOrReport(PipelineOptions* options,
+                                   eval::Catalog* catalog) {
+  *options = PipelineOptions();
+  if (int exit_code = ResolveOptimizerInputsOrReport(&options->features,
+                                                     &options->inputs, catalog);
+      exit_code != kExitOk) {
+    return exit_code;
+  }
+  options->annotate = absl::GetFlag(FLAGS_annotate).fields;
+  options->validate = absl::GetFlag(FLAGS_validate);
+  options->format = absl::GetFlag(FLAGS_format) == OutputFormat::kJson
+                        ? WriteFormat::kJson
+                        : WriteFormat::kText;
+  options->node_identifiers = absl::GetFlag(FLAGS_node_identifiers);
+  return kExitOk;
+}
+
+ReadOptions DocumentReadOptions(const InputText& input) {
+  ReadOptions read;
+  switch (absl::GetFlag(FLAGS_input_format)) {
+    case InputFormat::kAuto: read.format = DocumentFormat::kAuto; break;
+    case InputFormat::kText: read.format = DocumentFormat::kText; break;
+    case InputFormat::kJson: read.format = DocumentFormat::kJson; break;
+  }
+  read.file_name = input.name;
+  read.validate = absl::GetFlag(FLAGS_validate);
+  return read;
+}
+
 int LoadInputDocumentOrReport(absl::string_view path, InputText* input,
                               Document* doc) {
   absl::StatusOr<InputText> read =
       ReadInput(path, absl::GetFlag(FLAGS_max_input_bytes));
   if (!read.ok()) return InputError(read.status().message());
   *input = *std::move(read);
-  LoadOptions load;
-  load.format = absl::GetFlag(FLAGS_input_format);
-  load.validate = absl::GetFlag(FLAGS_validate);
-  absl::StatusOr<Document> loaded = LoadDocument(*input, load);
+  absl::StatusOr<Document> loaded =
+      ReadDocument(input->text, DocumentReadOptions(*input));
   if (!loaded.ok()) return InputError(loaded.status().message());
   *doc = *std::move(loaded);
   return kExitOk;

@@ -13,8 +13,10 @@
 #include "lir/document.h"
 #include "lir/eval/data.h"
 #include "lir/interp/inputs.h"
+#include "lir/pipeline/document_io.h"
+#include "lir/pipeline/pipeline.h"
 #include "lir/recognizer/features.h"
-#include "tools/lir-opt/plan_io.h"
+#include "tools/lir-opt/read_input.h"
 
 namespace lir::cli {
 
@@ -54,6 +56,17 @@ int CheckOneFileOperand(const CommandArgs& args);
 int ResolveOptimizerInputsOrReport(OptimizerFeatures* features,
                                    interp::AnalysisInputs* inputs,
                                    eval::Catalog* catalog = nullptr);
+
+/// The pipeline options the flags ask for: the optimizer's features and
+/// analysis inputs (ResolveOptimizerInputsOrReport, which fills `*catalog`),
+/// --annotate, --validate, --format and --node_identifiers; kExitOk, or the
+/// exit status after reporting a bad value.
+int ResolvePipelineOptionsOrReport(PipelineOptions* options,
+                                   eval::Catalog* catalog = nullptr);
+
+/// How the document in `input` is read: --input_format, --validate, and
+/// the input's name in every message.
+ReadOptions DocumentReadOptions(const InputText& input);
 
 /// Reads and parses FILE (`-`: stdin) as --input_format says, validating it
 /// unless --novalidate; kExitOk, or the exit status after reporting.

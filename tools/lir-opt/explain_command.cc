@@ -1,18 +1,19 @@
 // `lir-opt explain`: parse a plan, check it, optimize it, print it again.
+// A thin client of lir::Pipeline (lir/pipeline/pipeline.h), as mlir-opt is of
+// MlirOptMain: the flags become the pipeline's options, and the report
+// becomes --explain_declines and --report.
 #include <fstream>
 #include <iostream>
+#include <utility>
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "lir/explain/json.h"
-#include "lir/interp/annotations.h"
+#include "lir/pipeline/pipeline.h"
 #include "lir/recognizer/pass.h"
-#include "lir/validate.h"
-#include "tools/lir-opt/annotate_flags.h"
 #include "tools/lir-opt/commands.h"
-#include "tools/lir-opt/feature_flags.h"
 #include "tools/lir-opt/flags.h"
-#include "tools/lir-opt/plan_io.h"
+#include "tools/lir-opt/read_input.h"
 
 ABSL_FLAG(bool, explain_declines, false,
           "After the document (text output), list every rewrite candidate "
@@ -33,67 +34,28 @@ int RunExplain(const CommandArgs& args) {
   }
   const bool explain_declines = absl::GetFlag(FLAGS_explain_declines);
   const std::string report_path = absl::GetFlag(FLAGS_report);
-  RenderOptions render;
-  render.format = absl::GetFlag(FLAGS_format);
-  render.node_identifiers = absl::GetFlag(FLAGS_node_identifiers);
-  if (explain_declines && render.format == OutputFormat::kJson) {
+  if (explain_declines && absl::GetFlag(FLAGS_format) == OutputFormat::kJson) {
     return UsageError(
         "--explain_declines applies to text output; with --format=json use "
         "--report");
   }
-  OptimizerFeatures features;
-  interp::AnalysisInputs analysis_inputs;
-  if (int exit_code =
-          ResolveOptimizerInputsOrReport(&features, &analysis_inputs);
+  PipelineOptions options;
+  if (int exit_code = ResolvePipelineOptionsOrReport(&options);
       exit_code != kExitOk) {
     return exit_code;
   }
-  const interp::AnnotationFields annotate =
-      absl::GetFlag(FLAGS_annotate).fields;
+  absl::StatusOr<InputText> input =
+      ReadInput(args.operands[0], absl::GetFlag(FLAGS_max_input_bytes));
+  if (!input.ok()) return InputError(input.status().message());
+  // Read, validate, optimize, validate, annotate, print: all the library's.
+  absl::StatusOr<PipelineResult> result =
+      Pipeline(std::move(options))
+          .Run(input->text, DocumentReadOptions(*input));
+  if (!result.ok()) return InputError(result.status().message());
 
-  InputText input;
-  Document doc;
-  if (int exit_code = LoadInputDocumentOrReport(args.operands[0], &input, &doc);
-      exit_code != kExitOk) {
-    return exit_code;
-  }
-  const bool validate = absl::GetFlag(FLAGS_validate);
-
-  absl::StatusOr<OptimizeResult> optimized =
-      Optimize(std::move(doc), features, analysis_inputs);
-  if (!optimized.ok()) {
-    return InputError(
-        absl::StrCat(input.name, ": ", optimized.status().message()));
-  }
-  if (validate) {
-    absl::Status valid = Validate(optimized->document);
-    if (!valid.ok()) {
-      return InputError(absl::StrCat(input.name,
-                                     ": internal error: the optimized plan is "
-                                     "invalid: ",
-                                     valid.message()));
-    }
-  }
-  // The analyses describe the plan as printed, after the passes.
-  absl::StatusOr<interp::DocumentAnalysis> analysis;
-  if (annotate.AnyComputed()) {
-    analysis =
-        interp::DocumentAnalysis::Run(optimized->document, analysis_inputs);
-    if (!analysis.ok()) {
-      return InputError(
-          absl::StrCat(input.name, ": ", analysis.status().message()));
-    }
-    render.annotate = [&](const Node& node) {
-      return analysis->CommentFields(node, annotate);
-    };
-    render.json_annotations = [&](const Node& node) {
-      return analysis->JsonFields(node, annotate);
-    };
-  }
-  render.node_identifiers = render.node_identifiers || annotate.node_id;
   std::string report_json;
   if (!report_path.empty()) {
-    report_json = explain::DumpJson(ReportToJson(optimized->report), 2) + "\n";
+    report_json = explain::DumpJson(ReportToJson(result->report), 2) + "\n";
     if (report_path != "-") {
       std::ofstream out(report_path, std::ios::binary);
       out << report_json;
@@ -103,11 +65,11 @@ int RunExplain(const CommandArgs& args) {
       }
     }
   }
-  std::cout << RenderDocument(optimized->document, render);
+  std::cout << result->output;
   if (explain_declines) {
     std::cout << "\n"
-              << PrintCandidates(optimized->report) << "\n"
-              << PrintArrangementTotals(optimized->report);
+              << PrintCandidates(result->report) << "\n"
+              << PrintArrangementTotals(result->report);
   }
   if (report_path == "-") std::cout << report_json;
   std::cout << std::flush;

@@ -1,5 +1,6 @@
 // `lir-opt run`: execute a plan document on input data, round by round.
 #include <iostream>
+#include <utility>
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
@@ -7,12 +8,11 @@
 #include "lir/eval/data.h"
 #include "lir/eval/run.h"
 #include "lir/explain/json.h"
+#include "lir/pipeline/pipeline.h"
 #include "lir/recognizer/pass.h"
-#include "tools/lir-opt/annotate_flags.h"
 #include "tools/lir-opt/commands.h"
-#include "tools/lir-opt/feature_flags.h"
 #include "tools/lir-opt/flags.h"
-#include "tools/lir-opt/plan_io.h"
+#include "tools/lir-opt/read_input.h"
 
 ABSL_FLAG(std::string, data, "",
           "run: the input data, a JSON file {\"collections\": {NAME: "
@@ -124,14 +124,14 @@ int RunRun(const CommandArgs& args) {
     return exit_code;
   }
 
-  OptimizerFeatures features;
-  interp::AnalysisInputs analysis_inputs;
+  PipelineOptions pipeline_options;
   eval::Catalog catalog;
   if (int exit_code =
-          ResolveOptimizerInputsOrReport(&features, &analysis_inputs, &catalog);
+          ResolvePipelineOptionsOrReport(&pipeline_options, &catalog);
       exit_code != kExitOk) {
     return exit_code;
   }
+  const Pipeline pipeline(std::move(pipeline_options));
   InputText input;
   Document doc;
   if (int exit_code = LoadInputDocumentOrReport(args.operands[0], &input, &doc);
@@ -149,12 +149,11 @@ int RunRun(const CommandArgs& args) {
     return InputError(checked.message());
   }
 
+  // The pipeline's optimize step: the passes, then (unless --novalidate)
+  // the check that they left a valid plan to run.
   absl::StatusOr<OptimizeResult> optimized =
-      Optimize(std::move(doc), features, analysis_inputs);
-  if (!optimized.ok()) {
-    return InputError(
-        absl::StrCat(input.name, ": ", optimized.status().message()));
-  }
+      pipeline.Optimize(std::move(doc), input.name);
+  if (!optimized.ok()) return InputError(optimized.status().message());
   // Data for an object the document computes is an error of the data file,
   // located there.
   if (absl::Status checked =

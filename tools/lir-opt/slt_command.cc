@@ -9,7 +9,7 @@
 #include "lir/explain/json.h"
 #include "tools/lir-opt/commands.h"
 #include "tools/lir-opt/flags.h"
-#include "tools/lir-opt/plan_io.h"
+#include "tools/lir-opt/read_input.h"
 #include "tools/lir-opt/slt_check.h"
 #include "tools/lir-opt/slt_file.h"
 

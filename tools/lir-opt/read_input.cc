@@ -1,4 +1,4 @@
-#include "tools/lir-opt/plan_io.h"
+#include "tools/lir-opt/read_input.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -8,25 +8,11 @@
 #include <memory>
 
 #include "absl/status/status.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/strip.h"
-#include "lir/explain/json.h"
-#include "lir/explain/text.h"
 #include "lir/status_macros.h"
-#include "lir/validate.h"
-#include "src/explain/utf8.h"
 
 namespace lir::cli {
 namespace {
-
-// Makes sure a message names the input it is about; parser messages already
-// start with `name:`, validation messages do not.
-absl::Status NameInput(const absl::Status& status, absl::string_view name) {
-  if (status.ok() || absl::StartsWith(status.message(), name)) return status;
-  return absl::Status(status.code(),
-                      absl::StrCat(name, ": ", status.message()));
-}
 
 // The error for an input larger than `max_bytes`; `size` is unknown (0)
 // for a stream.
@@ -87,50 +73,6 @@ absl::StatusOr<InputText> ReadInput(absl::string_view path,
   }
   LIR_RETURN_IF_ERROR(ReadAll(file.get(), input.name, max_bytes, input.text));
   return input;
-}
-
-bool LooksLikeJson(absl::string_view text) {
-  // A byte-order mark may precede the document (the JSON and text readers
-  // both skip it).
-  absl::ConsumePrefix(&text, absl::string_view(explain::kUtf8Bom.data(),
-                                               explain::kUtf8Bom.size()));
-  size_t first = text.find_first_not_of(" \t\r\n\f\v");
-  return first != absl::string_view::npos && text[first] == '{';
-}
-
-absl::StatusOr<Document> LoadDocument(const InputText& input,
-                                      const LoadOptions& options) {
-  bool json =
-      options.format == InputFormat::kJson ||
-      (options.format == InputFormat::kAuto && LooksLikeJson(input.text));
-  absl::StatusOr<Document> doc;
-  if (json) {
-    doc = explain::ReadJson(input.text, input.name);
-  } else {
-    explain::ParseOptions parse_options;
-    parse_options.filename = input.name;
-    doc = explain::ParseText(input.text, parse_options);
-  }
-  if (!doc.ok()) return NameInput(doc.status(), input.name);
-  if (options.validate) {
-    LIR_RETURN_IF_ERROR(NameInput(Validate(*doc), input.name));
-  }
-  return doc;
-}
-
-std::string RenderDocument(const Document& doc, const RenderOptions& options) {
-  switch (options.format) {
-    case OutputFormat::kJson: {
-      explain::JsonWriteOptions json_options;
-      json_options.annotations = options.json_annotations;
-      return explain::WriteJson(doc, json_options);
-    }
-    case OutputFormat::kText: break;
-  }
-  explain::PrintOptions print_options;
-  print_options.node_identifiers = options.node_identifiers;
-  print_options.annotate = options.annotate;
-  return explain::PrintText(doc, print_options);
 }
 
 }  // namespace lir::cli

@@ -1,0 +1,73 @@
+// Reading a plan document from text or JSON, and writing it back: the one
+// entry point for every consumer (lir-opt's subcommands among them), so that
+// format detection, error locations and validation are the same everywhere.
+#ifndef LIR_PIPELINE_DOCUMENT_IO_H_
+#define LIR_PIPELINE_DOCUMENT_IO_H_
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "lir/document.h"
+#include "nlohmann/json.hpp"
+
+namespace lir {
+
+/// The form of a document's input.
+enum class DocumentFormat {
+  kAuto,  ///< JSON when the first non-whitespace byte is `{`, else text
+  kText,  ///< Materialize's verbose EXPLAIN text
+  kJson,  ///< the versioned JSON form (`lir-plan/2`, `lir-plan/1`)
+};
+
+/// How ReadDocument reads.
+struct ReadOptions {
+  /// kAuto decides by DetectDocumentFormat; kText and kJson force a reader
+  /// (a mismatch is that reader's located error).
+  DocumentFormat format = DocumentFormat::kAuto;
+  /// The file part of every error message (`plan.txt:12:7: expected ...`).
+  std::string file_name = "<input>";
+  /// Also Validate the document; its errors are `file_name: <message>`.
+  bool validate = true;
+};
+
+/// kJson when the first byte of `text` that is not whitespace (after an
+/// optional UTF-8 byte-order mark, which both readers skip) is `{`, else
+/// kText: a plan text never starts with `{`.
+DocumentFormat DetectDocumentFormat(std::string_view text);
+
+/// Parses `text` as text or JSON and, with options.validate, validates it.
+/// Every error is InvalidArgument and its message starts with
+/// options.file_name: a parser's `file:line:column: ...`, or `file: ...`
+/// for a validation error.
+absl::StatusOr<Document> ReadDocument(std::string_view text,
+                                      const ReadOptions& options = {});
+
+/// The form WriteDocument writes.
+enum class WriteFormat {
+  kText,  ///< verbose EXPLAIN text, byte for byte as Materialize prints it
+  kJson,  ///< `lir-plan/2`, two-space indented
+};
+
+/// How WriteDocument writes.
+struct WriteOptions {
+  WriteFormat format = WriteFormat::kText;
+  /// Print `// { node_id: LirId(n) }` on every node header (text only: the
+  /// JSON form always carries the ids).
+  bool node_identifiers = false;
+  /// Extra fields of each node's text comment, after the node_id (see
+  /// explain::PrintOptions::annotate); unset or empty adds nothing.
+  std::function<std::string(const Node&)> annotate;
+  /// Each node's JSON "annotations" object (see
+  /// explain::JsonWriteOptions::annotations); unset or empty adds nothing.
+  std::function<nlohmann::json(const Node&)> json_annotations;
+};
+
+/// The document as text or JSON, ending in a newline.
+std::string WriteDocument(const Document& doc,
+                          const WriteOptions& options = {});
+
+}  // namespace lir
+
+#endif  // LIR_PIPELINE_DOCUMENT_IO_H_

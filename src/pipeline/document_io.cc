@@ -1,0 +1,68 @@
+#include "lir/pipeline/document_io.h"
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "lir/explain/json.h"
+#include "lir/explain/text.h"
+#include "lir/status_macros.h"
+#include "lir/validate.h"
+#include "src/explain/utf8.h"
+#include "src/pipeline/name_input.h"
+
+namespace lir {
+
+absl::Status NameInput(const absl::Status& status, std::string_view name) {
+  const absl::string_view prefix(name.data(), name.size());
+  if (status.ok() || absl::StartsWith(status.message(), prefix)) return status;
+  return absl::Status(status.code(),
+                      absl::StrCat(prefix, ": ", status.message()));
+}
+
+DocumentFormat DetectDocumentFormat(std::string_view text) {
+  if (text.starts_with(explain::kUtf8Bom)) {
+    text.remove_prefix(explain::kUtf8Bom.size());
+  }
+  const size_t first = text.find_first_not_of(" \t\r\n\f\v");
+  return first != std::string_view::npos && text[first] == '{'
+             ? DocumentFormat::kJson
+             : DocumentFormat::kText;
+}
+
+absl::StatusOr<Document> ReadDocument(std::string_view text,
+                                      const ReadOptions& options) {
+  const DocumentFormat format = options.format == DocumentFormat::kAuto
+                                    ? DetectDocumentFormat(text)
+                                    : options.format;
+  absl::StatusOr<Document> doc;
+  if (format == DocumentFormat::kJson) {
+    doc = explain::ReadJson(text, options.file_name);
+  } else {
+    explain::ParseOptions parse_options;
+    parse_options.filename = options.file_name;
+    doc = explain::ParseText(text, parse_options);
+  }
+  if (!doc.ok()) return NameInput(doc.status(), options.file_name);
+  if (options.validate) {
+    LIR_RETURN_IF_ERROR(NameInput(Validate(*doc), options.file_name));
+  }
+  return doc;
+}
+
+std::string WriteDocument(const Document& doc, const WriteOptions& options) {
+  switch (options.format) {
+    case WriteFormat::kJson: {
+      explain::JsonWriteOptions json_options;
+      json_options.annotations = options.json_annotations;
+      return explain::WriteJson(doc, json_options);
+    }
+    case WriteFormat::kText: break;
+  }
+  explain::PrintOptions print_options;
+  print_options.node_identifiers = options.node_identifiers;
+  print_options.annotate = options.annotate;
+  return explain::PrintText(doc, print_options);
+}
+
+}  // namespace lir

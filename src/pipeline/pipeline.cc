@@ -1,0 +1,107 @@
+#include "lir/pipeline/pipeline.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "lir/status_macros.h"
+#include "lir/validate.h"
+#include "src/pipeline/name_input.h"
+
+namespace lir {
+namespace {
+
+absl::string_view AbslView(std::string_view view) {
+  return absl::string_view(view.data(), view.size());
+}
+
+// `status` with `name: ` in front, whatever its message starts with: the
+// passes' and the analyses' messages name an object and a node, never the
+// input.
+absl::Status Prefixed(const absl::Status& status, std::string_view name) {
+  return absl::Status(status.code(),
+                      absl::StrCat(AbslView(name), ": ", status.message()));
+}
+
+}  // namespace
+
+absl::Status Pipeline::ApplyConfigText(std::string_view config_text,
+                                       std::string_view file_name) {
+  // lir::ApplyConfigText sets features as it goes; a copy keeps a bad
+  // config from leaving half of itself applied.
+  OptimizerFeatures features = options_.features;
+  LIR_RETURN_IF_ERROR(lir::ApplyConfigText(features, AbslView(config_text),
+                                           AbslView(file_name)));
+  options_.features = features;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<PipelineResult> Pipeline::Run(std::string_view text,
+                                             const ReadOptions& read) const {
+  // ReadDocument validates with the same messages as Run(Document), in the
+  // same pass over the input.
+  ReadOptions checked = read;
+  checked.validate = options_.validate;
+  absl::StatusOr<Document> doc = ReadDocument(text, checked);
+  if (!doc.ok()) return doc.status();
+  return RunChecked(*std::move(doc), read.file_name);
+}
+
+absl::StatusOr<PipelineResult> Pipeline::Run(Document doc,
+                                             std::string_view name) const {
+  if (options_.validate) {
+    LIR_RETURN_IF_ERROR(NameInput(Validate(doc), name));
+  }
+  return RunChecked(std::move(doc), name);
+}
+
+absl::StatusOr<OptimizeResult> Pipeline::Optimize(Document doc,
+                                                  std::string_view name) const {
+  absl::StatusOr<OptimizeResult> optimized =
+      lir::Optimize(std::move(doc), options_.features, options_.inputs);
+  if (!optimized.ok()) return Prefixed(optimized.status(), name);
+  if (options_.validate) {
+    // The input was valid, so an invalid result is a pass's bug, not the
+    // user's.
+    if (absl::Status valid = Validate(optimized->document); !valid.ok()) {
+      return absl::InternalError(absl::StrCat(
+          AbslView(name), ": internal error: the optimized plan is invalid: ",
+          valid.message()));
+    }
+  }
+  return optimized;
+}
+
+absl::StatusOr<std::string> Pipeline::Print(const Document& doc,
+                                            std::string_view name) const {
+  WriteOptions write;
+  write.format = options_.format;
+  write.node_identifiers =
+      options_.node_identifiers || options_.annotate.node_id;
+  if (!options_.annotate.AnyComputed()) return WriteDocument(doc, write);
+  // The analyses describe the plan as printed: after the passes.
+  absl::StatusOr<interp::DocumentAnalysis> analysis =
+      interp::DocumentAnalysis::Run(doc, options_.inputs);
+  if (!analysis.ok()) return Prefixed(analysis.status(), name);
+  const interp::AnnotationFields& fields = options_.annotate;
+  write.annotate = [&analysis, &fields](const Node& node) {
+    return analysis->CommentFields(node, fields);
+  };
+  write.json_annotations = [&analysis, &fields](const Node& node) {
+    return analysis->JsonFields(node, fields);
+  };
+  return WriteDocument(doc, write);
+}
+
+absl::StatusOr<PipelineResult> Pipeline::RunChecked(
+    Document doc, std::string_view name) const {
+  LIR_ASSIGN_OR_RETURN(OptimizeResult optimized,
+                       Optimize(std::move(doc), name));
+  PipelineResult result;
+  LIR_ASSIGN_OR_RETURN(result.output, Print(optimized.document, name));
+  result.document = std::move(optimized.document);
+  result.report = std::move(optimized.report);
+  return result;
+}
+
+}  // namespace lir

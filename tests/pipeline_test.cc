@@ -1,0 +1,404 @@
+// lir_pipeline (include/lir/pipeline/): ReadDocument detects and forces
+// formats with located errors, WriteDocument prints what lir-opt prints, and
+// Pipeline does what `lir-opt explain` does, from text or from a Document
+// built in code.
+#include "lir/pipeline/pipeline.h"
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+#include "lir/document.h"
+#include "lir/pipeline/document_io.h"
+#include "lir/plan_builder.h"
+#include "lir/recognizer/pass.h"
+#include "tests/support/corpus_util.h"
+
+namespace lir {
+namespace {
+
+std::string ExamplePlan() {
+  return corpus::ReadFile(std::filesystem::path(LIR_SOURCE_DIR) / "examples" /
+                          "except.plan");
+}
+
+// `lir-opt explain --enable_fused_set_difference examples/except.plan`: the
+// plan of testdata/slt/except.slt.on.rewritten.
+constexpr char kFusedExample[] =
+    "Explained Query:\n"
+    "  SetDifference ensure_arrangement={ key=[#0], permutation=id, "
+    "thinning=() }\n"
+    "    base_key=[#0]\n"
+    "    subtract_key=[#0]\n"
+    "    ArrangeBy\n"
+    "      input_key=[#0]\n"
+    "      raw=true\n"
+    "      Reduce::Distinct\n"
+    "        key_plan=id\n"
+    "        val_plan\n"
+    "          project=()\n"
+    "        Get::Arrangement materialize.public.t1\n"
+    "          project=(#0)\n"
+    "          key=#0{a}\n"
+    "          raw=false\n"
+    "          arrangements[0]={ key=[#0{a}], permutation=id, thinning=(#1) }\n"
+    "    ArrangeBy\n"
+    "      input_key=[#0]\n"
+    "      raw=true\n"
+    "      Reduce::Distinct\n"
+    "        key_plan=id\n"
+    "        val_plan\n"
+    "          project=()\n"
+    "        Get::Collection materialize.public.t2\n"
+    "          raw=true\n"
+    "\n"
+    "Source materialize.public.t2\n"
+    "  project=(#0)\n"
+    "\n"
+    "Used Indexes:\n"
+    "  - materialize.public.t1_a_idx (*** full scan ***)\n"
+    "\n"
+    "Target cluster: quickstart\n";
+
+// Parses (auto), validating; fails the test on an error.
+Document Read(const std::string& text) {
+  absl::StatusOr<Document> doc = ReadDocument(text);
+  EXPECT_TRUE(doc.ok()) << doc.status();
+  return doc.ok() ? *std::move(doc) : Document();
+}
+
+// ---- ReadDocument / WriteDocument ----------------------------------------
+
+TEST(DocumentIo, DetectsTextAndJson) {
+  const std::string text = ExamplePlan();
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(DetectDocumentFormat(text), DocumentFormat::kText);
+  EXPECT_EQ(DetectDocumentFormat(" \n\t{}"), DocumentFormat::kJson);
+  EXPECT_EQ(DetectDocumentFormat("\xEF\xBB\xBF  {"), DocumentFormat::kJson);
+  EXPECT_EQ(DetectDocumentFormat(""), DocumentFormat::kText);
+
+  const std::string json =
+      WriteDocument(Read(text), {.format = WriteFormat::kJson});
+  // Both read with the default (auto) options, whitespace before the JSON.
+  absl::StatusOr<Document> from_json = ReadDocument("\n  " + json);
+  ASSERT_TRUE(from_json.ok()) << from_json.status();
+  EXPECT_EQ(WriteDocument(*from_json), text);
+}
+
+TEST(DocumentIo, AForcedFormatThatDoesNotMatchIsALocatedError) {
+  const std::string text = ExamplePlan();
+  absl::StatusOr<Document> as_json = ReadDocument(
+      text, {.format = DocumentFormat::kJson, .file_name = "plan.txt"});
+  ASSERT_FALSE(as_json.ok());
+  EXPECT_EQ(as_json.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(as_json.status().message(),
+            "plan.txt:1:1: syntax error while parsing value - invalid "
+            "literal; last read: 'E'");
+
+  const std::string json =
+      WriteDocument(Read(text), {.format = WriteFormat::kJson});
+  absl::StatusOr<Document> as_text = ReadDocument(
+      json, {.format = DocumentFormat::kText, .file_name = "plan.json"});
+  ASSERT_FALSE(as_text.ok());
+  EXPECT_EQ(as_text.status().message(),
+            "plan.json:1:1: expected an object header '<name>:' or a document "
+            "section");
+}
+
+TEST(DocumentIo, AMalformedPlanIsLocatedByLineAndColumn) {
+  absl::StatusOr<Document> doc = ReadDocument(
+      "Explained Query:\n  Negate\n    Bogus\n", {.file_name = "bad.txt"});
+  ASSERT_FALSE(doc.ok());
+  EXPECT_TRUE(absl::StartsWith(doc.status().message(),
+                               "bad.txt:3:5: expected a node (Constant, "))
+      << doc.status();
+  // Without a name the messages still say where.
+  absl::StatusOr<Document> unnamed = ReadDocument("Explained Query:\n  Nope\n");
+  ASSERT_FALSE(unnamed.ok());
+  EXPECT_TRUE(absl::StartsWith(unnamed.status().message(), "<input>:2:3: "))
+      << unnamed.status();
+}
+
+constexpr char kUnboundPlan[] =
+    "Explained Query:\n"
+    "  Get::PassArrangements l7\n"
+    "    raw=true\n";
+
+TEST(DocumentIo, ValidationIsOnUnlessTurnedOff) {
+  absl::StatusOr<Document> checked =
+      ReadDocument(kUnboundPlan, {.file_name = "unbound.plan"});
+  ASSERT_FALSE(checked.ok());
+  EXPECT_EQ(checked.status().message(),
+            "unbound.plan: Explained Query: LirId(1) Get::PassArrangements: "
+            "l7 is not bound here");
+  absl::StatusOr<Document> unchecked = ReadDocument(
+      kUnboundPlan, {.file_name = "unbound.plan", .validate = false});
+  ASSERT_TRUE(unchecked.ok()) << unchecked.status();
+  EXPECT_EQ(WriteDocument(*unchecked), kUnboundPlan);
+}
+
+TEST(DocumentIo, WritesTheExampleByteForByteAndJsonRoundTrips) {
+  const std::string text = ExamplePlan();
+  const Document doc = Read(text);
+  EXPECT_EQ(WriteDocument(doc), text);
+
+  const std::string json = WriteDocument(doc, {.format = WriteFormat::kJson});
+  EXPECT_TRUE(absl::StartsWith(json, "{")) << json;
+  EXPECT_TRUE(absl::StrContains(json, "\"format\": \"lir-plan/2\"")) << json;
+  EXPECT_TRUE(absl::EndsWith(json, "}\n")) << json;
+  const Document back = Read(json);
+  EXPECT_EQ(WriteDocument(back), text);
+  EXPECT_EQ(WriteDocument(back, {.format = WriteFormat::kJson}), json);
+
+  // node_identifiers: every header gets its LirId, the root's last.
+  const std::string with_ids = WriteDocument(doc, {.node_identifiers = true});
+  EXPECT_TRUE(absl::StrContains(
+      with_ids,
+      "  Threshold::Basic ensure_arrangement={ key=[#0], permutation=id, "
+      "thinning=() } // { node_id: LirId(10) }\n"))
+      << with_ids;
+}
+
+// ---- Pipeline ---------------------------------------------------------------
+
+PipelineOptions Fused() {
+  PipelineOptions options;
+  options.features.enable_fused_set_difference = true;
+  return options;
+}
+
+// The candidate `pass` reported for LirId 10, or null.
+const Candidate* CandidateOf(const RewriteReport& report,
+                             const std::string& pass) {
+  for (const Candidate& candidate : report.candidates) {
+    if (candidate.pass == pass && candidate.lir_id == 10) return &candidate;
+  }
+  return nullptr;
+}
+
+TEST(Pipeline, WithNoFeatureOnPrintsTheInputBack) {
+  const std::string text = ExamplePlan();
+  absl::StatusOr<PipelineResult> result = Pipeline().Run(text);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->output, text);
+  // The disabled pass still reports what it would do.
+  const Candidate* fused = CandidateOf(result->report, "fused_set_difference");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->outcome, CandidateOutcome::kDisabled);
+  EXPECT_TRUE(fused->would_fire);
+}
+
+TEST(Pipeline, FusedSetDifferenceRewritesTheExampleAndReportsIt) {
+  absl::StatusOr<PipelineResult> result =
+      Pipeline(Fused()).Run(ExamplePlan(), {.file_name = "except.plan"});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->output, kFusedExample);
+  ASSERT_EQ(result->document.objects.size(), 1u);
+  EXPECT_EQ(result->document.objects[0].plan->kind(), NodeKind::kSetDifference);
+
+  const Candidate* fused = CandidateOf(result->report, "fused_set_difference");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->outcome, CandidateOutcome::kFired);
+  EXPECT_EQ(fused->details[kSavesField], 1) << fused->details.dump();
+  // What `lir-opt explain --explain_declines` prints from this report
+  // (tests/cli_test.cc, ExplainDeclinesAppendsTheCandidates).
+  EXPECT_EQ(PrintCandidates(result->report),
+            "Rewrite candidates:\n  Explained Query:\n"
+            "    antijoin LirId(10): disabled, would decline "
+            "keys_not_distinct (keys arm: ArrangeBy has no proven unique "
+            "key)\n"
+            "    fused_set_difference LirId(10): fired (saves 1 "
+            "arrangement)\n");
+  bool enabled = false;
+  for (const PassRun& pass : result->report.passes) {
+    if (pass.name == "fused_set_difference") enabled = pass.enabled;
+  }
+  EXPECT_TRUE(enabled);
+}
+
+TEST(Pipeline, JsonOutputIsTheOptimizedDocument) {
+  PipelineOptions options = Fused();
+  options.format = WriteFormat::kJson;
+  absl::StatusOr<PipelineResult> result = Pipeline(options).Run(ExamplePlan());
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->output,
+            WriteDocument(result->document, {.format = WriteFormat::kJson}));
+  EXPECT_EQ(WriteDocument(Read(result->output)), kFusedExample);
+}
+
+// examples/except.plan built in code (as tests/plan_builder_test.cc does).
+Document ExampleFromBuilder() {
+  const AvailableCollections index_on_a =
+      PlanBuilder::Arranged({MakeArrangement({ScalarExpr::Column(0, "a")}, 2)});
+  auto distinct_arranged = [](PlanBuilder input) {
+    ArrangeByOp arrange;
+    arrange.input_key = ColumnKey({0});
+    arrange.forms = PlanBuilder::Raw();
+    return std::move(input).Distinct().ArrangeBy(std::move(arrange));
+  };
+  const ArrangementForm by_0 = MakeColumnArrangement({0}, 1);
+  std::vector<PlanBuilder> arms;
+  arms.push_back(distinct_arranged(PlanBuilder::GetArrangement(
+      CollectionId::Global("materialize.public.t1"), index_on_a,
+      {ScalarExpr::Column(0, "a")}, PlanBuilder::Project({0}))));
+  arms.push_back(
+      distinct_arranged(PlanBuilder::GetCollection(
+                            CollectionId::Global("materialize.public.t2"),
+                            PlanBuilder::Raw()))
+          .Negate());
+  absl::StatusOr<NodePtr> plan =
+      PlanBuilder::Union(std::move(arms), {.consolidate_output = true})
+          .ArrangeBy(PlanBuilder::Arranged({by_0}))
+          .Threshold(by_0)
+          .Build({.global_arity = {{"materialize.public.t1", 2}}});
+  EXPECT_TRUE(plan.ok()) << plan.status();
+  Document doc;
+  Object& object = doc.objects.emplace_back();
+  object.name = "Explained Query";
+  if (plan.ok()) object.plan = *std::move(plan);
+  SourceBlock& source = doc.sources.emplace_back();
+  source.name = "materialize.public.t2";
+  source.mfp.project = std::vector<int>{0};
+  doc.used_indexes = std::vector<UsedIndex>{
+      {"materialize.public.t1_a_idx", {"*** full scan ***"}}};
+  doc.target_cluster = "quickstart";
+  return doc;
+}
+
+TEST(Pipeline, RunsOnADocumentBuiltInCode) {
+  const Pipeline pipeline(Fused());
+  absl::StatusOr<PipelineResult> result = pipeline.Run(ExampleFromBuilder());
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->output, kFusedExample);
+  const Candidate* fused = CandidateOf(result->report, "fused_set_difference");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->outcome, CandidateOutcome::kFired);
+
+  // The steps one at a time give the same.
+  absl::StatusOr<OptimizeResult> optimized =
+      pipeline.Optimize(ExampleFromBuilder(), "built");
+  ASSERT_TRUE(optimized.ok()) << optimized.status();
+  absl::StatusOr<std::string> printed =
+      pipeline.Print(optimized->document, "built");
+  ASSERT_TRUE(printed.ok()) << printed.status();
+  EXPECT_EQ(*printed, kFusedExample);
+}
+
+TEST(Pipeline, ValidatesADocumentUnlessTurnedOff) {
+  absl::StatusOr<Document> unbound =
+      ReadDocument(kUnboundPlan, {.validate = false});
+  ASSERT_TRUE(unbound.ok()) << unbound.status();
+  absl::StatusOr<PipelineResult> checked =
+      Pipeline().Run(Clone(*unbound), "unbound.plan");
+  ASSERT_FALSE(checked.ok());
+  EXPECT_EQ(checked.status().message(),
+            "unbound.plan: Explained Query: LirId(1) Get::PassArrangements: "
+            "l7 is not bound here");
+
+  PipelineOptions unchecked;
+  unchecked.validate = false;
+  absl::StatusOr<PipelineResult> result =
+      Pipeline(unchecked).Run(*std::move(unbound));
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->output, kUnboundPlan);
+  // From text the pipeline's switch decides too.
+  EXPECT_TRUE(Pipeline(unchecked).Run(kUnboundPlan).ok());
+  absl::StatusOr<PipelineResult> from_text =
+      Pipeline().Run(kUnboundPlan, {.file_name = "u.plan", .validate = false});
+  ASSERT_FALSE(from_text.ok());
+  EXPECT_TRUE(absl::StartsWith(from_text.status().message(), "u.plan: "))
+      << from_text.status();
+}
+
+TEST(Pipeline, AnnotatesTheOptimizedPlan) {
+  PipelineOptions options = Fused();
+  options.annotate.arity = true;
+  options.annotate.arrangements_built = true;
+  absl::StatusOr<PipelineResult> text = Pipeline(options).Run(ExamplePlan());
+  ASSERT_TRUE(text.ok()) << text.status();
+  // As `lir-opt explain --enable_fused_set_difference
+  // --annotate=arity,arrangements_built` prints it.
+  EXPECT_TRUE(absl::StartsWith(
+      text->output,
+      "Explained Query:\n"
+      "  SetDifference ensure_arrangement={ key=[#0], permutation=id, "
+      "thinning=() } // { arity: 1, arrangements_built: 1 }\n"
+      "    base_key=[#0]\n"
+      "    subtract_key=[#0]\n"
+      "    ArrangeBy // { arity: 1, arrangements_built: 0 }\n"))
+      << text->output;
+  EXPECT_TRUE(absl::StrContains(
+      text->output,
+      "        Get::Arrangement materialize.public.t1 // { arity: 1, "
+      "arrangements_built: 0, arrangements_imported: 1 }\n"))
+      << text->output;
+
+  // node_id in the fields turns the identifiers on.
+  options.annotate.node_id = true;
+  absl::StatusOr<PipelineResult> ids = Pipeline(options).Run(ExamplePlan());
+  ASSERT_TRUE(ids.ok()) << ids.status();
+  EXPECT_TRUE(
+      absl::StrContains(ids->output,
+                        "thinning=() } // { node_id: LirId(10), arity: 1, "
+                        "arrangements_built: 1 }\n"))
+      << ids->output;
+
+  options.format = WriteFormat::kJson;
+  absl::StatusOr<PipelineResult> json = Pipeline(options).Run(ExamplePlan());
+  ASSERT_TRUE(json.ok()) << json.status();
+  EXPECT_TRUE(absl::StrContains(json->output,
+                                "\"annotations\": {\n"
+                                "            \"arity\": 1,\n"
+                                "            \"arrangements_built\": [\n"
+                                "              \"Arranged DistinctBy\",\n"
+                                "              \"DistinctBy\"\n"
+                                "            ],\n"))
+      << json->output;
+  // The annotations are output only: the document reads back as before.
+  EXPECT_EQ(WriteDocument(Read(json->output)), kFusedExample);
+}
+
+TEST(Pipeline, FeaturesFromAConfigText) {
+  Pipeline pipeline;
+  ASSERT_TRUE(pipeline
+                  .ApplyConfigText(
+                      R"({"features": {"enable_fused_set_difference": "on"}})")
+                  .ok());
+  EXPECT_TRUE(pipeline.options().features.enable_fused_set_difference);
+  absl::StatusOr<PipelineResult> result = pipeline.Run(ExamplePlan());
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->output, kFusedExample);
+
+  // A later config changes only what it names.
+  ASSERT_TRUE(pipeline
+                  .ApplyConfigText(
+                      R"({"features": {"enable_antijoin_rendering": true}})")
+                  .ok());
+  EXPECT_TRUE(pipeline.options().features.enable_fused_set_difference);
+  EXPECT_TRUE(pipeline.options().features.enable_antijoin_rendering);
+
+  // Errors are located in the config and change nothing.
+  Pipeline fresh;
+  const absl::Status syntax = fresh.ApplyConfigText(
+      "{\"features\": {\n  \"enable_fused_set_difference\": maybe}}",
+      "my.json");
+  EXPECT_EQ(syntax.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(syntax.message(),
+            "my.json:2:34: invalid JSON config: syntax error while parsing "
+            "value - invalid literal; last read: "
+            "'\"enable_fused_set_difference\": m'");
+  const absl::Status unknown = fresh.ApplyConfigText(
+      R"({"features": {"enable_fused_set_difference": true, "enable_x": 1}})",
+      "my.json");
+  EXPECT_TRUE(absl::StartsWith(unknown.message(), "my.json: ")) << unknown;
+  // enable_fused_set_difference comes first and was set before enable_x
+  // failed: none of it stays.
+  EXPECT_EQ(fresh.options().features, OptimizerFeatures());
+}
+
+}  // namespace
+}  // namespace lir
