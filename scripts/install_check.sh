@@ -115,6 +115,24 @@ c++ -std=c++20 -O1 -o "${work}/lir_consumer_pc" "${consumer}/main.cc" \
 "${work}/lir_consumer_pc" "${consumer}/config.json" >"${work}/pc-output.txt"
 check_output pkg-config "${work}/pc-output.txt"
 
+echo "== docs/API.md's complete example, built with pkg-config lir"
+# The first ```cpp block after "## A complete example": the doc's example
+# must compile against the installed headers and do what it says.
+awk '/^## A complete example/ {in_section = 1}
+     in_section && /^```cpp/ {in_code = 1; next}
+     in_code && /^```/ {exit}
+     in_code {print}' "${source_dir}/docs/API.md" >"${work}/api_example.cc"
+# shellcheck disable=SC2046
+c++ -std=c++20 -O1 -o "${work}/api_example" "${work}/api_example.cc" \
+  $(pkg-config --cflags --libs lir)
+"${work}/api_example" >"${work}/api_example.out"
+if ! grep -q '^  SetDifference ' "${work}/api_example.out" ||
+   ! grep -q 'fused_set_difference LirId(6): fired' "${work}/api_example.out"; then
+  echo "install_check.sh: docs/API.md's example did not fuse its EXCEPT ALL:" >&2
+  cat "${work}/api_example.out" >&2
+  fail=1
+fi
+
 echo "== a bad config makes the consumer fail"
 printf '{"features": {"enable_fused_set_difference": maybe}}\n' >"${work}/bad.json"
 if "${work}/consumer-build/lir_consumer" "${work}/bad.json" >"${work}/bad.out" 2>"${work}/bad.err"; then
