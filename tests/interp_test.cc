@@ -3,9 +3,12 @@
 // flag), its errors, the mutable Transform variant, and the lattices and
 // input parsers of the three analyses.
 #include <map>
+#include <memory>
 #include <set>
 #include <span>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -16,9 +19,11 @@
 #include "lir/interp/annotations.h"
 #include "lir/interp/arity.h"
 #include "lir/interp/arrangements.h"
+#include "lir/interp/arrangements_built.h"
 #include "lir/interp/driver.h"
 #include "lir/interp/inputs.h"
 #include "lir/interp/monotonicity.h"
+#include "lir/interp/unique_keys.h"
 #include "lir/plan_builder.h"
 #include "tests/support/plan_generator.h"
 
@@ -561,6 +566,103 @@ TEST(DocumentAnalysis, FieldsPrintInTheirFixedOrder) {
   EXPECT_TRUE(
       absl::StrContains(explain::PrintText(doc, options),
                         "  ArrangeBy // { node_id: LirId(2), arity: 2 }\n"));
+}
+
+// Interpreters own (or share) what they read, so one built from temporaries
+// can run after they are gone (issue 17). A reference member would read freed
+// memory here, which the sanitizer build (LIR_SANITIZE=ON) reports; a
+// reference member would also make the interpreter unassignable.
+static_assert(std::is_copy_assignable_v<ArityInterpreter>);
+static_assert(std::is_copy_assignable_v<MonotonicityInterpreter>);
+static_assert(std::is_copy_assignable_v<ArrangementsInterpreter>);
+static_assert(std::is_copy_assignable_v<UniqueKeysInterpreter>);
+static_assert(std::is_copy_assignable_v<ArrangementsBuiltInterpreter>);
+// The driver borrows its interpreter for one walk and refuses a temporary.
+static_assert(
+    std::is_constructible_v<Driver<ArityInterpreter>, const ArityInterpreter&>);
+static_assert(
+    !std::is_constructible_v<Driver<ArityInterpreter>, ArityInterpreter&&>);
+
+// ArrangeBy (LirId 3) over Reduce::Distinct (2) over Get t (1): t's arity
+// (2) fixes the Reduce's key width, which fixes its arrangement [#0, #1],
+// which the ArrangeBy then need not build.
+constexpr char kDistinctOfT[] =
+    "Explained Query:\n"
+    "  ArrangeBy\n"
+    "    raw=false\n"
+    "    arrangements[0]={ key=[#0, #1], permutation=id, thinning=() }\n"
+    "    Reduce::Distinct\n"
+    "      key_plan=id\n"
+    "      val_plan\n"
+    "        project=()\n"
+    "      Get::Collection materialize.public.t\n"
+    "        raw=true\n";
+
+constexpr char kT[] = "materialize.public.t";
+
+// Every container is a temporary of the declaration, destroyed before the
+// interpreter runs.
+TEST(InterpreterInputs, ArityFromTemporaries) {
+  const Document doc = Parse(kDistinctOfT);
+  const Node& plan = *doc.objects[0].plan;
+  const ArityInterpreter interp(
+      std::map<std::string, int>{{kT, 2}},
+      RevealedArities{{{"materialize.public.u", Arity::Known(5)}},
+                      {{7, Arity::Known(1)}}});
+  absl::StatusOr<Analysis<Arity>> arity = Analyze(interp, plan);
+  ASSERT_TRUE(arity.ok()) << arity.status();
+  EXPECT_EQ(arity->root, Arity::Known(2));
+  EXPECT_EQ(*arity->Find(ById(plan, 1)), Arity::Known(2));
+}
+
+TEST(InterpreterInputs, MonotonicityFromTemporaries) {
+  const Document doc = Parse(kDistinctOfT);
+  const Node& plan = *doc.objects[0].plan;
+  const MonotonicityInterpreter monotonic(std::set<std::string>{kT});
+  const MonotonicityInterpreter other(
+      std::set<std::string>{"materialize.public.u"});
+  absl::StatusOr<Analysis<PhysicallyMonotonic>> yes = Analyze(monotonic, plan);
+  absl::StatusOr<Analysis<PhysicallyMonotonic>> no = Analyze(other, plan);
+  ASSERT_TRUE(yes.ok() && no.ok());
+  EXPECT_TRUE(yes->Find(ById(plan, 1))->monotonic);
+  EXPECT_FALSE(no->Find(ById(plan, 1))->monotonic);
+}
+
+TEST(InterpreterInputs, AnalysesOfAnalysesFromTemporaries) {
+  const Document doc = Parse(kDistinctOfT);
+  const Node& plan = *doc.objects[0].plan;
+  // The arity analysis moves into a shared_ptr the interpreters keep alive.
+  absl::StatusOr<Analysis<Arity>> arity_or = AnalyzeArity(plan, {{kT, 2}});
+  ASSERT_TRUE(arity_or.ok()) << arity_or.status();
+  std::shared_ptr<const Analysis<Arity>> arity =
+      std::make_shared<const Analysis<Arity>>(*std::move(arity_or));
+  const ArrangementsInterpreter arrangements(arity);
+  const UniqueKeysInterpreter unique_keys(
+      std::map<std::string, std::vector<UniqueKey>>{{kT, {{0}}}}, arity);
+  arity.reset();  // the interpreters hold the only references now
+  absl::StatusOr<Analysis<AvailableForms>> forms = Analyze(arrangements, plan);
+  ASSERT_TRUE(forms.ok()) << forms.status();
+  EXPECT_EQ(FormatForms(*forms->Find(ById(plan, 2))), "[#0, #1]");
+  absl::StatusOr<Analysis<UniqueKeys>> keys = Analyze(unique_keys, plan);
+  ASSERT_TRUE(keys.ok()) << keys.status();
+  EXPECT_EQ(FormatUniqueKeys(*keys->Find(ById(plan, 1))), "[#0]");
+  EXPECT_EQ(FormatUniqueKeys(*keys->Find(ById(plan, 2))), "[#0, #1]");
+
+  // The forms analysis moves into the interpreter (a temporary, here).
+  const ArrangementsBuiltInterpreter built_interp(*std::move(forms));
+  absl::StatusOr<Analysis<ArrangementsBuilt>> built =
+      Analyze(built_interp, plan);
+  ASSERT_TRUE(built.ok()) << built.status();
+  EXPECT_EQ(BuiltBy(*built, ById(plan, 2)).built,
+            (std::vector<std::string>{"Arranged DistinctBy", "DistinctBy"}));
+  // The Reduce already offers [#0, #1]: the ArrangeBy builds nothing.
+  EXPECT_TRUE(BuiltBy(*built, ById(plan, 3)).built.empty());
+  // An interpreter passed to Analyze as a temporary lives through the call.
+  absl::StatusOr<Analysis<ArrangementsBuilt>> again = Analyze(
+      ArrangementsBuiltInterpreter(*AnalyzeArrangements(plan, nullptr)), plan);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(BuiltBy(*again, ById(plan, 3)).built,
+            (std::vector<std::string>{"ArrangeBy[[Column(0), Column(1)]]"}));
 }
 
 }  // namespace

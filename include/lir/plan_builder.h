@@ -7,27 +7,35 @@
 //   // SELECT a FROM t1 EXCEPT ALL SELECT a FROM t2, both arms arranged:
 //   ArrangementForm by_a = MakeColumnArrangement({0}, 1);
 //   absl::StatusOr<NodePtr> plan =
-//       PlanBuilder::Union({PlanBuilder::Get(CollectionId::Global("t1"),
-//                                            PlanBuilder::Arranged({by_a})),
-//                           PlanBuilder::Get(CollectionId::Global("t2"),
-//                                            PlanBuilder::Arranged({by_a}))
-//                               .Negate()},
-//                          {.consolidate_output = true})
+//       PlanBuilder::Union(
+//           PlanBuilder::Inputs(
+//               PlanBuilder::Get(CollectionId::Global("t1"),
+//                                PlanBuilder::Arranged({by_a})),
+//               PlanBuilder::Get(CollectionId::Global("t2"),
+//                                PlanBuilder::Arranged({by_a}))
+//                   .Negate()),
+//           {.consolidate_output = true})
 //           .ArrangeBy(PlanBuilder::Arranged({by_a}))
 //           .Threshold(by_a)
 //           .Build();
 //
 // Builders are move-only values: unary methods consume the builder they are
 // called on (`std::move(b).Negate()` for a named one) and return the wrapped
-// plan; multi-input factories take their inputs by value. Misuse (an empty
-// builder where an input is needed) is remembered and reported by Build(),
-// so a fluent chain never needs checking halfway.
+// plan; multi-input factories take their inputs by value, as a vector that
+// Inputs() makes (braces cannot: they copy). Misuse (an empty builder where
+// an input is needed) is remembered and reported by Build(), so a fluent
+// chain never needs checking halfway. Static helpers make the payload pieces
+// (forms, MFPs, join stages and paths); tests/plan_builder_test.cc builds
+// Materialize's LEFT JOIN plan (a Let chain, a delta join with closures, the
+// antijoin of each outer side) with them.
 #ifndef LIR_LIR_PLAN_BUILDER_H_
 #define LIR_LIR_PLAN_BUILDER_H_
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -52,8 +60,12 @@ class PlanBuilder {
   PlanBuilder() = default;
   /// Continues from an existing tree (ids are reassigned by Build()).
   explicit PlanBuilder(NodePtr node);
-  PlanBuilder(PlanBuilder&&) = default;
-  PlanBuilder& operator=(PlanBuilder&&) = default;
+  /// Moving leaves `other` empty (no plan, no error), so that passing a
+  /// moved-from builder where an input is needed is reported as an empty
+  /// input.
+  PlanBuilder(PlanBuilder&& other) noexcept;
+  /// As the move constructor.
+  PlanBuilder& operator=(PlanBuilder&& other) noexcept;
 
   // ---- Forms and projections used as arguments ---------------------------
 
@@ -64,6 +76,58 @@ class PlanBuilder {
                                        bool raw = false);
   /// An MFP that only projects to `columns` (`project=(...)`).
   static MapFilterProject Project(std::vector<int> columns);
+  /// An MFP that appends the `map` columns to each row, then projects to
+  /// `columns` (printed `project=(...)` then `map=(...)`).
+  static MapFilterProject MapProject(std::vector<ScalarExpr> map,
+                                     std::vector<int> columns);
+  /// An MFP that keeps the rows satisfying every one of `predicates`
+  /// (`filter=(...)`), then projects to `columns` when given.
+  static MapFilterProject Filter(
+      std::vector<ScalarExpr> predicates,
+      std::optional<std::vector<int>> columns = std::nullopt);
+  /// The columns `first`, `first + 1`, ..., `last` (`#first..=#last`); empty
+  /// when `last < first`.
+  static std::vector<int> Columns(int first, int last);
+  /// The payload of Reduce::Distinct grouping by `key_plan` (see
+  /// Distinct()), for a caller that sets more of it (`input_key`,
+  /// `temporal_bucketing`) before passing it to Reduce().
+  static ReduceOp DistinctOp(MapFilterProject key_plan = {});
+
+  // ---- Join plans used as arguments ----------------------------------------
+
+  /// A join closure: `mfp` (no temporal bounds), then the equivalences that
+  /// become checkable at that point (`ready_equivalences=`).
+  static JoinClosure Closure(
+      MapFilterProject mfp,
+      std::vector<std::vector<ScalarExpr>> ready_equivalences = {});
+  /// One join stage: look the stream up, by `stream_key`, in the
+  /// arrangement of input `relation` by `lookup_key`, keep the stream's
+  /// `stream_thinning` columns beside the key, then apply `closure`.
+  static JoinStage Lookup(int relation, std::vector<ScalarExpr> lookup_key,
+                          std::vector<ScalarExpr> stream_key,
+                          std::vector<int> stream_thinning,
+                          std::optional<JoinClosure> closure = std::nullopt);
+  /// A linear join plan or one delta path: start from input
+  /// `source_relation`, raw when `source_key` is nullopt (`source={
+  /// relation=0, raw }`) or else read by that arrangement, then run `stages`
+  /// in execution order (a delta path prints them last to first).
+  static JoinPath Path(int source_relation,
+                       std::optional<std::vector<ScalarExpr>> source_key,
+                       std::vector<JoinStage> stages);
+
+  // ---- Inputs -------------------------------------------------------------
+
+  /// The inputs of Union, LinearJoin, DeltaJoin or FromOp, in order:
+  /// `PlanBuilder::Inputs(a, std::move(b))` where braces cannot make the
+  /// vector (builders are move-only).
+  template <typename... Builders>
+  requires(std::is_same_v<Builders, PlanBuilder>&&...) static std::vector<
+      PlanBuilder> Inputs(Builders... inputs) {
+    std::vector<PlanBuilder> out;
+    out.reserve(sizeof...(inputs));
+    (out.push_back(std::move(inputs)), ...);
+    return out;
+  }
 
   // ---- Leaves -------------------------------------------------------------
 
@@ -100,6 +164,9 @@ class PlanBuilder {
 
   /// Mfp: apply `mfp` to every row.
   PlanBuilder Mfp(MapFilterProject mfp) &&;
+  /// Mfp reading the input's arrangement by `input_key` (`input_key=`):
+  /// `mfp` applies to that arrangement's layout row.
+  PlanBuilder Mfp(MapFilterProject mfp, std::vector<ScalarExpr> input_key) &&;
   /// Mfp from its payload (an input arrangement read, a seek).
   PlanBuilder Mfp(MfpOp op) &&;
   /// FlatMap: the table function `func` over `exprs` per row, then
@@ -117,12 +184,22 @@ class PlanBuilder {
   PlanBuilder Reduce(ReduceOp op) &&;
   /// TopK (any strategy), from its payload.
   PlanBuilder TopK(TopKOp op) &&;
+  /// TopK::MonotonicTop1: per `group_by` group, the first row in `order_by`
+  /// order; `must_consolidate` when the input must be consolidated first.
+  PlanBuilder MonotonicTop1(std::vector<int> group_by,
+                            std::vector<OrderKey> order_by = {},
+                            bool must_consolidate = false) &&;
   /// Negate: every diff negated.
   PlanBuilder Negate() &&;
   /// Threshold::Basic, arranged as `ensure_arrangement`.
   PlanBuilder Threshold(ArrangementForm ensure_arrangement) &&;
   /// ArrangeBy: also make the input available in `forms`.
   PlanBuilder ArrangeBy(AvailableCollections forms) &&;
+  /// ArrangeBy reading the input's arrangement by `input_key`
+  /// (`input_key=[...]`) to form `forms`: with `Raw()`, the permuting
+  /// ArrangeBy that turns an arranged-only input back into rows.
+  PlanBuilder ArrangeBy(AvailableCollections forms,
+                        std::vector<ScalarExpr> input_key) &&;
   /// ArrangeBy from its payload (input_key, input MFP, temporal bucketing).
   PlanBuilder ArrangeBy(ArrangeByOp op) &&;
 

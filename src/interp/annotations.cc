@@ -95,6 +95,7 @@ absl::StatusOr<DocumentAnalysis> DocumentAnalysis::Run(
       GlobalKeysSeenByGets(doc, inputs.global_unique_keys);
   const std::map<std::string, int> global_arity =
       GlobalAritiesSeenByGets(doc, inputs.global_arity);
+  const MonotonicityInterpreter monotonicity(inputs.monotonic_ids);
   DocumentAnalysis result;
   for (const Object& object : doc.objects) {
     if (object.plan == nullptr) continue;
@@ -103,16 +104,16 @@ absl::StatusOr<DocumentAnalysis> DocumentAnalysis::Run(
     CollectRevealedArities(plan, &revealed);
     revealed.globals = document.globals;
     absl::StatusOr<Analysis<Arity>> arity =
-        Analyze(ArityInterpreter(global_arity, revealed), plan);
+        Analyze(ArityInterpreter(global_arity, std::move(revealed)), plan);
     if (!arity.ok()) return InObject(object, arity.status());
     absl::StatusOr<Analysis<PhysicallyMonotonic>> monotonic =
-        Analyze(MonotonicityInterpreter(inputs.monotonic_ids), plan);
+        Analyze(monotonicity, plan);
     if (!monotonic.ok()) return InObject(object, monotonic.status());
     absl::StatusOr<Analysis<AvailableForms>> forms =
-        Analyze(ArrangementsInterpreter(&*arity), plan);
+        AnalyzeArrangements(plan, &*arity);
     if (!forms.ok()) return InObject(object, forms.status());
     absl::StatusOr<Analysis<UniqueKeys>> unique_keys =
-        Analyze(UniqueKeysInterpreter(global_keys, &*arity), plan);
+        AnalyzeUniqueKeys(plan, global_keys, &*arity);
     if (!unique_keys.ok()) return InObject(object, unique_keys.status());
     absl::StatusOr<Analysis<ArrangementsBuilt>> built =
         AnalyzeArrangementsBuilt(plan, *forms);

@@ -1,6 +1,7 @@
 // The arity interpreter's transfer functions: the rules of include/lir/arity.h.
 #include "lir/interp/arity.h"
 
+#include <utility>
 #include <vector>
 
 #include "lir/interp/driver.h"
@@ -136,7 +137,7 @@ absl::StatusOr<Analysis<Arity>> AnalyzeArity(
     const Node& plan, const std::map<std::string, int>& given) {
   RevealedArities revealed;
   CollectRevealedArities(plan, &revealed);
-  return Analyze(ArityInterpreter(given, revealed), plan);
+  return Analyze(ArityInterpreter(given, std::move(revealed)), plan);
 }
 
 }  // namespace lir::interp

@@ -6,6 +6,7 @@
 #include "lir/interp/driver.h"
 #include "lir/layout.h"
 #include "src/explain/text_primitives.h"
+#include "src/interp/borrow_internal.h"
 
 namespace lir::interp {
 
@@ -253,7 +254,10 @@ Domain ArrangementsInterpreter::VisitAntiJoin(const Context<Domain>&,
 
 absl::StatusOr<Analysis<AvailableForms>> AnalyzeArrangements(
     const Node& plan, const Analysis<Arity>* arities) {
-  return Analyze(ArrangementsInterpreter(arities), plan);
+  // The interpreter lives only for this call, so it may borrow `arities`.
+  return Analyze(
+      ArrangementsInterpreter(interp_internal::BorrowForThisCall(arities)),
+      plan);
 }
 
 }  // namespace lir::interp

@@ -18,6 +18,7 @@
 #include "lir/interp/driver.h"
 #include "lir/status_macros.h"
 #include "src/explain/text_primitives.h"
+#include "src/interp/borrow_internal.h"
 
 namespace lir::interp {
 
@@ -41,7 +42,8 @@ Domain ArrangementsBuiltInterpreter::Join(const Domain& a,
 }
 
 AvailableForms ArrangementsBuiltInterpreter::FormsOf(const Node& node) const {
-  const AvailableForms* forms = forms_.Find(node);
+  const AvailableForms* forms =
+      forms_ == nullptr ? nullptr : forms_->Find(node);
   return forms == nullptr ? AvailableForms() : *forms;
 }
 
@@ -298,7 +300,10 @@ Domain ArrangementsBuiltInterpreter::VisitAntiJoin(const Context<Domain>&,
 
 absl::StatusOr<Analysis<ArrangementsBuilt>> AnalyzeArrangementsBuilt(
     const Node& plan, const Analysis<AvailableForms>& forms) {
-  return Analyze(ArrangementsBuiltInterpreter(forms), plan);
+  // The interpreter lives only for this call, so it may borrow `forms`.
+  return Analyze(
+      ArrangementsBuiltInterpreter(interp_internal::BorrowForThisCall(&forms)),
+      plan);
 }
 
 const ArrangementsBuilt& BuiltBy(const Analysis<ArrangementsBuilt>& analysis,
@@ -328,7 +333,8 @@ absl::StatusOr<ArrangementCount> CountArrangementsBuilt(
   CollectRevealedArities(plan, &revealed);
   LIR_ASSIGN_OR_RETURN(
       Analysis<Arity> arities,
-      Analyze(ArityInterpreter(inputs.global_arity, revealed), plan));
+      Analyze(ArityInterpreter(inputs.global_arity, std::move(revealed)),
+              plan));
   LIR_ASSIGN_OR_RETURN(Analysis<AvailableForms> forms,
                        AnalyzeArrangements(plan, &arities));
   LIR_ASSIGN_OR_RETURN(Analysis<ArrangementsBuilt> built,

@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "lir/interp/driver.h"
 #include "lir/layout.h"
+#include "src/interp/borrow_internal.h"
 
 namespace lir::interp {
 
@@ -382,7 +383,10 @@ absl::StatusOr<Analysis<UniqueKeys>> AnalyzeUniqueKeys(
     const Node& plan,
     const std::map<std::string, std::vector<UniqueKey>>& global_keys,
     const Analysis<Arity>* arities) {
-  return Analyze(UniqueKeysInterpreter(global_keys, arities), plan);
+  // The interpreter lives only for this call, so it may borrow `arities`.
+  return Analyze(UniqueKeysInterpreter(
+                     global_keys, interp_internal::BorrowForThisCall(arities)),
+                 plan);
 }
 
 }  // namespace lir::interp

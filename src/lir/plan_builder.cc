@@ -25,6 +25,18 @@ PlanBuilder::PlanBuilder(NodePtr node) : node_(std::move(node)) {
   }
 }
 
+PlanBuilder::PlanBuilder(PlanBuilder&& other) noexcept
+    : node_(std::move(other.node_)),
+      status_(std::exchange(other.status_, absl::OkStatus())) {}
+
+PlanBuilder& PlanBuilder::operator=(PlanBuilder&& other) noexcept {
+  if (this != &other) {
+    node_ = std::move(other.node_);
+    status_ = std::exchange(other.status_, absl::OkStatus());
+  }
+  return *this;
+}
+
 AvailableCollections PlanBuilder::Raw() {
   AvailableCollections forms;
   forms.raw = true;
@@ -43,6 +55,68 @@ MapFilterProject PlanBuilder::Project(std::vector<int> columns) {
   MapFilterProject mfp;
   mfp.project = std::move(columns);
   return mfp;
+}
+
+MapFilterProject PlanBuilder::MapProject(std::vector<ScalarExpr> map,
+                                         std::vector<int> columns) {
+  MapFilterProject mfp;
+  mfp.map = std::move(map);
+  mfp.project = std::move(columns);
+  return mfp;
+}
+
+MapFilterProject PlanBuilder::Filter(std::vector<ScalarExpr> predicates,
+                                     std::optional<std::vector<int>> columns) {
+  MapFilterProject mfp;
+  mfp.filter = std::move(predicates);
+  mfp.project = std::move(columns);
+  return mfp;
+}
+
+std::vector<int> PlanBuilder::Columns(int first, int last) {
+  std::vector<int> columns;
+  for (int c = first; c <= last; ++c) columns.push_back(c);
+  return columns;
+}
+
+ReduceOp PlanBuilder::DistinctOp(MapFilterProject key_plan) {
+  ReduceOp op;
+  op.kind = ReduceKind::kDistinct;
+  op.key_plan = std::move(key_plan);
+  // A distinct reduction has no aggregates: its values are empty rows.
+  op.val_plan.project = std::vector<int>{};
+  return op;
+}
+
+// ---- Join plans -------------------------------------------------------------
+
+JoinClosure PlanBuilder::Closure(
+    MapFilterProject mfp,
+    std::vector<std::vector<ScalarExpr>> ready_equivalences) {
+  return JoinClosure{std::move(mfp), std::move(ready_equivalences)};
+}
+
+JoinStage PlanBuilder::Lookup(int relation, std::vector<ScalarExpr> lookup_key,
+                              std::vector<ScalarExpr> stream_key,
+                              std::vector<int> stream_thinning,
+                              std::optional<JoinClosure> closure) {
+  JoinStage stage;
+  stage.closure = std::move(closure);
+  stage.lookup_relation = relation;
+  stage.lookup_key = std::move(lookup_key);
+  stage.stream_key = std::move(stream_key);
+  stage.stream_thinning = std::move(stream_thinning);
+  return stage;
+}
+
+JoinPath PlanBuilder::Path(int source_relation,
+                           std::optional<std::vector<ScalarExpr>> source_key,
+                           std::vector<JoinStage> stages) {
+  JoinPath path;
+  path.source_relation = source_relation;
+  path.source_key = std::move(source_key);
+  path.stages = std::move(stages);
+  return path;
 }
 
 // ---- Leaves ---------------------------------------------------------------
@@ -131,6 +205,14 @@ PlanBuilder PlanBuilder::Mfp(MapFilterProject mfp) && {
   return std::move(*this).Mfp(std::move(op));
 }
 
+PlanBuilder PlanBuilder::Mfp(MapFilterProject mfp,
+                             std::vector<ScalarExpr> input_key) && {
+  MfpOp op;
+  op.mfp = std::move(mfp);
+  op.input_key = std::move(input_key);
+  return std::move(*this).Mfp(std::move(op));
+}
+
 PlanBuilder PlanBuilder::Mfp(MfpOp op) && {
   return std::move(*this).Wrap(std::move(op), "Mfp");
 }
@@ -152,11 +234,7 @@ PlanBuilder PlanBuilder::FlatMap(FlatMapOp op) && {
 PlanBuilder PlanBuilder::Distinct(
     MapFilterProject key_plan,
     std::optional<std::vector<ScalarExpr>> input_key) && {
-  ReduceOp op;
-  op.kind = ReduceKind::kDistinct;
-  op.key_plan = std::move(key_plan);
-  // A distinct reduction has no aggregates: its values are empty rows.
-  op.val_plan.project = std::vector<int>{};
+  ReduceOp op = DistinctOp(std::move(key_plan));
   op.input_key = std::move(input_key);
   return std::move(*this).Reduce(std::move(op));
 }
@@ -167,6 +245,17 @@ PlanBuilder PlanBuilder::Reduce(ReduceOp op) && {
 
 PlanBuilder PlanBuilder::TopK(TopKOp op) && {
   return std::move(*this).Wrap(std::move(op), "TopK");
+}
+
+PlanBuilder PlanBuilder::MonotonicTop1(std::vector<int> group_by,
+                                       std::vector<OrderKey> order_by,
+                                       bool must_consolidate) && {
+  TopKOp op;
+  op.kind = TopKKind::kMonotonicTop1;
+  op.group_by = std::move(group_by);
+  op.order_by = std::move(order_by);
+  op.must_consolidate = must_consolidate;
+  return std::move(*this).TopK(std::move(op));
 }
 
 PlanBuilder PlanBuilder::Negate() && {
@@ -180,6 +269,14 @@ PlanBuilder PlanBuilder::Threshold(ArrangementForm ensure_arrangement) && {
 
 PlanBuilder PlanBuilder::ArrangeBy(AvailableCollections forms) && {
   ArrangeByOp op;
+  op.forms = std::move(forms);
+  return std::move(*this).ArrangeBy(std::move(op));
+}
+
+PlanBuilder PlanBuilder::ArrangeBy(AvailableCollections forms,
+                                   std::vector<ScalarExpr> input_key) && {
+  ArrangeByOp op;
+  op.input_key = std::move(input_key);
   op.forms = std::move(forms);
   return std::move(*this).ArrangeBy(std::move(op));
 }

@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "absl/status/statusor.h"
 #include "lir/arity.h"
@@ -49,10 +50,10 @@ class ArityInterpreter {
   using Domain = Arity;
 
   /// `given`: global arities the caller knows; `revealed`: what the plan (or
-  /// its document) reveals. Both must outlive the interpreter.
-  ArityInterpreter(const std::map<std::string, int>& given,
-                   const RevealedArities& revealed)
-      : given_(given), revealed_(revealed) {}
+  /// its document) reveals. The interpreter keeps its own copies (move them
+  /// in to avoid the copy), so it may outlive the caller's containers.
+  ArityInterpreter(std::map<std::string, int> given, RevealedArities revealed)
+      : given_(std::move(given)), revealed_(std::move(revealed)) {}
 
   /// The lattice (see the Domain type).
   Domain Top() const { return Arity::Conflict(); }
@@ -69,8 +70,8 @@ class ArityInterpreter {
 #include "lir/node_kinds.def"
 
  private:
-  const std::map<std::string, int>& given_;
-  const RevealedArities& revealed_;
+  std::map<std::string, int> given_;
+  RevealedArities revealed_;
 };
 
 /// The arities of global collections as a document's Gets read them: the

@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
@@ -86,9 +87,11 @@ class ArrangementsInterpreter {
 
   /// `arities`: the arity analysis of the same plan, used for the width of
   /// Reduce group keys (may be null: widths are then known only from a
-  /// key_plan projection). Must outlive the interpreter.
-  explicit ArrangementsInterpreter(const Analysis<Arity>* arities)
-      : arities_(arities) {}
+  /// key_plan projection), shared with the caller so that the interpreter
+  /// keeps it alive without copying it.
+  explicit ArrangementsInterpreter(
+      std::shared_ptr<const Analysis<Arity>> arities)
+      : arities_(std::move(arities)) {}
 
   /// The lattice (see the Domain type).
   Domain Top() const { return AvailableForms(); }
@@ -113,7 +116,7 @@ class ArrangementsInterpreter {
   /// and few distinct group-key widths.
   SharedKey PrefixKey(int width) const;
 
-  const Analysis<Arity>* arities_;
+  std::shared_ptr<const Analysis<Arity>> arities_;  ///< may be null
   mutable std::vector<SharedKey> prefix_keys_;
 };
 

@@ -18,8 +18,10 @@
 #define LIR_INTERP_ARRANGEMENTS_BUILT_H_
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -125,10 +127,16 @@ class ArrangementsBuiltInterpreter {
   using Domain = ArrangementsBuilt;
 
   /// `forms`: the arrangements analysis of the same plan (for the forms of
-  /// the nodes whose output arrangements do not depend on their inputs);
-  /// must outlive the interpreter.
-  explicit ArrangementsBuiltInterpreter(const Analysis<AvailableForms>& forms)
-      : forms_(forms) {}
+  /// the nodes whose output arrangements do not depend on their inputs).
+  /// The interpreter keeps it (move it in to avoid the copy).
+  explicit ArrangementsBuiltInterpreter(Analysis<AvailableForms> forms)
+      : forms_(std::make_shared<const Analysis<AvailableForms>>(
+            std::move(forms))) {}
+  /// The same, sharing the caller's analysis instead of copying it (null:
+  /// no node has forms from the analysis).
+  explicit ArrangementsBuiltInterpreter(
+      std::shared_ptr<const Analysis<AvailableForms>> forms)
+      : forms_(std::move(forms)) {}
 
   /// The lattice of the offered forms (see the Domain type).
   Domain Top() const { return ArrangementsBuilt(); }
@@ -152,7 +160,7 @@ class ArrangementsBuiltInterpreter {
   /// The arrangements analysis's forms of `node` (none when it has none).
   AvailableForms FormsOf(const Node& node) const;
 
-  const Analysis<AvailableForms>& forms_;
+  std::shared_ptr<const Analysis<AvailableForms>> forms_;  ///< may be null
 };
 
 /// Runs the interpreter over `plan` (`forms` as for the interpreter).

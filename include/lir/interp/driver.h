@@ -58,7 +58,10 @@ class Driver : public ScopedVisitorBase<typename I::Domain> {
     bool hit_limit = false;
   };
 
+  /// Borrows `interp` (see interp_). A temporary interpreter would dangle,
+  /// so it is rejected: construct the interpreter first, or call Analyze().
   explicit Driver(const I& interp) : interp_(interp) {}
+  explicit Driver(const I&& interp) = delete;
 
   /// Interprets the plan rooted at `root`.
   absl::StatusOr<Analysis<D>> Run(const Node& root) {
@@ -177,6 +180,11 @@ class Driver : public ScopedVisitorBase<typename I::Domain> {
     return interp_.Top();
   }
 
+  // Borrowed, not copied: a Driver is the visitor of one walk (Analyze and
+  // Transform construct it, Run it and drop it within the call whose `interp`
+  // argument outlives it), and an interpreter may be costly to copy. The
+  // interpreters themselves own what they read, so a temporary passed to
+  // Analyze() lives until the end of that call.
   const I& interp_;
   Context<D> ctx_;
   Analysis<D>* analysis_ = nullptr;

@@ -47,10 +47,10 @@ class MonotonicityInterpreter {
   using Domain = PhysicallyMonotonic;
 
   /// `monotonic_globals`: printed names of the global collections known to
-  /// be insert-only (monotonic sources and indexes).
-  explicit MonotonicityInterpreter(
-      const std::set<std::string>& monotonic_globals)
-      : monotonic_globals_(monotonic_globals) {}
+  /// be insert-only (monotonic sources and indexes). The interpreter keeps
+  /// its own copy (move it in to avoid the copy).
+  explicit MonotonicityInterpreter(std::set<std::string> monotonic_globals)
+      : monotonic_globals_(std::move(monotonic_globals)) {}
 
   /// The lattice (see the Domain type).
   Domain Top() const { return {false}; }
@@ -67,7 +67,7 @@ class MonotonicityInterpreter {
 #include "lir/node_kinds.def"
 
  private:
-  const std::set<std::string>& monotonic_globals_;
+  std::set<std::string> monotonic_globals_;
 };
 
 /// Runs the monotonicity analysis over `plan`.

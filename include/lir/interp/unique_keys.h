@@ -6,8 +6,10 @@
 #define LIR_INTERP_UNIQUE_KEYS_H_
 
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -96,13 +98,15 @@ class UniqueKeysInterpreter {
   using Domain = UniqueKeys;
 
   /// `global_keys`: keys of global collections by printed name, over the
-  /// rows their Gets read (GlobalKeysSeenByGets). `arities`: the arity
-  /// analysis of the same plan, for the width of a Reduce key without a
-  /// key_plan projection (may be null). Both must outlive the interpreter.
+  /// rows their Gets read (GlobalKeysSeenByGets); the interpreter keeps its
+  /// own copy (move it in to avoid the copy). `arities`: the arity analysis
+  /// of the same plan, for the width of a Reduce key without a key_plan
+  /// projection (may be null), shared with the caller so that the
+  /// interpreter keeps it alive without copying it.
   UniqueKeysInterpreter(
-      const std::map<std::string, std::vector<UniqueKey>>& global_keys,
-      const Analysis<Arity>* arities)
-      : global_keys_(global_keys), arities_(arities) {}
+      std::map<std::string, std::vector<UniqueKey>> global_keys,
+      std::shared_ptr<const Analysis<Arity>> arities)
+      : global_keys_(std::move(global_keys)), arities_(std::move(arities)) {}
 
   /// The lattice (see the Domain type).
   Domain Top() const { return UniqueKeys(); }
@@ -119,8 +123,8 @@ class UniqueKeysInterpreter {
 #include "lir/node_kinds.def"
 
  private:
-  const std::map<std::string, std::vector<UniqueKey>>& global_keys_;
-  const Analysis<Arity>* arities_;
+  std::map<std::string, std::vector<UniqueKey>> global_keys_;
+  std::shared_ptr<const Analysis<Arity>> arities_;  ///< may be null
 };
 
 /// The keys of global collections as a document's Gets read them: the
