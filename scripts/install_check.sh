@@ -4,7 +4,7 @@
 # prefix on CMAKE_PREFIX_PATH, and again with pkg-config (lir.pc). Each
 # consumer build runs on examples/consumer/config.json and its output must
 # equal examples/consumer/expected_output.txt. The installed file list must
-# equal testdata/install/files.txt (static build), and no internal header
+# equal testdata/install/files.list (static build), and no internal header
 # of src/ may be installed.
 #
 #   scripts/install_check.sh --build-dir build   # an existing build (ctest)
@@ -61,7 +61,7 @@ for header in $(grep '^include/' "${work}/files.txt"); do
     fail=1
   fi
 done
-files_golden="${source_dir}/testdata/install/files.txt"
+files_golden="${source_dir}/testdata/install/files.list"
 if [[ "${shared}" == 0 ]]; then
   if [[ "${REWRITE:-0}" == 1 ]]; then
     mkdir -p "$(dirname "${files_golden}")"

@@ -98,8 +98,8 @@ int main(int argc, char** argv) {
   lir::Pipeline pipeline(std::move(options));
   // `{"features": {"enable_fused_set_difference": true}}`; errors are
   // located as `config.json:1:47: ...`.
-  if (absl::Status status = pipeline.ApplyConfigText(config_text.str(),
-                                                     config_path);
+  if (absl::Status status =
+          pipeline.ApplyConfigText(config_text.str(), config_path);
       !status.ok()) {
     return Fail(status);
   }
