@@ -38,10 +38,20 @@ foreach(layer ${LIR_LAYERS})
 endforeach()
 string(STRIP "${LIR_PC_LIBS}" LIR_PC_LIBS)
 set(LIR_PC_REQUIRES "re2 libcrypto nlohmann_json")
-foreach(absl_target ${LIR_ABSL_TARGETS})
-  string(REPLACE "absl::" "absl_" module ${absl_target})
-  string(APPEND LIR_PC_REQUIRES " ${module}")
+# The Abseil components, read off what the layers link.
+set(absl_modules "")
+foreach(layer ${LIR_LAYERS})
+  get_target_property(deps ${layer} LINK_LIBRARIES)
+  foreach(dep ${deps})
+    if(dep MATCHES "^absl::")
+      string(REPLACE "absl::" "absl_" module ${dep})
+      list(APPEND absl_modules ${module})
+    endif()
+  endforeach()
 endforeach()
+list(REMOVE_DUPLICATES absl_modules)
+list(JOIN absl_modules " " absl_modules)
+string(APPEND LIR_PC_REQUIRES " ${absl_modules}")
 # The prefix is found from lir.pc's own place, so the installed tree can move.
 file(RELATIVE_PATH LIR_PC_PREFIX_FROM_PCDIR
      ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig

@@ -21,6 +21,7 @@
 #include "fuzz/fuzz_cases.h"
 #include "lir/explain/json.h"
 #include "lir/explain/text.h"
+#include "lir/pipeline/document_io.h"
 
 namespace {
 
@@ -28,11 +29,6 @@ namespace fs = std::filesystem;
 
 void Write(const fs::path& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary) << bytes;
-}
-
-bool LooksLikeJson(const std::string& text) {
-  size_t first = text.find_first_not_of(" \t\r\n");
-  return first != std::string::npos && text[first] == '{';
 }
 
 }  // namespace
@@ -51,7 +47,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> texts = lir::fuzz::ReadExamplePlans();
   size_t json_count = 0;
   for (const lir::fuzz::GoldenInput& input : lir::fuzz::ReadGoldenInputs()) {
-    if (LooksLikeJson(input.input)) {
+    // Classified as lir-opt classifies its input.
+    if (lir::DetectDocumentFormat(input.input) == lir::DocumentFormat::kJson) {
       Write(out / "json" / absl::StrCat("golden-", json_count++), input.input);
     } else if (input.command == "run") {
       const size_t split = input.input.find("\n====\n");

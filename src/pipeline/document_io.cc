@@ -6,6 +6,7 @@
 #include "absl/strings/string_view.h"
 #include "lir/explain/json.h"
 #include "lir/explain/text.h"
+#include "lir/node_error.h"
 #include "lir/status_macros.h"
 #include "lir/validate.h"
 #include "src/explain/utf8.h"
@@ -16,8 +17,7 @@ namespace lir {
 absl::Status NameInput(const absl::Status& status, std::string_view name) {
   const absl::string_view prefix(name.data(), name.size());
   if (status.ok() || absl::StartsWith(status.message(), prefix)) return status;
-  return absl::Status(status.code(),
-                      absl::StrCat(prefix, ": ", status.message()));
+  return PrefixStatus(absl::StrCat(prefix, ": "), status);
 }
 
 DocumentFormat DetectDocumentFormat(std::string_view text) {

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "lir/node_error.h"
 #include "lir/status_macros.h"
 #include "lir/validate.h"
 #include "src/pipeline/name_input.h"
@@ -13,14 +14,6 @@ namespace {
 
 absl::string_view AbslView(std::string_view view) {
   return absl::string_view(view.data(), view.size());
-}
-
-// `status` with `name: ` in front, whatever its message starts with: the
-// passes' and the analyses' messages name an object and a node, never the
-// input.
-absl::Status Prefixed(const absl::Status& status, std::string_view name) {
-  return absl::Status(status.code(),
-                      absl::StrCat(AbslView(name), ": ", status.message()));
 }
 
 }  // namespace
@@ -55,11 +48,15 @@ absl::StatusOr<PipelineResult> Pipeline::Run(Document doc,
   return RunChecked(std::move(doc), name);
 }
 
+// The passes' and the analyses' messages name an object and a node, never
+// the input, so their errors always get `name: ` in front (PrefixStatus keeps
+// the node-error payload).
 absl::StatusOr<OptimizeResult> Pipeline::Optimize(Document doc,
                                                   std::string_view name) const {
   absl::StatusOr<OptimizeResult> optimized =
       lir::Optimize(std::move(doc), options_.features, options_.inputs);
-  if (!optimized.ok()) return Prefixed(optimized.status(), name);
+  if (!optimized.ok())
+    return PrefixStatus(absl::StrCat(AbslView(name), ": "), optimized.status());
   if (options_.validate) {
     // The input was valid, so an invalid result is a pass's bug, not the
     // user's.
@@ -82,7 +79,8 @@ absl::StatusOr<std::string> Pipeline::Print(const Document& doc,
   // The analyses describe the plan as printed: after the passes.
   absl::StatusOr<interp::DocumentAnalysis> analysis =
       interp::DocumentAnalysis::Run(doc, options_.inputs);
-  if (!analysis.ok()) return Prefixed(analysis.status(), name);
+  if (!analysis.ok())
+    return PrefixStatus(absl::StrCat(AbslView(name), ": "), analysis.status());
   const interp::AnnotationFields& fields = options_.annotate;
   write.annotate = [&analysis, &fields](const Node& node) {
     return analysis->CommentFields(node, fields);
