@@ -44,7 +44,7 @@ std::string RunSpineGolden(const std::string& input, const ArgFn& arg) {
   std::string out;
   spine::TraceFn trace_fn;
   if (trace) {
-    trace_fn = [&out](absl::string_view label, const spine::Spine& s) {
+    trace_fn = [&out](std::string_view label, const spine::Spine& s) {
       out += spine::FormatTraceLine(label, s);
     };
   }

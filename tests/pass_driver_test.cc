@@ -69,7 +69,7 @@ class RenumberNegates {
   struct Fire {
     LirId new_id = 0;
   };
-  static constexpr absl::string_view kName = "renumber_negates";
+  static constexpr std::string_view kName = "renumber_negates";
 
   bool IsCandidate(const Node& node) const { return node.Is<NegateOp>(); }
   Decision<Code, Fire> Decide(const Node& node, CandidateContext& ctx) const {
@@ -258,7 +258,7 @@ interp::AnalysisInputs SingleTime() {
   return inputs;
 }
 
-const PassRun& RunOf(const OptimizeResult& result, absl::string_view name) {
+const PassRun& RunOf(const OptimizeResult& result, std::string_view name) {
   for (const PassRun& run : result.report.passes) {
     if (run.name == name) return run;
   }

@@ -234,13 +234,16 @@ TEST(RecognizerCorpus, ReportNamesEveryCodeAndIsDeterministic) {
   ASSERT_LT(antijoin, fused);
   for (const DeclineEntry<AntiJoinDecline>& code : kAllAntiJoinDeclines) {
     const size_t at =
-        a->find(absl::StrCat("| declined | `", code.name, "` |"), antijoin);
+        a->find(absl::StrCat("| declined | `", std::string(code.name), "` |"),
+                antijoin);
     EXPECT_LT(at, fused) << code.name;
   }
   for (const DeclineEntry<FusedSetDifferenceDecline>& code :
        kAllFusedSetDifferenceDeclines) {
-    EXPECT_NE(a->find(absl::StrCat("| declined | `", code.name, "` |"), fused),
-              std::string::npos)
+    EXPECT_NE(
+        a->find(absl::StrCat("| declined | `", std::string(code.name), "` |"),
+                fused),
+        std::string::npos)
         << code.name;
   }
   EXPECT_NE(a->find("| outer_join-L100.plan | Explained Query | "),

@@ -30,7 +30,7 @@ TEST_F(SpineCliTest, TextIsTheLibrarysOutput) {
   w.idle_turns = 100;
   std::string expected;
   absl::StatusOr<eval::spine::WorkloadResult> result = eval::spine::RunWorkload(
-      w, [&expected](absl::string_view label, const eval::spine::Spine& s) {
+      w, [&expected](std::string_view label, const eval::spine::Spine& s) {
         expected += eval::spine::FormatTraceLine(label, s);
       });
   ASSERT_TRUE(result.ok());

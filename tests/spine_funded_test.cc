@@ -13,7 +13,7 @@ namespace {
 
 constexpr Policy kIdleMerge1000{Policy::Kind::kIdleMerge, 1000};
 
-Spine Build(Policy policy, Exertion exertion, absl::string_view layers) {
+Spine Build(Policy policy, Exertion exertion, std::string_view layers) {
   absl::StatusOr<Spine> spine =
       Spine::FromDescription(policy, exertion, layers);
   EXPECT_TRUE(spine.ok()) << spine.status();

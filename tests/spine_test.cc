@@ -191,7 +191,7 @@ TEST(SpineTidyTest, TopSlidesDownOverVacantLayers) {
 }
 
 // Spines built in a given state; with no policy, Exert() is tidy_layers().
-std::string Tidied(absl::string_view layers) {
+std::string Tidied(std::string_view layers) {
   absl::StatusOr<Spine> spine =
       Spine::FromDescription(NoPolicy(), Exertion::kStock, layers);
   EXPECT_TRUE(spine.ok()) << spine.status();

@@ -406,7 +406,8 @@ TEST(NodeErrorTest, CarriesTheNodeAsAPayload) {
   std::optional<NodeErrorInfo> info = NodeErrorOf(status);
   ASSERT_TRUE(info.has_value());
   EXPECT_EQ(*info, (NodeErrorInfo{7, NodeKind::kGet}));
-  EXPECT_EQ(std::string(*status.GetPayload(kNodeErrorTypeUrl)), "7 Get");
+  EXPECT_EQ(std::string(*status.GetPayload(std::string(kNodeErrorTypeUrl))),
+            "7 Get");
 
   EXPECT_FALSE(
       NodeErrorOf(absl::InvalidArgumentError("LirId(7) Get: x")).has_value());

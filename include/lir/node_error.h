@@ -6,7 +6,7 @@
 #define LIR_LIR_NODE_ERROR_H_
 
 #include <optional>
-#include "absl/strings/string_view.h"
+#include <string_view>
 
 #include "absl/status/status.h"
 #include "lir/node.h"
@@ -15,7 +15,7 @@ namespace lir {
 
 /// The absl::Status payload type URL under which a node error carries its
 /// node (payload text: `<LirId> <KindName>`, e.g. `7 Get`).
-inline constexpr absl::string_view kNodeErrorTypeUrl = "lir.dev/node";
+inline constexpr std::string_view kNodeErrorTypeUrl = "lir.dev/node";
 
 /// The node a node error names.
 struct NodeErrorInfo {
@@ -27,7 +27,7 @@ struct NodeErrorInfo {
 /// A `code` status with message `LirId(<id>) <HeaderName>: <message>` and
 /// the node's LirId and kind attached as the kNodeErrorTypeUrl payload.
 absl::Status NodeError(const Node& node, absl::StatusCode code,
-                       absl::string_view message);
+                       std::string_view message);
 
 /// `status` attributed to `node`: unchanged when it is OK or already names a
 /// node (so an error raised deep inside keeps the innermost node), otherwise
@@ -40,7 +40,7 @@ std::optional<NodeErrorInfo> NodeErrorOf(const absl::Status& status);
 
 /// `status` with `prefix` put before its message, code and payloads kept
 /// (for callers that add context such as the object name).
-absl::Status PrefixStatus(absl::string_view prefix, const absl::Status& status);
+absl::Status PrefixStatus(std::string_view prefix, const absl::Status& status);
 
 }  // namespace lir
 

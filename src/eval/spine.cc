@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "src/lir/string_view_compat.h"
 
 namespace lir::eval::spine {
 namespace {
@@ -91,7 +92,8 @@ Batch Batch::Real(std::vector<Record> records) {
   return b;
 }
 
-absl::StatusOr<Policy> Policy::Parse(absl::string_view text) {
+absl::StatusOr<Policy> Policy::Parse(std::string_view text_view) {
+  const absl::string_view text = ToAbsl(text_view);
   const auto bad = [&] {
     return absl::InvalidArgumentError(absl::StrCat(
         "expected none, idle_merge:E (E an integer from 1 to ",
@@ -164,7 +166,7 @@ std::optional<uint64_t> PolicyEffort(const Policy& policy,
   return std::nullopt;
 }
 
-absl::string_view StateName(LayerView::State state) {
+std::string_view StateName(LayerView::State state) {
   switch (state) {
     case LayerView::State::kVacant: return "vacant";
     case LayerView::State::kSingle: return "single";
@@ -179,7 +181,8 @@ Spine::Spine(Policy policy, Exertion exertion)
     : policy_(policy), exertion_(exertion) {}
 
 absl::StatusOr<Spine> Spine::FromDescription(Policy policy, Exertion exertion,
-                                             absl::string_view layers) {
+                                             std::string_view layers_view) {
+  const absl::string_view layers = ToAbsl(layers_view);
   Spine spine(policy, exertion);
   if (layers == "(empty)") return spine;
   for (absl::string_view token :

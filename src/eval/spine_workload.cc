@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "src/lir/string_view_compat.h"
 
 namespace lir::eval::spine {
 namespace {
@@ -132,8 +133,8 @@ std::string DescribeLastExert(const Spine& spine) {
   return out;
 }
 
-std::string FormatTraceLine(absl::string_view label, const Spine& spine) {
-  return absl::StrCat(label, ": ", DescribeLastExert(spine), " | ",
+std::string FormatTraceLine(std::string_view label, const Spine& spine) {
+  return absl::StrCat(ToAbsl(label), ": ", DescribeLastExert(spine), " | ",
                       spine.Describe(), " | work ", spine.counters().merge_work,
                       "\n");
 }

@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "src/lir/string_view_compat.h"
 
 namespace lir::eval {
 namespace {
@@ -137,7 +138,8 @@ bool CalendarDay(absl::string_view text, size_t& pos, int64_t* days) {
 
 }  // namespace
 
-absl::StatusOr<Date> ParseDate(absl::string_view text) {
+absl::StatusOr<Date> ParseDate(std::string_view text_view) {
+  const absl::string_view text = ToAbsl(text_view);
   size_t pos = 0;
   int64_t days = 0;
   if (!CalendarDay(text, pos, &days) || pos != text.size()) {
@@ -160,7 +162,8 @@ Timestamp DateToTimestamp(Date date) {
   return Timestamp{static_cast<int64_t>(date.days) * kMicrosPerDay};
 }
 
-absl::StatusOr<Timestamp> ParseTimestamp(absl::string_view text) {
+absl::StatusOr<Timestamp> ParseTimestamp(std::string_view text_view) {
+  const absl::string_view text = ToAbsl(text_view);
   const auto bad = [&]() {
     return absl::InvalidArgumentError(
         absl::StrCat("invalid timestamp \"", text,
@@ -199,7 +202,8 @@ std::string FormatTimestamp(Timestamp ts) {
   return absl::StrCat(buffer, FractionText(frac));
 }
 
-absl::StatusOr<Interval> ParseInterval(absl::string_view text) {
+absl::StatusOr<Interval> ParseInterval(std::string_view text_view) {
+  const absl::string_view text = ToAbsl(text_view);
   const auto bad = [&]() {
     return absl::InvalidArgumentError(
         absl::StrCat("invalid interval \"", text, "\""));

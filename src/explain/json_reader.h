@@ -26,16 +26,11 @@
 #include "lir/scalar.h"
 #include "lir/status_macros.h"
 #include "nlohmann/json.hpp"
+#include "src/lir/string_view_compat.h"
 
 namespace lir::explain::internal {
 
 using nlohmann::json;
-
-/// The same characters as an absl::string_view (this abseil build does not
-/// alias std::string_view, and absl::StrCat only takes its own).
-inline absl::string_view ToAbsl(std::string_view text) {
-  return absl::string_view(text.data(), text.size());
-}
 
 /// Where a value sits in the document, as a JSON pointer built lazily: each
 /// step points to its parent's step and is only spelled out for an error

@@ -14,13 +14,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "lir/scalar.h"
+#include "src/lir/string_view_compat.h"
 
 namespace lir::explain::internal {
-
-/// This abseil build has its own string_view; StrCat and SimpleAtoi need it.
-inline absl::string_view AbslView(std::string_view s) {
-  return absl::string_view(s.data(), s.size());
-}
 
 /// The redaction mark `█` (U+2588) as UTF-8.
 inline constexpr std::string_view kRedactedMark = "\xE2\x96\x88";

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "lir/mfp.h"
 #include "lir/node.h"
+#include "src/lir/string_view_compat.h"
 
 namespace lir::explain::internal {
 
@@ -66,7 +67,7 @@ auto ParseAt(const ErrorSink& errors, const TextLine& line, size_t base,
              absl::string_view text, Fn&& fn)
     -> decltype(fn(std::string_view(), static_cast<size_t*>(nullptr))) {
   size_t pos = 0;
-  auto result = fn(std::string_view(text.data(), text.size()), &pos);
+  auto result = fn(ToStd(text), &pos);
   if (!result.ok()) {
     return errors.At(line, base + pos, result.status().message());
   }

@@ -10,13 +10,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "src/lir/string_view_compat.h"
 
 namespace lir::explain::internal {
 namespace {
-
-absl::string_view Absl(std::string_view s) {
-  return absl::string_view(s.data(), s.size());
-}
 
 bool IsControl(char c) {
   const auto b = static_cast<unsigned char>(c);
@@ -90,7 +87,7 @@ bool LooksLikeLocalId(absl::string_view text) {
 }
 
 std::string PrintName(std::string_view name, NameContext context) {
-  const absl::string_view view = Absl(name);
+  const absl::string_view view = ToAbsl(name);
   if (!view.empty() && ReadsBackAsIs(view, context)) return std::string(name);
   std::vector<absl::string_view> parts = absl::StrSplit(view, '.');
   bool any_quoted = false;
@@ -177,7 +174,7 @@ size_t IndexNameEnd(absl::string_view text) {
 }
 
 bool IsFastPathObjectName(absl::string_view view) {
-  return !NameProblem(std::string_view(view.data(), view.size())).has_value() &&
+  return !NameProblem(ToStd(view)).has_value() &&
          absl::EndsWith(view, "(fast path)") && !absl::StrContains(view, '"') &&
          view.front() != ' ' && !IsSectionLine(absl::StrCat(view, ":"));
 }

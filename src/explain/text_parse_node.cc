@@ -18,6 +18,7 @@
 #include "src/explain/text_lines.h"
 #include "src/explain/text_names.h"
 #include "src/explain/text_primitives.h"
+#include "src/lir/string_view_compat.h"
 
 namespace lir::explain::internal {
 
@@ -436,8 +437,7 @@ absl::Status ParseFlatMapHeader(const ErrorSink& errors, const TextLine& line,
     return errors.Expected(line, base + text.size(),
                            "')' ending the arguments");
   }
-  size_t group_start =
-      TableFunctionArgsStart(std::string_view(text.data(), text.size()));
+  size_t group_start = TableFunctionArgsStart(ToStd(text));
   if (group_start == absl::string_view::npos || group_start == 0) {
     return errors.Expected(line, base, "a table function call 'name(args)'");
   }

@@ -23,6 +23,7 @@
 #include "src/explain/text_names.h"
 #include "src/explain/text_primitives.h"
 #include "src/explain/utf8.h"
+#include "src/lir/string_view_compat.h"
 
 namespace lir::explain {
 namespace {
@@ -760,9 +761,8 @@ absl::StatusOr<Document> ParseText(std::string_view text,
         absl::Hex(static_cast<unsigned char>(text[bad]), absl::kZeroPad2),
         " (at byte offset ", bad + bom, ")"));
   }
-  LIR_ASSIGN_OR_RETURN(
-      std::vector<TextLine> lines,
-      SplitLines(absl::string_view(text.data(), text.size()), errors));
+  LIR_ASSIGN_OR_RETURN(std::vector<TextLine> lines,
+                       SplitLines(ToAbsl(text), errors));
   DocumentParser parser(errors, lines);
   return parser.Parse();
 }

@@ -32,7 +32,6 @@
 namespace lir::explain {
 namespace {
 
-using internal::AbslView;
 using internal::kRedactedMark;
 using internal::PrimitiveCursor;
 
@@ -206,7 +205,7 @@ bool PrimitiveCursor::Consume(std::string_view s) {
 
 absl::Status PrimitiveCursor::Expect(std::string_view s) {
   if (Consume(s)) return absl::OkStatus();
-  return Error(absl::StrCat("`", AbslView(s), "`"));
+  return Error(absl::StrCat("`", ToAbsl(s), "`"));
 }
 
 absl::Status PrimitiveCursor::ExpectEnd(std::string_view what) {
@@ -220,7 +219,7 @@ absl::Status PrimitiveCursor::Error(std::string_view what) {
 
 absl::Status PrimitiveCursor::ErrorAt(size_t pos, std::string_view what) {
   error_pos_ = pos;
-  return absl::InvalidArgumentError(absl::StrCat("expected ", AbslView(what)));
+  return absl::InvalidArgumentError(absl::StrCat("expected ", ToAbsl(what)));
 }
 
 size_t PrimitiveCursor::DigitsEnd(size_t start) const {
@@ -234,7 +233,7 @@ absl::StatusOr<int64_t> PrimitiveCursor::ParseInteger(std::string_view what) {
   size_t end = DigitsEnd(digits);
   int64_t value = 0;
   if (end == digits ||
-      !absl::SimpleAtoi(AbslView(text_.substr(start, end - start)), &value)) {
+      !absl::SimpleAtoi(ToAbsl(text_.substr(start, end - start)), &value)) {
     return Error(what);
   }
   pos_ = end;
@@ -254,7 +253,7 @@ absl::StatusOr<int> PrimitiveCursor::ParseColumnIndex() {
   size_t start = ++pos_;
   size_t end = DigitsEnd(start);
   int value = 0;
-  if (!absl::SimpleAtoi(AbslView(text_.substr(start, end - start)), &value)) {
+  if (!absl::SimpleAtoi(ToAbsl(text_.substr(start, end - start)), &value)) {
     return Error("column index that fits in 32 bits");
   }
   pos_ = end;
@@ -616,11 +615,10 @@ absl::Status PrimitiveCursor::ParseExprNoDepth(ScalarExpr& out) {
     }
     absl::Status word = ParseLeaf(out);
     if (!word.ok() && pos_ == start) {
-      return ErrorAt(
-          name_end,
-          absl::StrCat("`(` after function name `",
-                       AbslView(text_.substr(start, name_end - start)),
-                       "` (or a literal)"));
+      return ErrorAt(name_end,
+                     absl::StrCat("`(` after function name `",
+                                  ToAbsl(text_.substr(start, name_end - start)),
+                                  "` (or a literal)"));
     }
     return word;
   }
@@ -667,7 +665,7 @@ absl::Status PrimitiveCursor::ParseParenthesized(ScalarExpr& out) {
       if (LookingAt(test) && !IsIdentChar(Peek(test.size()))) {
         pos_ += test.size();
         out.style = CallStyle::kPostfixIs;
-        out.func = absl::StrCat("IS ", AbslView(test));
+        out.func = absl::StrCat("IS ", ToAbsl(test));
         if (negated) WrapInNot(out);
         return absl::OkStatus();
       }
@@ -695,7 +693,7 @@ absl::Status PrimitiveCursor::ParseParenthesized(ScalarExpr& out) {
     }
   }
   if (Consume(")")) return absl::OkStatus();
-  return Error(variadic ? absl::StrCat("` ", AbslView(op), " ` or `)`")
+  return Error(variadic ? absl::StrCat("` ", ToAbsl(op), " ` or `)`")
                         : std::string("`)`"));
 }
 

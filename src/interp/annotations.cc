@@ -11,6 +11,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "lir/interp/driver.h"
+#include "src/lir/string_view_compat.h"
 
 namespace lir::interp {
 namespace {
@@ -56,7 +57,9 @@ std::string OutcomeText(const LetRecOutcome& outcome) {
 
 }  // namespace
 
-absl::StatusOr<AnnotationFields> ParseAnnotationFields(absl::string_view list) {
+absl::StatusOr<AnnotationFields> ParseAnnotationFields(
+    std::string_view list_view) {
+  const absl::string_view list = ToAbsl(list_view);
   AnnotationFields fields;
   for (absl::string_view item : absl::StrSplit(list, ',', absl::SkipEmpty())) {
     item = absl::StripAsciiWhitespace(item);

@@ -32,12 +32,12 @@ bool HasTemporalPredicates(const MapFilterProject& mfp) {
   return false;
 }
 
-bool TableFunctionPreservesMonotonicity(absl::string_view func) {
-  absl::string_view name = func.substr(0, func.find_first_of("([ "));
+bool TableFunctionPreservesMonotonicity(std::string_view func) {
+  std::string_view name = func.substr(0, func.find_first_of("([ "));
   // Materialize's TableFunc::preserves_monotonicity: every function emits
   // rows only for rows it receives, except `repeat_row`, whose negative
   // counts emit retractions.
-  static constexpr absl::string_view kPreserving[] = {
+  static constexpr std::string_view kPreserving[] = {
       "aclexplode",           "mz_aclexplode",
       "csv_extract",          "generate_series",
       "generate_subscripts",  "guard_subquery_size",
@@ -48,11 +48,11 @@ bool TableFunctionPreservesMonotonicity(absl::string_view func) {
       "unnest_array",         "unnest_list",
       "unnest_map",
   };
-  for (absl::string_view known : kPreserving) {
+  for (std::string_view known : kPreserving) {
     if (name == known) return true;
   }
   // `wrap2`, `wrap3`, ...: VALUES lists folded into one row.
-  if (absl::StartsWith(name, "wrap") && name.size() > 4) {
+  if (name.starts_with("wrap") && name.size() > 4) {
     for (char c : name.substr(4)) {
       if (!absl::ascii_isdigit(static_cast<unsigned char>(c))) return false;
     }

@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "src/lir/string_view_compat.h"
 
 namespace lir {
 namespace {
@@ -28,24 +29,26 @@ void CopyPayloads(const absl::Status& from, absl::Status& to) {
 }  // namespace
 
 absl::Status NodeError(const Node& node, absl::StatusCode code,
-                       absl::string_view message) {
-  absl::Status status(code, absl::StrCat("LirId(", node.id, ") ",
-                                         HeaderName(node), ": ", message));
-  status.SetPayload(kNodeErrorTypeUrl, Payload(node));
+                       std::string_view message) {
+  absl::Status status(
+      code, absl::StrCat("LirId(", node.id, ") ", HeaderName(node), ": ",
+                         ToAbsl(message)));
+  status.SetPayload(ToAbsl(kNodeErrorTypeUrl), Payload(node));
   return status;
 }
 
 absl::Status AttachNode(const Node& node, const absl::Status& status) {
-  if (status.ok() || status.GetPayload(kNodeErrorTypeUrl).has_value()) {
+  if (status.ok() || status.GetPayload(ToAbsl(kNodeErrorTypeUrl)).has_value()) {
     return status;
   }
-  absl::Status named = NodeError(node, status.code(), status.message());
+  absl::Status named = NodeError(node, status.code(), ToStd(status.message()));
   CopyPayloads(status, named);
   return named;
 }
 
 std::optional<NodeErrorInfo> NodeErrorOf(const absl::Status& status) {
-  absl::optional<absl::Cord> payload = status.GetPayload(kNodeErrorTypeUrl);
+  absl::optional<absl::Cord> payload =
+      status.GetPayload(ToAbsl(kNodeErrorTypeUrl));
   if (!payload.has_value()) return std::nullopt;
   const std::string text(*payload);
   const size_t space = text.find(' ');
@@ -67,10 +70,10 @@ std::optional<NodeErrorInfo> NodeErrorOf(const absl::Status& status) {
   return std::nullopt;
 }
 
-absl::Status PrefixStatus(absl::string_view prefix,
-                          const absl::Status& status) {
+absl::Status PrefixStatus(std::string_view prefix, const absl::Status& status) {
   if (status.ok()) return status;
-  absl::Status prefixed(status.code(), absl::StrCat(prefix, status.message()));
+  absl::Status prefixed(status.code(),
+                        absl::StrCat(ToAbsl(prefix), status.message()));
   CopyPayloads(status, prefixed);
   return prefixed;
 }

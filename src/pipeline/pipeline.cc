@@ -7,24 +7,18 @@
 #include "lir/node_error.h"
 #include "lir/status_macros.h"
 #include "lir/validate.h"
+#include "src/lir/string_view_compat.h"
 #include "src/pipeline/name_input.h"
 
 namespace lir {
-namespace {
-
-absl::string_view AbslView(std::string_view view) {
-  return absl::string_view(view.data(), view.size());
-}
-
-}  // namespace
+namespace {}  // namespace
 
 absl::Status Pipeline::ApplyConfigText(std::string_view config_text,
                                        std::string_view file_name) {
   // lir::ApplyConfigText sets features as it goes; a copy keeps a bad
   // config from leaving half of itself applied.
   OptimizerFeatures features = options_.features;
-  LIR_RETURN_IF_ERROR(lir::ApplyConfigText(features, AbslView(config_text),
-                                           AbslView(file_name)));
+  LIR_RETURN_IF_ERROR(lir::ApplyConfigText(features, config_text, file_name));
   options_.features = features;
   return absl::OkStatus();
 }
@@ -56,13 +50,13 @@ absl::StatusOr<OptimizeResult> Pipeline::Optimize(Document doc,
   absl::StatusOr<OptimizeResult> optimized =
       lir::Optimize(std::move(doc), options_.features, options_.inputs);
   if (!optimized.ok())
-    return PrefixStatus(absl::StrCat(AbslView(name), ": "), optimized.status());
+    return PrefixStatus(absl::StrCat(ToAbsl(name), ": "), optimized.status());
   if (options_.validate) {
     // The input was valid, so an invalid result is a pass's bug, not the
     // user's.
     if (absl::Status valid = Validate(optimized->document); !valid.ok()) {
       return absl::InternalError(absl::StrCat(
-          AbslView(name), ": internal error: the optimized plan is invalid: ",
+          ToAbsl(name), ": internal error: the optimized plan is invalid: ",
           valid.message()));
     }
   }
@@ -80,7 +74,7 @@ absl::StatusOr<std::string> Pipeline::Print(const Document& doc,
   absl::StatusOr<interp::DocumentAnalysis> analysis =
       interp::DocumentAnalysis::Run(doc, options_.inputs);
   if (!analysis.ok())
-    return PrefixStatus(absl::StrCat(AbslView(name), ": "), analysis.status());
+    return PrefixStatus(absl::StrCat(ToAbsl(name), ": "), analysis.status());
   const interp::AnnotationFields& fields = options_.annotate;
   write.annotate = [&analysis, &fields](const Node& node) {
     return analysis->CommentFields(node, fields);

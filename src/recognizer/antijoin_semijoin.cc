@@ -17,7 +17,7 @@ namespace {
 using enum AntiJoinDecline;
 
 AntiJoinDecision Decline(AntiJoinDecline code, std::string message,
-                         absl::string_view arm = "") {
+                         std::string_view arm = "") {
   return AntiJoinDecision::Declines(code, std::move(message), arm);
 }
 

@@ -15,6 +15,7 @@
 #include "lir/explain/json.h"
 #include "lir/status_macros.h"
 #include "nlohmann/json.hpp"
+#include "src/lir/string_view_compat.h"
 
 namespace lir {
 namespace {
@@ -22,7 +23,8 @@ namespace {
 std::string KnownFeatures() {
   std::vector<std::string> names;
   for (const FeatureInfo& info : AllFeatures()) {
-    names.push_back(absl::StrCat(info.name, " (", info.type, ")"));
+    names.push_back(
+        absl::StrCat(ToAbsl(info.name), " (", ToAbsl(info.type), ")"));
   }
   return absl::StrJoin(names, ", ");
 }
@@ -39,21 +41,21 @@ const std::vector<FeatureInfo>& AllFeatures() {
   return *kFeatures;
 }
 
-absl::StatusOr<bool> ParseFeatureBool(absl::string_view text) {
-  std::string lower = absl::AsciiStrToLower(text);
-  for (absl::string_view yes : {"true", "t", "on", "1", "yes", "y"}) {
+absl::StatusOr<bool> ParseFeatureBool(std::string_view text) {
+  std::string lower = absl::AsciiStrToLower(ToAbsl(text));
+  for (std::string_view yes : {"true", "t", "on", "1", "yes", "y"}) {
     if (lower == yes) return true;
   }
-  for (absl::string_view no : {"false", "f", "off", "0", "no", "n"}) {
+  for (std::string_view no : {"false", "f", "off", "0", "no", "n"}) {
     if (lower == no) return false;
   }
   return absl::InvalidArgumentError(
-      absl::StrCat("invalid boolean '", text,
+      absl::StrCat("invalid boolean '", ToAbsl(text),
                    "': expected true/t/on/1/yes/y or false/f/off/0/no/n"));
 }
 
-absl::Status SetFeature(OptimizerFeatures& features, absl::string_view name,
-                        absl::string_view value) {
+absl::Status SetFeature(OptimizerFeatures& features, std::string_view name,
+                        std::string_view value) {
 #define LIR_FEATURE_SET_(feature, type, default_value, description) \
   if (name == #feature) {                                           \
     absl::StatusOr<bool> parsed = ParseFeatureBool(value);          \
@@ -66,14 +68,15 @@ absl::Status SetFeature(OptimizerFeatures& features, absl::string_view name,
   }
   LIR_OPTIMIZER_FEATURES(LIR_FEATURE_SET_)
 #undef LIR_FEATURE_SET_
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unknown feature '", name, "'; known features: ", KnownFeatures()));
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown feature '", ToAbsl(name),
+                   "'; known features: ", KnownFeatures()));
 }
 
 absl::Status ApplyFeatureList(OptimizerFeatures& features,
-                              absl::string_view list) {
+                              std::string_view list) {
   for (absl::string_view item :
-       absl::StrSplit(list, ',', absl::SkipWhitespace())) {
+       absl::StrSplit(ToAbsl(list), ',', absl::SkipWhitespace())) {
     item = absl::StripAsciiWhitespace(item);
     std::pair<absl::string_view, absl::string_view> kv =
         absl::StrSplit(item, absl::MaxSplits('=', 1));
@@ -82,38 +85,35 @@ absl::Status ApplyFeatureList(OptimizerFeatures& features,
           absl::StrCat("--features: expected name=value, got '", item,
                        "'; known features: ", KnownFeatures()));
     }
-    LIR_RETURN_IF_ERROR(SetFeature(features,
-                                   absl::StripAsciiWhitespace(kv.first),
-                                   absl::StripAsciiWhitespace(kv.second)));
+    LIR_RETURN_IF_ERROR(
+        SetFeature(features, ToStd(absl::StripAsciiWhitespace(kv.first)),
+                   ToStd(absl::StripAsciiWhitespace(kv.second))));
   }
   return absl::OkStatus();
 }
 
-absl::Status ApplyConfigText(OptimizerFeatures& features,
-                             absl::string_view text,
-                             absl::string_view filename) {
+absl::Status ApplyConfigText(OptimizerFeatures& features, std::string_view text,
+                             std::string_view filename) {
   absl::StatusOr<nlohmann::json> parsed =
-      explain::ParseJsonText(std::string_view(text.data(), text.size()),
-                             std::string_view(filename.data(), filename.size()),
-                             "invalid JSON config: ");
+      explain::ParseJsonText(text, filename, "invalid JSON config: ");
+  const absl::string_view file = ToAbsl(filename);
   if (!parsed.ok()) return parsed.status();
   const nlohmann::json& json = *parsed;
   if (!json.is_object()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        filename, ": expected a JSON object {\"features\": {...}}"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(file, ": expected a JSON object {\"features\": {...}}"));
   }
   for (const auto& [key, value] : json.items()) {
     if (key != "features") {
-      return absl::InvalidArgumentError(
-          absl::StrCat(filename, ": unknown top-level key '", key,
-                       "'; expected \"features\""));
+      return absl::InvalidArgumentError(absl::StrCat(
+          file, ": unknown top-level key '", key, "'; expected \"features\""));
     }
   }
   auto it = json.find("features");
   if (it == json.end()) return absl::OkStatus();
   if (!it->is_object()) {
     return absl::InvalidArgumentError(
-        absl::StrCat(filename, ": \"features\" must be an object"));
+        absl::StrCat(file, ": \"features\" must be an object"));
   }
   for (const auto& [name, value] : it->items()) {
     std::string text_value;
@@ -123,13 +123,13 @@ absl::Status ApplyConfigText(OptimizerFeatures& features,
       text_value = value.get<std::string>();
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
-          filename, ": feature ", name,
-          ": expected a boolean or a string, got ", value.type_name()));
+          file, ": feature ", name, ": expected a boolean or a string, got ",
+          value.type_name()));
     }
     absl::Status status = SetFeature(features, name, text_value);
     if (!status.ok()) {
       return absl::InvalidArgumentError(
-          absl::StrCat(filename, ": ", status.message()));
+          absl::StrCat(file, ": ", status.message()));
     }
   }
   return absl::OkStatus();

@@ -14,7 +14,7 @@ namespace {
 using enum FusedSetDifferenceDecline;
 
 FusionDecision Decline(FusedSetDifferenceDecline code, std::string message,
-                       absl::string_view arm = "") {
+                       std::string_view arm = "") {
   return FusionDecision::Declines(code, std::move(message), arm);
 }
 
@@ -33,7 +33,7 @@ FusedSetDifferenceDecline CodeOf(ArmProblem problem) {
 // Checks 6-10 for one arm: the key the operator reads, or a decline.
 std::optional<FusionDecision> CheckArm(const Node& arm_root,
                                        const std::vector<int>& key,
-                                       absl::string_view arm,
+                                       std::string_view arm,
                                        std::vector<int>* arm_key) {
   ArmRead read = ResolveArmKey(arm_root, key);
   if (read.problem == ArmProblem::kNone) {
@@ -52,7 +52,7 @@ FusionDecision CanFuseSetDifference(const Node& threshold,
 
 FusionDecision MatchCoArrangedAntiSide(const Node& threshold,
                                        bool inside_let_rec,
-                                       absl::string_view subtract_arm) {
+                                       std::string_view subtract_arm) {
   const ArrangementForm& ensure =
       threshold.As<ThresholdOp>().ensure_arrangement;
   if (inside_let_rec) {

@@ -91,7 +91,7 @@ absl::StatusOr<OptimizeResult> Optimize(Document doc,
   return result;
 }
 
-absl::string_view OutcomeName(CandidateOutcome outcome) {
+std::string_view OutcomeName(CandidateOutcome outcome) {
   switch (outcome) {
     case CandidateOutcome::kFired: return "fired";
     case CandidateOutcome::kDeclined: return "declined";

@@ -81,7 +81,7 @@ ObjectAnalyses::ArrangementsBuilt() {
 }
 
 void CandidateReporter::Record(const Object& object, LirId lir_id, bool fires,
-                               absl::string_view code, std::string arm,
+                               std::string_view code, std::string arm,
                                std::string message, nlohmann::json details) {
   if (ctx_.report == nullptr) return;
   Candidate candidate;

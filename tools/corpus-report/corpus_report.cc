@@ -18,6 +18,7 @@
 #include "lir/recognizer/pass.h"
 #include "lir/status_macros.h"
 #include "src/explain/text_primitives.h"
+#include "src/lir/string_view_compat.h"
 
 namespace lir {
 namespace {
@@ -113,7 +114,9 @@ struct PassSection {
 template <typename Code, size_t N>
 std::vector<absl::string_view> CodeNames(const DeclineEntry<Code> (&all)[N]) {
   std::vector<absl::string_view> names;
-  for (const DeclineEntry<Code>& entry : all) names.push_back(entry.name);
+  for (const DeclineEntry<Code>& entry : all) {
+    names.push_back(ToAbsl(entry.name));
+  }
   return names;
 }
 
@@ -212,7 +215,7 @@ absl::StatusOr<std::string> SectionMarkdown(
     for (const Candidate& c : plan.candidates) {
       absl::StrAppend(
           &out, "| ", Cell(*plan.name), " | ", Cell(c.object), " | ", c.lir_id,
-          " | ", OutcomeName(c.outcome), " | ",
+          " | ", ToAbsl(OutcomeName(c.outcome)), " | ",
           c.reason.empty() ? "" : absl::StrCat("`", Cell(c.reason), "`"), " | ",
           Cell(c.arm), " | ", Cell(Detail(c)), " |\n");
     }
@@ -226,7 +229,7 @@ absl::StatusOr<std::string> CorpusReportMarkdown(
     const std::vector<NamedDocument>& named_docs) {
   std::vector<PassSection> sections(2);
   PassSection& antijoin = sections[0];
-  antijoin.pass = AntiJoinPass::kName;
+  antijoin.pass = ToAbsl(AntiJoinPass::kName);
   antijoin.title = "Antijoin rendering (`enable_antijoin_rendering=true`)";
   antijoin.intro =
       "SEMANTICS.md section 7. Form A candidates are every "
@@ -240,7 +243,7 @@ absl::StatusOr<std::string> CorpusReportMarkdown(
   antijoin.second_arm = "keys";
   antijoin.features.enable_antijoin_rendering = true;
   PassSection& fused = sections[1];
-  fused.pass = FusedSetDifference::kName;
+  fused.pass = ToAbsl(FusedSetDifference::kName);
   fused.title = "Fused SetDifference (`enable_fused_set_difference=true`)";
   fused.intro =
       "SEMANTICS.md section 4. Every `Threshold::Basic` is a candidate; one "

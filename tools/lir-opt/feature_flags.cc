@@ -3,6 +3,7 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "src/lir/string_view_compat.h"
 #include "tools/lir-opt/commands.h"
 
 ABSL_FLAG(std::string, config, "",
@@ -31,7 +32,7 @@ bool AbslParseFlag(absl::string_view text, FeatureSwitch* value,
     value->value.reset();
     return true;
   }
-  absl::StatusOr<bool> parsed = ParseFeatureBool(text);
+  absl::StatusOr<bool> parsed = ParseFeatureBool(ToStd(text));
   if (!parsed.ok()) {
     *error = std::string(parsed.status().message());
     return false;
@@ -53,11 +54,12 @@ std::vector<std::string> ExpandFeatureFlags(int argc, char** argv) {
     if (arg == "--") flags_ended = true;
     if (!flags_ended && i > 0) {
       for (const FeatureInfo& info : AllFeatures()) {
+        const absl::string_view name = ToAbsl(info.name);
         for (absl::string_view dashes : {"-", "--"}) {
-          if (arg == absl::StrCat(dashes, info.name)) {
-            arg = absl::StrCat("--", info.name, "=true");
-          } else if (arg == absl::StrCat(dashes, "no", info.name)) {
-            arg = absl::StrCat("--", info.name, "=false");
+          if (arg == absl::StrCat(dashes, name)) {
+            arg = absl::StrCat("--", name, "=true");
+          } else if (arg == absl::StrCat(dashes, "no", name)) {
+            arg = absl::StrCat("--", name, "=false");
           }
         }
       }

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "src/lir/string_view_compat.h"
 #include "tools/lir-opt/annotate_flags.h"
 #include "tools/lir-opt/feature_flags.h"
 
@@ -78,7 +79,8 @@ bool FlagGiven(absl::string_view name) {
 
 bool AbslParseFlag(absl::string_view text, SpinePolicyFlag* value,
                    std::string* error) {
-  absl::StatusOr<eval::spine::Policy> policy = eval::spine::Policy::Parse(text);
+  absl::StatusOr<eval::spine::Policy> policy =
+      eval::spine::Policy::Parse(ToStd(text));
   if (!policy.ok()) {
     *error = std::string(policy.status().message());
     return false;

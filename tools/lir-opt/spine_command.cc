@@ -78,7 +78,7 @@ int RunSpine(const CommandArgs& args) {
   }
   eval::spine::TraceFn print_trace;
   if (trace) {
-    print_trace = [](absl::string_view label, const eval::spine::Spine& spine) {
+    print_trace = [](std::string_view label, const eval::spine::Spine& spine) {
       std::cout << eval::spine::FormatTraceLine(label, spine);
     };
   }

@@ -16,10 +16,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
 
 namespace lir::eval::spine {
 
@@ -89,7 +89,7 @@ struct Policy {
 
   /// `none`, `idle_merge:E` (E >= 1) or `proportional:P`; the error names
   /// what was expected.
-  static absl::StatusOr<Policy> Parse(absl::string_view text);
+  static absl::StatusOr<Policy> Parse(std::string_view text);
   /// The spelling Parse accepts.
   std::string ToString() const;
 };
@@ -125,7 +125,7 @@ struct LayerView {
 };
 
 /// `single`, `virtual`, `in_progress`, `complete` (`vacant` for vacant).
-absl::string_view StateName(LayerView::State state);
+std::string_view StateName(LayerView::State state);
 
 /// The counters of section 6.
 struct Counters {
@@ -163,7 +163,7 @@ class Spine {
   /// Describe()'s notation (`0:S(1) 10:P(1000+1000,done=5) 12:C(-)`), for
   /// tests and what-if runs; the error names the token it could not read.
   static absl::StatusOr<Spine> FromDescription(Policy policy, Exertion exertion,
-                                               absl::string_view layers);
+                                               std::string_view layers);
 
   /// `insert(batch)` (section 3): fuses an empty batch into a lowest empty
   /// Single, else introduces it at level(length); deposits funds for a

@@ -9,11 +9,11 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
 #include "lir/eval/spine.h"
 #include "nlohmann/json.hpp"
 
@@ -66,7 +66,7 @@ struct WorkloadResult {
 
 /// Called after every activation and idle turn with a label (`batch 3
 /// idle 2`) and the spine.
-using TraceFn = std::function<void(absl::string_view label, const Spine&)>;
+using TraceFn = std::function<void(std::string_view label, const Spine&)>;
 
 /// Runs `workload` (CheckWorkload first); `trace` may be null.
 absl::StatusOr<WorkloadResult> RunWorkload(const Workload& workload,
@@ -79,7 +79,7 @@ std::string DescribeLastExert(const Spine& spine);
 
 /// One line of `lir-opt spine --trace`: `<label>: <what the exert did> |
 /// <layers> | work <merge work so far>` and a newline.
-std::string FormatTraceLine(absl::string_view label, const Spine& spine);
+std::string FormatTraceLine(std::string_view label, const Spine& spine);
 
 /// The JSON object of `lir-opt spine --format=json`: exactly merge_work,
 /// work_per_update, idle_turns_used, virtual_batches, grants_credit,

@@ -8,9 +8,9 @@
 #include <compare>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
 
 namespace lir::eval {
 
@@ -44,7 +44,7 @@ struct Interval {
 
 /// Reads `YYYY-MM-DD HH:MM:SS[.ffffff]` (years 0001 to 9999 here; an
 /// optional `T` instead of the space). InvalidArgument otherwise.
-absl::StatusOr<Timestamp> ParseTimestamp(absl::string_view text);
+absl::StatusOr<Timestamp> ParseTimestamp(std::string_view text);
 
 /// `2024-01-01 00:00:00`, with `.ffffff` (trailing zeros dropped) when the
 /// microseconds are not zero: EXPLAIN's form.
@@ -52,7 +52,7 @@ std::string FormatTimestamp(Timestamp ts);
 
 /// Reads `YYYY-MM-DD` (years 0001 to 9999 here), as EXPLAIN prints a date
 /// literal and PostgreSQL a date. InvalidArgument otherwise.
-absl::StatusOr<Date> ParseDate(absl::string_view text);
+absl::StatusOr<Date> ParseDate(std::string_view text);
 
 /// `1997-07-06`: PostgreSQL's (ISO) and EXPLAIN's form.
 std::string FormatDate(Date date);
@@ -65,7 +65,7 @@ Timestamp DateToTimestamp(Date date);
 /// `1 year 2 mons 3 days 04:05:06.5`, `-1 days -00:00:01`, `00:00:00`
 /// (units year(s), mon(s), day(s), hour(s), min(s), sec(s), and an optional
 /// `[-]HH:MM:SS[.ffffff]` part). InvalidArgument otherwise.
-absl::StatusOr<Interval> ParseInterval(absl::string_view text);
+absl::StatusOr<Interval> ParseInterval(std::string_view text);
 
 /// The interval as PostgreSQL's and EXPLAIN's default style prints it.
 std::string FormatInterval(const Interval& interval);

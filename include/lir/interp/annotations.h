@@ -5,9 +5,9 @@
 #define LIR_INTERP_ANNOTATIONS_H_
 
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
 #include "lir/document.h"
 #include "lir/interp/arity.h"
 #include "lir/interp/arrangements.h"
@@ -43,7 +43,7 @@ struct AnnotationFields {
 /// Parses a comma-separated list of `node_id`, `arity`, `monotonic`,
 /// `arrangements`, `arrangements_built`, `unique_keys` (any order, repeats
 /// allowed, empty list allowed).
-absl::StatusOr<AnnotationFields> ParseAnnotationFields(absl::string_view list);
+absl::StatusOr<AnnotationFields> ParseAnnotationFields(std::string_view list);
 
 /// Monotonicity, arity, available arrangements, arrangements built and
 /// unique keys of every node of every plan of a document (each object analyzed

@@ -7,9 +7,9 @@
 #include <set>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
 #include "lir/interp/interpreter.h"
 #include "lir/mfp.h"
 #include "lir/node.h"
@@ -31,7 +31,7 @@ bool HasTemporalPredicates(const MapFilterProject& mfp);
 /// Whether table function `func` (as printed, e.g. `generate_series(...)`)
 /// keeps an insert-only input insert-only. `repeat_row` does not; functions
 /// this library does not know are assumed not to.
-bool TableFunctionPreservesMonotonicity(absl::string_view func);
+bool TableFunctionPreservesMonotonicity(std::string_view func);
 
 /// The monotonicity interpreter. Transfer rules, per node:
 ///   Constant: an error, or every diff > 0 (rows elided from a printed

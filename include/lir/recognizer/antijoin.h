@@ -16,10 +16,10 @@
 #define LIR_RECOGNIZER_ANTIJOIN_H_
 
 #include <cstddef>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/strings/string_view.h"
 #include "lir/document.h"
 #include "lir/node.h"
 #include "lir/recognizer/decision.h"
@@ -92,7 +92,7 @@ class AntiJoinPass {
   using Code = AntiJoinDecline;
   using Fire = AntiJoinRendering;
   /// The registered name.
-  static constexpr absl::string_view kName = "antijoin";
+  static constexpr std::string_view kName = "antijoin";
 
   /// Every Threshold (Form A), and every IsSemijoinAntiSide Union (Form B).
   bool IsCandidate(const Node& node) const {

@@ -16,10 +16,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
-#include "absl/strings/str_cat.h"
-#include "absl/strings/string_view.h"
 #include "nlohmann/json.hpp"
 
 namespace lir {
@@ -28,7 +27,7 @@ namespace lir {
 template <typename Code>
 struct DeclineEntry {
   Code code;
-  absl::string_view name;  ///< the stable code in reports: "not_co_arranged"
+  std::string_view name;  ///< the stable code in reports: "not_co_arranged"
 };
 
 // Internal to LIR_DECLARE_DECLINES.
@@ -47,7 +46,7 @@ struct DeclineEntry {
   /** Every code of Enum with its stable name, in declaration order. */        \
   inline constexpr const auto& kAll##Enum##s = Enum##_internal::kTable;        \
   /** The stable name of `code` in reports. */                                 \
-  constexpr absl::string_view DeclineName(Enum code) {                         \
+  constexpr std::string_view DeclineName(Enum code) {                          \
     return Enum##_internal::kTable[static_cast<size_t>(code)].name;            \
   }
 
@@ -81,12 +80,12 @@ struct Decision {
   /// A decline; an `arm` is named in the message as well, so the text
   /// report is self-contained.
   static Decision Declines(Code code, std::string message,
-                           absl::string_view arm = "") {
+                           std::string_view arm = "") {
     Decision d;
     d.code = code;
     d.arm = std::string(arm);
-    d.message =
-        arm.empty() ? std::move(message) : absl::StrCat(arm, " arm: ", message);
+    d.message = arm.empty() ? std::move(message)
+                            : std::string(arm) + " arm: " + message;
     return d;
   }
 };

@@ -7,11 +7,11 @@
 #define LIR_RECOGNIZER_FEATURES_H_
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
 
 namespace lir {
 
@@ -44,10 +44,10 @@ struct OptimizerFeatures {
 
 /// Static description of one feature.
 struct FeatureInfo {
-  absl::string_view name;
-  absl::string_view type;           ///< "bool"
-  absl::string_view default_value;  ///< as text: "false"
-  absl::string_view description;
+  std::string_view name;
+  std::string_view type;           ///< "bool"
+  std::string_view default_value;  ///< as text: "false"
+  std::string_view description;
 };
 
 /// Every feature, in declaration order.
@@ -55,23 +55,22 @@ const std::vector<FeatureInfo>& AllFeatures();
 
 /// Parses a boolean in any of Materialize's spellings, ignoring case:
 /// true/t/on/1/yes/y and false/f/off/0/no/n.
-absl::StatusOr<bool> ParseFeatureBool(absl::string_view text);
+absl::StatusOr<bool> ParseFeatureBool(std::string_view text);
 
 /// Sets feature `name` from its textual `value`. Unknown names and bad
 /// values are InvalidArgument errors that list the known features.
-absl::Status SetFeature(OptimizerFeatures& features, absl::string_view name,
-                        absl::string_view value);
+absl::Status SetFeature(OptimizerFeatures& features, std::string_view name,
+                        std::string_view value);
 
 /// Applies `name=value,name=value,...` (the `--features` syntax).
 absl::Status ApplyFeatureList(OptimizerFeatures& features,
-                              absl::string_view list);
+                              std::string_view list);
 
 /// Applies a JSON config document `{"features": {"name": value, ...}}`;
 /// values are JSON booleans or strings in ParseFeatureBool's spellings.
 /// Syntax errors are reported as `filename:line:column: ...`.
-absl::Status ApplyConfigText(OptimizerFeatures& features,
-                             absl::string_view text,
-                             absl::string_view filename);
+absl::Status ApplyConfigText(OptimizerFeatures& features, std::string_view text,
+                             std::string_view filename);
 
 /// Reads the file at `path` and applies it with ApplyConfigText.
 absl::Status ApplyConfigFile(OptimizerFeatures& features,

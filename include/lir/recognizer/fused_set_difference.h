@@ -10,10 +10,10 @@
 #define LIR_RECOGNIZER_FUSED_SET_DIFFERENCE_H_
 
 #include <cstddef>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/strings/string_view.h"
 #include "lir/document.h"
 #include "lir/node.h"
 #include "lir/recognizer/decision.h"
@@ -63,7 +63,7 @@ using FusionDecision = Decision<FusedSetDifferenceDecline, SetDifferenceFusion>;
 /// arm ("subtract", or "keys" for the antijoin).
 FusionDecision MatchCoArrangedAntiSide(const Node& threshold,
                                        bool inside_let_rec,
-                                       absl::string_view subtract_arm);
+                                       std::string_view subtract_arm);
 
 /// Decides whether `threshold` (a Threshold::Basic node) can be fused:
 /// MatchCoArrangedAntiSide, the negated arm called "subtract".
@@ -83,7 +83,7 @@ class FusedSetDifference {
   using Code = FusedSetDifferenceDecline;
   using Fire = SetDifferenceFusion;
   /// The registered name.
-  static constexpr absl::string_view kName = "fused_set_difference";
+  static constexpr std::string_view kName = "fused_set_difference";
 
   /// Every Threshold is a candidate.
   bool IsCandidate(const Node& node) const { return node.Is<ThresholdOp>(); }

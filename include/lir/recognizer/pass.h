@@ -10,10 +10,10 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
 #include "lir/document.h"
 #include "lir/interp/arrangements_built.h"
 #include "lir/interp/inputs.h"
@@ -121,9 +121,9 @@ using PassFunction = absl::Status (*)(Document& doc, PassContext& ctx);
 
 /// One row of the pass registry.
 struct PassEntry {
-  absl::string_view name;
+  std::string_view name;
   /// The feature that enables the pass (see LIR_OPTIMIZER_FEATURES).
-  absl::string_view feature;
+  std::string_view feature;
   bool OptimizerFeatures::*enabled;
   PassFunction function;
 };
@@ -167,7 +167,7 @@ std::string PrintArrangementTotals(const RewriteReport& report);
 nlohmann::json ReportToJson(const RewriteReport& report);
 
 /// The outcome's name in reports: "fired", "declined", "disabled".
-absl::string_view OutcomeName(CandidateOutcome outcome);
+std::string_view OutcomeName(CandidateOutcome outcome);
 
 }  // namespace lir
 

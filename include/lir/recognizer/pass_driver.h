@@ -29,6 +29,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -37,7 +38,6 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/string_view.h"
 #include "lir/document.h"
 #include "lir/interp/arity.h"
 #include "lir/interp/inputs.h"
@@ -128,7 +128,7 @@ concept RewritePass = requires(const P& pass, const Node& node, Node& target,
   typename P::Code;
   typename P::Fire;
   /// The registered name, as reports print it.
-  { P::kName } -> std::convertible_to<absl::string_view>;
+  { P::kName } -> std::convertible_to<std::string_view>;
   /// Whether `node` is a candidate (reported whatever its outcome).
   { pass.IsCandidate(node) } -> std::same_as<bool>;
   /// The verdict: one early return per bail-out, in the pass's check order.
@@ -164,7 +164,7 @@ class CandidateReporter {
   /// `details` are the pass's fields (of a firing candidate, or what a
   /// decline reports beside its code).
   void Record(const Object& object, LirId lir_id, bool fires,
-              absl::string_view code, std::string arm, std::string message,
+              std::string_view code, std::string arm, std::string message,
               nlohmann::json details);
 
  private:
@@ -286,7 +286,7 @@ absl::Status RunPass(const P& pass, Document& doc, PassContext& ctx) {
       }
       reporter.Record(
           object, node->id, fires,
-          fires ? absl::string_view() : DeclineName(decision.code),
+          fires ? std::string_view() : DeclineName(decision.code),
           std::move(decision.arm), std::move(decision.message),
           fires ? pass.Details(*decision.fire) : std::move(decision.details));
     }

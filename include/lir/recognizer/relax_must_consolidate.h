@@ -9,8 +9,9 @@
 #ifndef LIR_RECOGNIZER_RELAX_MUST_CONSOLIDATE_H_
 #define LIR_RECOGNIZER_RELAX_MUST_CONSOLIDATE_H_
 
+#include <string_view>
+
 #include "absl/status/status.h"
-#include "absl/strings/string_view.h"
 #include "lir/document.h"
 #include "lir/node.h"
 #include "lir/recognizer/decision.h"
@@ -51,7 +52,7 @@ class RelaxMustConsolidate {
   /// Clearing the flag needs nothing from the decision.
   struct Fire {};
   /// The registered name.
-  static constexpr absl::string_view kName = "relax_must_consolidate";
+  static constexpr std::string_view kName = "relax_must_consolidate";
 
   /// IsRelaxCandidate.
   bool IsCandidate(const Node& node) const { return IsRelaxCandidate(node); }
