@@ -19,6 +19,7 @@
 #include "fuzz/fuzz_util.h"
 #include "lir/interp/annotations.h"
 #include "lir/recognizer/features.h"
+#include "src/lir/string_view_compat.h"
 #include "tools/lir-opt/list_parse.h"
 
 namespace lir::fuzz {
@@ -47,7 +48,7 @@ void CheckRoundTrip(const OptimizerFeatures& features, absl::string_view what) {
   }
   OptimizerFeatures from_config;
   const std::string config = ConfigOf(features);
-  status = ApplyConfigText(from_config, config, kConfigName);
+  status = ApplyConfigText(from_config, config, ToStd(kConfigName));
   if (!status.ok() || !(from_config == features)) {
     Fail(absl::StrCat(what, ": the config written back does not read back"),
          config, status.ToString());
@@ -55,8 +56,9 @@ void CheckRoundTrip(const OptimizerFeatures& features, absl::string_view what) {
 }
 
 void FuzzOne(absl::string_view text) {
+  const std::string_view view = ToStd(text);
   OptimizerFeatures config;
-  absl::Status status = ApplyConfigText(config, text, kConfigName);
+  absl::Status status = ApplyConfigText(config, view, ToStd(kConfigName));
   CheckInputError(status, "ApplyConfigText");
   if (status.ok()) {
     CheckRoundTrip(config, "config");
@@ -65,12 +67,12 @@ void FuzzOne(absl::string_view text) {
   }
 
   OptimizerFeatures list;
-  status = ApplyFeatureList(list, text);
+  status = ApplyFeatureList(list, view);
   CheckInputError(status, "ApplyFeatureList");
   if (status.ok()) CheckRoundTrip(list, "feature list");
 
-  CheckInputError(ParseFeatureBool(text).status(), "ParseFeatureBool");
-  CheckInputError(interp::ParseAnnotationFields(text).status(),
+  CheckInputError(ParseFeatureBool(view).status(), "ParseFeatureBool");
+  CheckInputError(interp::ParseAnnotationFields(view).status(),
                   "ParseAnnotationFields");
   std::map<std::string, int> arities;
   CheckInputError(cli::ParseArityList(text, &arities), "ParseArityList");

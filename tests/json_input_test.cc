@@ -3,10 +3,12 @@
 // an error at the second occurrence, never a silent "last one wins"; and
 // --config names a directory as one.
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "lir/eval/data.h"
 #include "lir/explain/json.h"
@@ -122,6 +124,29 @@ TEST(ConfigFile, DirectoryIsNamedAsOne) {
                 ": cannot read config file: No such file or directory");
 }
 
+TEST(ConfigFile, LargerThanTheLimitIsRefusedWholeAndAppliesNothing) {
+  const fs::path path = fs::path(::testing::TempDir()) / "lir_config_big.json";
+  const std::string config =
+      "{\"features\": {\"enable_fused_set_difference\": true}}";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << config;
+  }
+  OptimizerFeatures features;
+  absl::Status status =
+      ApplyConfigFile(features, path.string(), config.size() - 1);
+  EXPECT_TRUE(absl::IsResourceExhausted(status)) << status;
+  EXPECT_EQ(Message(status),
+            absl::StrCat(path.string(),
+                         ": cannot read config file: it is more than the limit "
+                         "of ",
+                         config.size() - 1, " bytes"));
+  EXPECT_FALSE(features.enable_fused_set_difference);
+  // Exactly at the limit is fine.
+  ASSERT_TRUE(ApplyConfigFile(features, path.string(), config.size()).ok());
+  EXPECT_TRUE(features.enable_fused_set_difference);
+}
+
 class ConfigCliTest : public testing_util::LirOptTest {
  protected:
   static std::string Example() {
@@ -147,6 +172,15 @@ TEST_F(ConfigCliTest, DirectoryAndRepeatedKeyAreInputErrors) {
       repeated.err, twice + ":2:15: invalid JSON config: duplicate key at "
                             "/features/enable_fused_set_difference"))
       << repeated.err;
+
+  // --max_input_bytes bounds the config as it does every other input.
+  testing_util::RunResult big =
+      Run({"explain", "--max_input_bytes=10", "--config=" + twice, Example()});
+  EXPECT_EQ(big.exit_code, 1);
+  EXPECT_EQ(big.out, "");
+  EXPECT_EQ(big.err, twice +
+                         ": cannot read config file: it is more than the limit "
+                         "of 10 bytes (raise it with --max_input_bytes=N)\n");
 }
 
 }  // namespace

@@ -26,19 +26,19 @@ namespace {
 // would fail to compile here, not only in a consumer.
 static_assert(std::is_same_v<decltype(&ParseFeatureBool),
                              absl::StatusOr<bool> (*)(std::string_view)>);
-static_assert(std::is_same_v<decltype(&PrefixStatus),
-                             absl::Status (*)(std::string_view,
-                                              const absl::Status&)>);
+static_assert(
+    std::is_same_v<decltype(&PrefixStatus),
+                   absl::Status (*)(std::string_view, const absl::Status&)>);
 static_assert(std::is_same_v<decltype(&eval::ParseDate),
                              absl::StatusOr<eval::Date> (*)(std::string_view)>);
-static_assert(std::is_same_v<decltype(&interp::ParseAnnotationFields),
-                             absl::StatusOr<interp::AnnotationFields> (*)(
-                                 std::string_view)>);
+static_assert(std::is_same_v<
+              decltype(&interp::ParseAnnotationFields),
+              absl::StatusOr<interp::AnnotationFields> (*)(std::string_view)>);
 static_assert(std::is_same_v<decltype(&OutcomeName),
                              std::string_view (*)(CandidateOutcome)>);
-static_assert(std::is_same_v<decltype(DeclineName(
-                                 FusedSetDifferenceDecline::kNotCoArranged)),
-                             std::string_view>);
+static_assert(std::is_same_v<
+              decltype(DeclineName(FusedSetDifferenceDecline::kNotCoArranged)),
+              std::string_view>);
 static_assert(std::is_same_v<decltype(FeatureInfo::name), std::string_view>);
 static_assert(std::is_same_v<std::remove_cv_t<decltype(kNodeErrorTypeUrl)>,
                              std::string_view>);
@@ -80,9 +80,8 @@ TEST(StringViewApi, SpinePoliciesAndDescriptions) {
 
   const std::string layers = "0:S(1) 3:C(8) 9:Z(1)";
   absl::StatusOr<eval::spine::Spine> spine =
-      eval::spine::Spine::FromDescription(
-          *five, eval::spine::Exertion::kStock,
-          Prefix(layers, layers.find(" 9:")));
+      eval::spine::Spine::FromDescription(*five, eval::spine::Exertion::kStock,
+                                          Prefix(layers, layers.find(" 9:")));
   ASSERT_TRUE(spine.ok()) << spine.status();
   EXPECT_EQ(spine->Describe(), "0:S(1) 3:C(8)");
   EXPECT_EQ(eval::spine::StateName(eval::spine::LayerView::State::kComplete),
@@ -127,8 +126,8 @@ TEST(StringViewApi, AnalysesAndFunctionNames) {
 
 TEST(StringViewApi, NodeErrorsAndPrefixes) {
   const std::string prefix = "object: trailing";
-  absl::Status prefixed = PrefixStatus(Prefix(prefix, 8),
-                                       absl::InvalidArgumentError("bad key"));
+  absl::Status prefixed =
+      PrefixStatus(Prefix(prefix, 8), absl::InvalidArgumentError("bad key"));
   EXPECT_EQ(prefixed.message(), "object: bad key");
 
   absl::StatusOr<NodePtr> plan =

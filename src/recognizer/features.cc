@@ -1,11 +1,11 @@
 // Parsing and printing of optimizer features.
 #include "lir/recognizer/features.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -136,7 +136,7 @@ absl::Status ApplyConfigText(OptimizerFeatures& features, std::string_view text,
 }
 
 absl::Status ApplyConfigFile(OptimizerFeatures& features,
-                             const std::string& path) {
+                             const std::string& path, uint64_t max_bytes) {
   // A directory opens and reads as empty on Linux, which would otherwise be
   // reported as a JSON syntax error at 1:1.
   std::error_code ec;
@@ -149,13 +149,26 @@ absl::Status ApplyConfigFile(OptimizerFeatures& features,
     return absl::InvalidArgumentError(absl::StrCat(
         path, ": cannot read config file: ", std::strerror(errno)));
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
+  // Read in chunks rather than sizing the file first: a pipe or a device has
+  // no size, and must not be read without bound either.
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof(chunk)) || in.gcount() > 0) {
+    const auto n = static_cast<uint64_t>(in.gcount());
+    if (n > max_bytes - std::min<uint64_t>(text.size(), max_bytes)) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat(path,
+                       ": cannot read config file: it is more than the "
+                       "limit of ",
+                       max_bytes, " bytes"));
+    }
+    text.append(chunk, n);
+  }
   if (in.bad()) {
     return absl::InvalidArgumentError(absl::StrCat(
         path, ": cannot read config file: ", std::strerror(errno)));
   }
-  return ApplyConfigText(features, buffer.str(), path);
+  return ApplyConfigText(features, text, path);
 }
 
 std::string FeaturesToString(const OptimizerFeatures& features) {

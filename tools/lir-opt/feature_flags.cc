@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/lir/string_view_compat.h"
 #include "tools/lir-opt/commands.h"
+#include "tools/lir-opt/flags.h"
 
 ABSL_FLAG(std::string, config, "",
           "A JSON config file setting optimizer features: "
@@ -73,7 +74,12 @@ int ResolveFeaturesOrReport(OptimizerFeatures* features) {
   *features = OptimizerFeatures();
   std::string config = absl::GetFlag(FLAGS_config);
   if (!config.empty()) {
-    absl::Status status = ApplyConfigFile(*features, config);
+    const uint64_t max_bytes = absl::GetFlag(FLAGS_max_input_bytes);
+    absl::Status status = ApplyConfigFile(*features, config, max_bytes);
+    if (absl::IsResourceExhausted(status)) {
+      return InputError(absl::StrCat(status.message(),
+                                     " (raise it with --max_input_bytes=N)"));
+    }
     if (!status.ok()) return InputError(status.message());
   }
   std::string list = absl::GetFlag(FLAGS_features);

@@ -31,8 +31,9 @@ ABSL_FLAG(bool, validate, true,
           "node) before printing; a broken plan is invalid input (exit 1). "
           "--novalidate prints what was parsed without checking it.");
 ABSL_FLAG(uint64_t, max_input_bytes, lir::cli::kDefaultMaxInputBytes,
-          "The largest plan, data or catalog file (or standard input) read, "
-          "in bytes. Reading a plan takes about ten times its size in memory "
+          "The largest plan, data, catalog or config file (or standard "
+          "input) read, in bytes. Reading a plan takes about ten times its "
+          "size in memory "
           "(JSON more), so a larger input is refused before it is read "
           "rather than exhausting memory.");
 

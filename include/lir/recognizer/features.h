@@ -6,6 +6,7 @@
 #ifndef LIR_RECOGNIZER_FEATURES_H_
 #define LIR_RECOGNIZER_FEATURES_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,9 +73,17 @@ absl::Status ApplyFeatureList(OptimizerFeatures& features,
 absl::Status ApplyConfigText(OptimizerFeatures& features, std::string_view text,
                              std::string_view filename);
 
-/// Reads the file at `path` and applies it with ApplyConfigText.
+/// The largest config file ApplyConfigFile reads by default (a config is a
+/// few hundred bytes; the limit only stops a wrong path such as a device or
+/// a huge file from being read into memory).
+inline constexpr uint64_t kDefaultMaxConfigBytes = uint64_t{16} << 20;
+
+/// Reads the file at `path` and applies it with ApplyConfigText. A file of
+/// more than `max_bytes` is a ResourceExhausted error naming the limit, and
+/// nothing is applied.
 absl::Status ApplyConfigFile(OptimizerFeatures& features,
-                             const std::string& path);
+                             const std::string& path,
+                             uint64_t max_bytes = kDefaultMaxConfigBytes);
 
 /// `name=value` for every feature, comma-separated (canonical form).
 std::string FeaturesToString(const OptimizerFeatures& features);
