@@ -505,7 +505,7 @@ TEST(AntiJoinIncremental, KeyCountedTwiceArrivesInKeys) {
   const std::string text = RunBothEngines(kPassArrangements, data);
   EXPECT_TRUE(absl::StrContains(text,
                                 "  round 1:\n    error: "
-                                "LirId(3) AntiJoin: AntiJoin: key (2) "
+                                "LirId(3) AntiJoin: key (2) "
                                 "has count 2 in the keys input"))
       << text;
 }

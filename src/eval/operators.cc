@@ -372,7 +372,7 @@ absl::StatusOr<Multiset> AntiJoinRows(const AntiJoinOp& op,
 
 absl::Status AntiJoinKeyCountError(const DataRow& key, int64_t count) {
   return absl::InvalidArgumentError(absl::StrCat(
-      "AntiJoin: key ", FormatRow(key), " has count ", count,
+      "key ", FormatRow(key), " has count ", count,
       " in the keys input (an antijoin needs each key at most once)"));
 }
 
