@@ -14,6 +14,9 @@
 namespace lir {
 namespace {
 
+// kNodeErrorTypeUrl as absl::Status's payload API takes it.
+constexpr absl::string_view kPayloadUrl = ToAbsl(kNodeErrorTypeUrl);
+
 absl::Cord Payload(const Node& node) {
   return absl::Cord(
       absl::StrCat(node.id, " ", std::string(KindName(node.kind()))));
@@ -33,12 +36,12 @@ absl::Status NodeError(const Node& node, absl::StatusCode code,
   absl::Status status(
       code, absl::StrCat("LirId(", node.id, ") ", HeaderName(node), ": ",
                          ToAbsl(message)));
-  status.SetPayload(ToAbsl(kNodeErrorTypeUrl), Payload(node));
+  status.SetPayload(kPayloadUrl, Payload(node));
   return status;
 }
 
 absl::Status AttachNode(const Node& node, const absl::Status& status) {
-  if (status.ok() || status.GetPayload(ToAbsl(kNodeErrorTypeUrl)).has_value()) {
+  if (status.ok() || status.GetPayload(kPayloadUrl).has_value()) {
     return status;
   }
   absl::Status named = NodeError(node, status.code(), ToStd(status.message()));
@@ -47,8 +50,7 @@ absl::Status AttachNode(const Node& node, const absl::Status& status) {
 }
 
 std::optional<NodeErrorInfo> NodeErrorOf(const absl::Status& status) {
-  absl::optional<absl::Cord> payload =
-      status.GetPayload(ToAbsl(kNodeErrorTypeUrl));
+  absl::optional<absl::Cord> payload = status.GetPayload(kPayloadUrl);
   if (!payload.has_value()) return std::nullopt;
   const std::string text(*payload);
   const size_t space = text.find(' ');

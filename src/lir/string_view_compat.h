@@ -13,12 +13,12 @@
 namespace lir {
 
 /// `text` as an absl::string_view (same bytes, no copy).
-inline absl::string_view ToAbsl(std::string_view text) {
+constexpr absl::string_view ToAbsl(std::string_view text) {
   return absl::string_view(text.data(), text.size());
 }
 
 /// `text` as a std::string_view (same bytes, no copy).
-inline std::string_view ToStd(absl::string_view text) {
+constexpr std::string_view ToStd(absl::string_view text) {
   return std::string_view(text.data(), text.size());
 }
 

@@ -11,7 +11,6 @@
 #include "src/pipeline/name_input.h"
 
 namespace lir {
-namespace {}  // namespace
 
 absl::Status Pipeline::ApplyConfigText(std::string_view config_text,
                                        std::string_view file_name) {
@@ -49,8 +48,9 @@ absl::StatusOr<OptimizeResult> Pipeline::Optimize(Document doc,
                                                   std::string_view name) const {
   absl::StatusOr<OptimizeResult> optimized =
       lir::Optimize(std::move(doc), options_.features, options_.inputs);
-  if (!optimized.ok())
+  if (!optimized.ok()) {
     return PrefixStatus(absl::StrCat(ToAbsl(name), ": "), optimized.status());
+  }
   if (options_.validate) {
     // The input was valid, so an invalid result is a pass's bug, not the
     // user's.
@@ -73,8 +73,9 @@ absl::StatusOr<std::string> Pipeline::Print(const Document& doc,
   // The analyses describe the plan as printed: after the passes.
   absl::StatusOr<interp::DocumentAnalysis> analysis =
       interp::DocumentAnalysis::Run(doc, options_.inputs);
-  if (!analysis.ok())
+  if (!analysis.ok()) {
     return PrefixStatus(absl::StrCat(ToAbsl(name), ": "), analysis.status());
+  }
   const interp::AnnotationFields& fields = options_.annotate;
   write.annotate = [&analysis, &fields](const Node& node) {
     return analysis->CommentFields(node, fields);

@@ -96,8 +96,8 @@ absl::Status ApplyConfigText(OptimizerFeatures& features, std::string_view text,
                              std::string_view filename) {
   absl::StatusOr<nlohmann::json> parsed =
       explain::ParseJsonText(text, filename, "invalid JSON config: ");
-  const absl::string_view file = ToAbsl(filename);
   if (!parsed.ok()) return parsed.status();
+  const absl::string_view file = ToAbsl(filename);
   const nlohmann::json& json = *parsed;
   if (!json.is_object()) {
     return absl::InvalidArgumentError(
