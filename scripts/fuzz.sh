@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds (if needed) and runs every libFuzzer target of fuzz/ for SECONDS
-# each (default 60), one after another, on its seed corpus (generated from
+# each (default 60), LIR_FUZZ_JOBS at a time, on its seed corpus (generated from
 # testdata/ and examples/, plus fuzz/seeds/<target> and the saved crashes in
 # fuzz/regressions/<target>). Prints the executions per target and exits 1
 # if any target found a crash, a leak, a timeout or ran out of memory.
@@ -11,6 +11,7 @@
 # scripts/test.sh's sanitizer step. Environment:
 #   LIR_FUZZ_BUILD_DIR  build directory (default build-asan)
 #   LIR_BUILD_JOBS      parallel build jobs (default 2)
+#   LIR_FUZZ_JOBS       targets fuzzed at once (default LIR_BUILD_JOBS)
 #   LIR_FUZZ_SEED       libFuzzer -seed (default: random); CI fixes it
 #   LIR_FUZZ_OUT        where corpora, crashes and logs go
 #                       (default $LIR_FUZZ_BUILD_DIR/fuzz/out)
@@ -34,11 +35,10 @@ build="${LIR_FUZZ_BUILD_DIR:-build-asan}"
 out="${LIR_FUZZ_OUT:-${build}/fuzz/out}"
 
 # Configuring an existing build directory keeps its compiler and other
-# settings (CXX matters only the first time).
+# settings (CXX matters only the first time); a new one is configured as
+# the sanitizer step configures it.
 if [[ ! -f "${build}/CMakeCache.txt" ]]; then
-  CXX="${LIR_FUZZ_CXX:-clang++}" cmake -S . -B "${build}" -G Ninja \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLIR_SANITIZE=ON -DLIR_FUZZ=ON \
-    -DLIR_BUILD_BENCHMARKS=OFF -DLIR_WERROR="${LIR_WERROR:-OFF}" >/dev/null
+  LIR_FUZZ_BUILD_DIR="${build}" ./scripts/sanitize.sh configure >/dev/null
 elif ! grep -q '^LIR_FUZZ:BOOL=ON' "${build}/CMakeCache.txt"; then
   cmake -S . -B "${build}" -DLIR_FUZZ=ON >/dev/null
 fi
@@ -62,27 +62,23 @@ if command -v llvm-symbolizer >/dev/null; then
   export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-$(command -v llvm-symbolizer)}"
 fi
 
-failed=0
-summary=()
-mkdir -p "${out}"
-: >"${out}/findings.txt.new"
-while read -r name binary seeds; do
-  [[ -n "${name}" ]] || continue
-  if [[ $# -gt 0 ]] && ! printf '%s\n' "$@" | grep -qx "${name}"; then
-    continue
-  fi
-  corpus="${out}/corpus/${name}"
-  crashes="${out}/crashes/${name}"
-  log="${out}/logs/${name}.log"
+# fuzz_one NAME BINARY SEEDS: fuzzes one target for SECONDS; writes its
+# summary line to $out/summary/NAME and what its new inputs trigger to
+# $out/findings/NAME; exits 1 if it found anything.
+fuzz_one() {
+  local name="$1" binary="$2" seeds="$3"
+  local corpus="${out}/corpus/${name}"
+  local crashes="${out}/crashes/${name}"
+  local log="${out}/logs/${name}.log"
   mkdir -p "${corpus}" "${crashes}" "$(dirname "${log}")"
-  extra=()
+  local extra=()
   [[ -n "${LIR_FUZZ_SEED:-}" ]] && extra+=(-seed="${LIR_FUZZ_SEED}")
   echo "fuzz: ${name} for ${seconds}s (log ${log})"
   : >"${log}"
   shopt -s nullglob
-  before=("${crashes}"/*)
-  deadline=$((SECONDS + seconds))
-  status=ok
+  local before=("${crashes}"/*)
+  local deadline=$((SECONDS + seconds))
+  local status=ok left
   while :; do
     left=$((deadline - SECONDS))
     # shellcheck disable=SC2086  # seeds is a list of directories
@@ -93,24 +89,25 @@ while read -r name binary seeds; do
       break
     fi
     status="FAILED (see ${log} and ${crashes}/)"
-    failed=1
     # Keep going: a new process resumes from the corpus grown so far (with
     # a fresh seed, or it would walk into the same crash again).
     [[ "${LIR_FUZZ_KEEP_GOING:-0}" == 1 && $((deadline - SECONDS)) -gt 5 ]] || break
     extra=()
   done
-  after=("${crashes}"/*)
+  local after=("${crashes}"/*)
   # Every run ends with -print_final_stats; a crashed one too.
+  local execs
   execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "${log}" |
     awk '{ n += $1 } END { print n + 0 }')"
-  summary+=("$(printf '%-16s %12s executions  %s' "${name}" "${execs}" "${status}")")
+  printf '%-16s %12s executions  %s\n' "${name}" "${execs}" "${status}" \
+    >"${out}/summary/${name}"
   if [[ "${status}" != ok ]]; then
     grep -a -E "^==[0-9]+==ERROR|lir fuzz property violated|Test unit written" \
       "${log}" | head -n 6 >&2 || true
   fi
   # What each input saved by this run triggers, grouped: crashes and leaks
   # are re-run one by one; timeouts and ooms are counted.
-  new=()
+  local new=() artifact line
   for artifact in "${after[@]}"; do
     [[ " ${before[*]} " == *" ${artifact} "* ]] || new+=("${artifact}")
   done
@@ -125,13 +122,50 @@ while read -r name binary seeds; do
         ;;
       *) basename "${artifact}" | sed -E 's/-[0-9a-f]{40}$/ input/' ;;
     esac
-  done | sort | uniq -c | sed "s/^/    ${name}: /" >>"${out}/findings.txt.new"
+  done | sort | uniq -c | sed "s/^/    ${name}: /" >"${out}/findings/${name}"
   shopt -u nullglob
-done <"${build}/fuzz/targets.list"
+  [[ "${status}" == ok ]]
+}
 
-mv "${out}/findings.txt.new" "${out}/findings.txt"
-echo "fuzz summary (${seconds}s per target):"
-printf '  %s\n' "${summary[@]}"
+# Targets run LIR_FUZZ_JOBS at a time (default LIR_BUILD_JOBS, 2): each is
+# one libFuzzer process on one core, so on two cores two targets get as many
+# executions in their SECONDS as one alone would.
+jobs="${LIR_FUZZ_JOBS:-${LIR_BUILD_JOBS:-2}}"
+mkdir -p "${out}"
+rm -rf "${out}/summary" "${out}/findings"
+mkdir -p "${out}/summary" "${out}/findings"
+names=()
+running=0
+failed=0
+while read -r name binary seeds; do
+  [[ -n "${name}" ]] || continue
+  if [[ $# -gt 0 ]] && ! printf '%s\n' "$@" | grep -qx "${name}"; then
+    continue
+  fi
+  names+=("${name}")
+  if [[ ${running} -ge ${jobs} ]]; then
+    wait -n || failed=1
+    running=$((running - 1))
+  fi
+  fuzz_one "${name}" "${binary}" "${seeds}" &
+  running=$((running + 1))
+done <"${build}/fuzz/targets.list"
+while [[ ${running} -gt 0 ]]; do
+  wait -n || failed=1
+  running=$((running - 1))
+done
+
+echo "fuzz summary (${seconds}s per target, ${jobs} at a time):"
+: >"${out}/findings.txt"
+for name in "${names[@]}"; do
+  if [[ -f "${out}/summary/${name}" ]]; then
+    sed 's/^/  /' "${out}/summary/${name}"
+  else
+    echo "  ${name}: no summary (the target's run was killed)"
+    failed=1
+  fi
+  cat "${out}/findings/${name}" >>"${out}/findings.txt" 2>/dev/null || true
+done
 if [[ -s "${out}/findings.txt" ]]; then
   echo "inputs saved by this run in ${out}/crashes, by what they trigger:"
   cat "${out}/findings.txt"

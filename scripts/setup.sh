@@ -19,6 +19,10 @@ packages=(
   clang
   libclang-rt-dev
   llvm
+  # The PostgreSQL oracle (tests/pg_oracle_test.sh starts the server).
+  postgresql
+  postgresql-client
+  python3
 )
 
 missing=()

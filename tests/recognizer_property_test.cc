@@ -21,6 +21,7 @@
 #include "lir/recognizer/fused_set_difference.h"
 #include "lir/recognizer/pass.h"
 #include "tests/support/candidate_plan_generator.h"
+#include "tests/support/except_decline_codes.h"
 #include "tests/support/plan_generator.h"
 #include "tests/support/recognizer_test_util.h"
 
@@ -211,6 +212,16 @@ TEST(RecognizerProperty, GeneratorIsReproducible) {
     EXPECT_EQ(explain::PrintText(a.doc), explain::PrintText(b.doc));
     EXPECT_EQ(a.expected.size(), b.expected.size());
   }
+}
+
+// The generator's expected codes are the pass's own names (moved here from
+// plan_generator_test: the code table is the recognizer's).
+TEST(RecognizerProperty, ExceptVariantsNameThePassCodes) {
+  EXPECT_EQ(ExpectedDeclineCode(ExceptVariant::kFires), "");
+  EXPECT_EQ(ExpectedDeclineCode(ExceptVariant::kKeyRemappedByProjection),
+            "key_remapped_by_projection");
+  EXPECT_EQ(ExpectedDeclineCode(ExceptVariant::kNotTwoArmUnion),
+            "not_two_arm_union");
 }
 
 TEST(RecognizerProperty, MixedGeneratedPlansMatchTheirExceptVariants) {

@@ -441,6 +441,12 @@ absl::Status ParseFlatMapHeader(const ErrorSink& errors, const TextLine& line,
   if (group_start == absl::string_view::npos || group_start == 0) {
     return errors.Expected(line, base, "a table function call 'name(args)'");
   }
+  // The JSON form refuses such a name (json_text_checks.cc), so accepting
+  // it here would make a text plan whose JSON form does not read back.
+  if (text.front() == ' ' || text[group_start - 1] == ' ') {
+    return errors.Expected(
+        line, base, "a table function name without leading or trailing space");
+  }
   f->func = std::string(text.substr(0, group_start));
   absl::string_view args =
       text.substr(group_start + 1, text.size() - group_start - 2);

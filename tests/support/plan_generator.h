@@ -37,7 +37,8 @@ enum class PlanShape {
 
 /// Why a generated EXCEPT shape should or should not be fused into a
 /// SetDifference (../shared/reference/SEMANTICS.md section 4); each variant
-/// fails exactly one recognizer check, or none.
+/// fails exactly one recognizer check, or none (ExpectedDeclineCode in
+/// except_decline_codes.h names the code, at the recognizer's layer).
 enum class ExceptVariant {
   kFires,                    ///< both arms co-arranged on the threshold key
   kNotCoArranged,            ///< one arm reads a collection raw
@@ -47,10 +48,6 @@ enum class ExceptVariant {
   kNotTwoArmUnion,        ///< the Union has three arms
   kNotOneNegatedArm,      ///< no arm is negated
 };
-
-/// The decline code ../shared/reference/SEMANTICS.md 4.2 assigns to `variant`
-/// ("" for kFires).
-std::string ExpectedDeclineCode(ExceptVariant variant);
 
 /// What to generate. Everything is a pure function of these fields.
 struct PlanGeneratorOptions {
