@@ -98,6 +98,10 @@ Arity JoinPathArity(const JoinPath& path, bool delta,
 /// (joined with what its advertised arrangements describe).
 Arity GetOutputArity(const GetOp& get, Arity collection);
 
+/// The same for a Get node, which may be partial: when its available forms
+/// are unknown, an arrangement read's layout row is derived from its key.
+Arity GetOutputArity(const Node& get_node, Arity collection);
+
 /// The output arity of `node` from its inputs' arities (in input order; Let
 /// and LetRec give their body's). A Get is taken to read a collection of
 /// unknown arity: use GetOutputArity when more is known.

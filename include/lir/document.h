@@ -56,6 +56,22 @@ struct FastPath {
   std::optional<std::vector<Row>> lookup;
   /// kPeekPersist: the literal prefix of leading columns (`[value=(...)]`).
   std::optional<Row> persist_value;
+  /// kReadIndex: the index name as the concise form prints it (qualified,
+  /// `materialize.public.t_idx`); set by the concise reader. When absent the
+  /// concise printer qualifies `index` with the collection's schema, where
+  /// Materialize creates an index.
+  std::optional<std::string> qualified_index;
+  /// Whether the projection is the identity over the index's or shard's
+  /// columns (the concise form prints `Project:` exactly when it is not;
+  /// the verbose form prints `Project (...)` when it is not the identity
+  /// over those columns and the map's). Set by the concise reader; nullopt
+  /// when the text did not say (the verbose form does not show the input
+  /// arity). With `true`, no `project` and a non-empty `map`, the verbose
+  /// `Project (#0..=#n)` line cannot be written: the plan is partial.
+  std::optional<bool> project_is_input_identity;
+  /// Facts the text did not show: kConstantRows for a concise
+  /// `→Constant (N rows)` (constant.entry_count keeps N).
+  UnknownFacts unknown;
 
   friend bool operator==(const FastPath&, const FastPath&) = default;
 };
@@ -83,6 +99,13 @@ struct UsedIndex {
   friend bool operator==(const UsedIndex&, const UsedIndex&) = default;
 };
 
+/// The two text syntaxes of Materialize's physical plans
+/// (../shared/reference/CONCISE-FORMAT.md section 1).
+enum class TextSyntax {
+  kVerbose,  ///< `EXPLAIN PHYSICAL PLAN AS VERBOSE TEXT`: `Reduce::Basic`
+  kConcise,  ///< the default `EXPLAIN`: `→Non-incremental GroupAggregate`
+};
+
 /// A whole EXPLAIN PHYSICAL PLAN output.
 struct Document {
   std::vector<Object> objects;
@@ -95,6 +118,9 @@ struct Document {
   /// Whether the parsed text carried `// { node_id: LirId(n) }` annotations;
   /// printers keep them unless told otherwise.
   bool node_identifiers = false;
+  /// The syntax the document was read in (kVerbose for JSON and built
+  /// plans); printers in the "same syntax as the input" mode follow it.
+  TextSyntax syntax = TextSyntax::kVerbose;
 };
 
 /// A deep copy of `doc`.

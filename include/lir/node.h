@@ -18,6 +18,7 @@
 #include "lir/box.h"
 #include "lir/mfp.h"
 #include "lir/scalar.h"
+#include "lir/unknown_facts.h"
 
 namespace lir {
 
@@ -60,6 +61,10 @@ struct ConstantOp {
   /// When a printed constant was cut to its first 20 rows: the printed
   /// `total_rows (diffs absed)` value; `rows` then holds only those 20.
   std::optional<int64_t> elided_total_rows;
+  /// When the rows are unknown (UnknownFact::kConstantRows: read from the
+  /// concise form, which prints only `(N rows)`): the number of `(row,
+  /// diff)` entries. `rows` is then empty.
+  std::optional<uint64_t> entry_count;
   friend bool operator==(const ConstantOp&, const ConstantOp&) = default;
 };
 
@@ -417,6 +422,11 @@ using NodePtr = std::unique_ptr<Node>;
 /// Destruction is iterative, so arbitrarily deep plans can be dropped.
 struct Node {
   LirId id = 0;
+  /// The facts of this node that the text it was read from did not show;
+  /// empty in a complete plan. A field named by an unknown fact holds a
+  /// placeholder (empty, nullopt, false) that no consumer may read as a
+  /// fact: RequireKnownFacts (include/lir/partial.h) refuses such plans.
+  UnknownFacts unknown;
   NodeOp op;
   std::vector<NodePtr> inputs;
 

@@ -22,6 +22,7 @@
 #include "src/explain/text_lines.h"
 #include "src/explain/text_names.h"
 #include "src/explain/text_primitives.h"
+#include "src/explain/text_syntax.h"
 #include "src/explain/utf8.h"
 #include "src/lir/string_view_compat.h"
 
@@ -373,6 +374,13 @@ class PlanBuilder {
       frame.recursive = text != "With";
       stack_.push_back(std::move(frame));
       return i + 1;
+    }
+    if (absl::StartsWith(text, "\xE2\x86\x92")) {
+      return errors_.Expected(
+          line, 0,
+          "a verbose node header: a line starting with '\xE2\x86\x92' is "
+          "the concise syntax, but this document's first plan is verbose (a "
+          "document uses one syntax)");
     }
     if (IsAttributeLine(text) || text == "Return" ||
         absl::StartsWith(text, "cte ")) {
@@ -740,8 +748,8 @@ class DocumentParser {
 
 }  // namespace
 
-absl::StatusOr<Document> ParseText(std::string_view text,
-                                   const ParseOptions& options) {
+absl::StatusOr<Document> internal::ParseVerboseText(
+    std::string_view text, const ParseOptions& options) {
   ErrorSink errors(options.filename, options.first_line - 1);
   // A byte-order mark is not part of the first object's name.
   const size_t bom = text.size() - SkipUtf8Bom(text).size();

@@ -188,7 +188,114 @@ Arity GetOutputArity(const GetOp& get, Arity collection) {
   return collection;
 }
 
+namespace {
+
+// The arity of a node of a partial plan, using only the facts it shows
+// (include/lir/unknown_facts.def): an unknown input key hides the row an
+// MFP reads, unknown layouts say nothing about arity, and unknown join
+// closures or stream keys leave only a printed final projection.
+// nullopt when the node lacks no fact its complete rule reads.
+std::optional<Arity> PartialNodeOutputArity(const Node& node,
+                                            std::span<const Arity> inputs) {
+  const UnknownFacts unknown = node.unknown;
+  auto read = [&](const std::optional<std::vector<ScalarExpr>>& input_key,
+                  Arity input) -> Arity {
+    return unknown.Has(UnknownFact::kInputKey) ? Arity::Unknown()
+                                               : ReadArity(input_key, input);
+  };
+  switch (node.kind()) {
+    case NodeKind::kConstant:
+      if (unknown.Has(UnknownFact::kConstantRows)) return Arity::Unknown();
+      break;
+    case NodeKind::kGet: return GetOutputArity(node, Arity::Unknown());
+    case NodeKind::kMfp: {
+      const MfpOp& op = node.As<MfpOp>();
+      return MfpOutputArity(op.mfp, read(op.input_key, inputs[0]));
+    }
+    case NodeKind::kFlatMap: {
+      const FlatMapOp& op = node.As<FlatMapOp>();
+      const Arity row = unknown.Has(UnknownFact::kInputKey)
+                            ? Arity::Unknown()
+                            : FlatMapRowArity(op, inputs[0]);
+      return MfpOutputArity(op.mfp_after, row);
+    }
+    case NodeKind::kJoin: {
+      if (!unknown.Has(UnknownFact::kStreamKeys) &&
+          !unknown.Has(UnknownFact::kJoinClosures)) {
+        break;
+      }
+      Arity arity = Arity::Unknown();
+      for (const JoinPath& path : node.As<JoinOp>().paths) {
+        if (path.final_closure.has_value() &&
+            path.final_closure->mfp.project.has_value()) {
+          arity = JoinArity(
+              arity, Arity::Known(static_cast<int>(
+                         path.final_closure->mfp.project->size())));
+        }
+      }
+      return arity;
+    }
+    case NodeKind::kReduce: {
+      const ReduceOp& op = node.As<ReduceOp>();
+      const Arity key = MfpOutputArity(op.key_plan, read(op.input_key, inputs[0]));
+      const Arity reduced =
+          key.known() ? Arity::Known(key.value +
+                                     static_cast<int>(AggregateCount(op)))
+                      : key;
+      return MfpOutputArity(op.mfp_after, reduced);
+    }
+    case NodeKind::kThreshold:
+      if (unknown.Has(UnknownFact::kArrangementLayouts)) return inputs[0];
+      break;
+    case NodeKind::kArrangeBy: {
+      const ArrangeByOp& op = node.As<ArrangeByOp>();
+      Arity arity = MfpOutputArity(op.input_mfp, read(op.input_key, inputs[0]));
+      if (!unknown.Has(UnknownFact::kArrangementLayouts)) {
+        for (const ArrangementForm& form : op.forms.arranged) {
+          arity = JoinArity(arity, DescribedArity(form));
+        }
+      }
+      return arity;
+    }
+    case NodeKind::kSetDifference:
+      if (unknown.Has(UnknownFact::kArrangementLayouts)) {
+        return JoinArity(inputs[0], inputs[1]);
+      }
+      break;
+    case NodeKind::kLet:
+    case NodeKind::kLetRec:
+    case NodeKind::kTopK:
+    case NodeKind::kNegate:
+    case NodeKind::kUnion:
+    case NodeKind::kAntiJoin: break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Arity GetOutputArity(const Node& get_node, Arity collection) {
+  const GetOp& get = get_node.As<GetOp>();
+  if (!get_node.unknown.Has(UnknownFact::kAvailableForms)) {
+    return GetOutputArity(get, collection);
+  }
+  switch (get.kind) {
+    case GetKind::kPassArrangements: return collection;
+    case GetKind::kArrangement:
+      // The MFP reads the layout row of the arrangement by `key`, whose
+      // width Materialize derives from the key and the collection's arity.
+      return MfpOutputArity(get.mfp, ReadArity(get.key, collection));
+    case GetKind::kCollection: return MfpOutputArity(get.mfp, collection);
+  }
+  return collection;
+}
+
 Arity NodeOutputArity(const Node& node, std::span<const Arity> inputs) {
+  if (!node.unknown.empty()) {
+    if (std::optional<Arity> partial = PartialNodeOutputArity(node, inputs)) {
+      return *partial;
+    }
+  }
   switch (node.kind()) {
     case NodeKind::kConstant: {
       Arity arity = Arity::Unknown();

@@ -19,6 +19,7 @@ Document Clone(const Document& doc) {
   copy.notices = doc.notices;
   copy.optimization_time = doc.optimization_time;
   copy.node_identifiers = doc.node_identifiers;
+  copy.syntax = doc.syntax;
   return copy;
 }
 

@@ -49,6 +49,7 @@ NodePtr MakeNode(NodeOp op, std::vector<NodePtr> inputs) {
 NodePtr Clone(const Node& node) {
   auto root = std::make_unique<Node>(node.op);
   root->id = node.id;
+  root->unknown = node.unknown;
   // Pairs of (original, copy) whose inputs still have to be copied.
   std::vector<std::pair<const Node*, Node*>> pending = {{&node, root.get()}};
   while (!pending.empty()) {
@@ -62,6 +63,7 @@ NodePtr Clone(const Node& node) {
       }
       auto copy = std::make_unique<Node>(input->op);
       copy->id = input->id;
+      copy->unknown = input->unknown;
       pending.push_back({input.get(), copy.get()});
       to->inputs.push_back(std::move(copy));
     }

@@ -143,11 +143,13 @@ class PlanValidator : public ScopedVisitorBase<Arity> {
       return Named(node, Invalid("an AntiJoin cannot be inside the values of "
                                  "a With Mutually Recursive block"));
     }
-    absl::Status checked = Check(node, inputs, &collection);
+    absl::Status checked = node.unknown.empty()
+                               ? Check(node, inputs, &collection)
+                               : CheckPartial(node, inputs, &collection);
     if (!checked.ok()) return Named(node, checked);
     const Arity arity =
         node.Is<GetOp>()
-            ? GetOutputArity(node.As<GetOp>(), Arity::FromOptional(collection))
+            ? GetOutputArity(node, Arity::FromOptional(collection))
             : NodeOutputArity(node, inputs);
     if (arities_ != nullptr) (*arities_)[node.id] = arity.ToOptional();
     return arity;
@@ -215,6 +217,129 @@ class PlanValidator : public ScopedVisitorBase<Arity> {
     return Invalid("unknown node kind");
   }
 
+  /// The checks of a node that lacks facts (a partial plan): only what the
+  /// shown facts can contradict. A check that would read a placeholder
+  /// (include/lir/unknown_facts.def) is skipped, not run on a default.
+  absl::Status CheckPartial(const Node& node, std::span<const Arity> inputs,
+                            MaybeArity* collection) {
+    const UnknownFacts unknown = node.unknown;
+    const bool input_key_unknown = unknown.Has(UnknownFact::kInputKey);
+    switch (node.kind()) {
+      case NodeKind::kConstant: {
+        const ConstantOp& op = node.As<ConstantOp>();
+        if (unknown.Has(UnknownFact::kConstantRows) && !op.rows.empty()) {
+          return Invalid("a Constant with unknown rows lists rows");
+        }
+        return CheckConstant(op);
+      }
+      case NodeKind::kGet: {
+        if (!unknown.Has(UnknownFact::kAvailableForms)) break;
+        const GetOp& op = node.As<GetOp>();
+        // The read arrangement stands for the unknown forms: its layout is
+        // what Materialize derives from the key.
+        LIR_RETURN_IF_ERROR(CheckGetScope(op, collection));
+        if (op.kind == GetKind::kArrangement) {
+          LIR_RETURN_IF_ERROR(CheckColumnList(op.key, *collection, "key"));
+          if (op.seek.has_value() && op.seek->size() != op.key.size()) {
+            return Invalid(absl::StrCat("seek value has ", op.seek->size(),
+                                        " datums for a key of ",
+                                        op.key.size()));
+          }
+          return CheckMfp(op.mfp, ReadMaybeArity(op.key, *collection),
+                          ReadLabel(op.key));
+        }
+        if (op.kind == GetKind::kCollection) {
+          return CheckMfp(op.mfp, *collection, "");
+        }
+        return absl::OkStatus();
+      }
+      case NodeKind::kMfp:
+        if (!input_key_unknown) break;
+        return CheckMfp(node.As<MfpOp>().mfp, std::nullopt, "");
+      case NodeKind::kFlatMap:
+        if (!input_key_unknown) break;
+        return CheckMfp(node.As<FlatMapOp>().mfp_after, std::nullopt, "");
+      case NodeKind::kJoin: return CheckJoinRelations(node.As<JoinOp>(), inputs);
+      case NodeKind::kReduce: {
+        const ReduceOp& op = node.As<ReduceOp>();
+        if (!input_key_unknown) {
+          LIR_RETURN_IF_ERROR(CheckMfp(op.key_plan, inputs[0].ToOptional(),
+                                       "key_plan: "));
+        }
+        return absl::OkStatus();
+      }
+      case NodeKind::kThreshold:
+        if (!unknown.Has(UnknownFact::kArrangementLayouts)) break;
+        return CheckColumnList(node.As<ThresholdOp>().ensure_arrangement.key,
+                               inputs[0].ToOptional(), "key");
+      case NodeKind::kUnion: return CheckUnion(node.As<UnionOp>(), inputs);
+      case NodeKind::kArrangeBy: {
+        const ArrangeByOp& op = node.As<ArrangeByOp>();
+        const Arity read =
+            input_key_unknown ? Arity::Unknown() : inputs[0];
+        LIR_RETURN_IF_ERROR(CheckMfp(op.input_mfp, read.ToOptional(), ""));
+        if (unknown.Has(UnknownFact::kArrangementLayouts)) {
+          const MaybeArity out =
+              MfpOutputArity(op.input_mfp, read).ToOptional();
+          for (size_t i = 0; i < op.forms.arranged.size(); ++i) {
+            LIR_RETURN_IF_ERROR(
+                CheckColumnList(op.forms.arranged[i].key, out,
+                                absl::StrCat("arrangements[", i, "] key")));
+          }
+          return absl::OkStatus();
+        }
+        break;
+      }
+      case NodeKind::kSetDifference: {
+        const SetDifferenceOp& op = node.As<SetDifferenceOp>();
+        const MaybeArity base = inputs[0].ToOptional();
+        const MaybeArity subtract = inputs[1].ToOptional();
+        if (base.has_value() && subtract.has_value() && *base != *subtract) {
+          return Invalid(absl::StrCat("base has arity ", *base,
+                                      ", but subtract has arity ", *subtract));
+        }
+        return CheckColumnList(op.ensure_arrangement.key,
+                               base.has_value() ? base : subtract, "key");
+      }
+      case NodeKind::kAntiJoin:
+        return CheckPositions(node.As<AntiJoinOp>().key,
+                              inputs[0].ToOptional(), "key");
+      case NodeKind::kLet:
+      case NodeKind::kLetRec:
+      case NodeKind::kTopK:
+      case NodeKind::kNegate: break;
+    }
+    return Check(node, inputs, collection);
+  }
+
+  /// A partial join's relations: in range and each joined once per path.
+  static absl::Status CheckJoinRelations(const JoinOp& join,
+                                         std::span<const Arity> inputs) {
+    const int n = static_cast<int>(inputs.size());
+    for (size_t p = 0; p < join.paths.size(); ++p) {
+      const JoinPath& path = join.paths[p];
+      std::vector<bool> used(inputs.size(), false);
+      auto use = [&](int relation) -> absl::Status {
+        if (relation < 0 || relation >= n) {
+          return Invalid(absl::StrCat("path ", p, ": relation ", relation,
+                                      " out of range for ", n, " inputs"));
+        }
+        if (used[relation]) {
+          return Invalid(absl::StrCat("path ", p, ": relation ", relation,
+                                      " is joined twice"));
+        }
+        used[relation] = true;
+        return absl::OkStatus();
+      };
+      LIR_RETURN_IF_ERROR(use(path.source_relation));
+      for (const JoinStage& stage : path.stages) {
+        LIR_RETURN_IF_ERROR(use(stage.lookup_relation));
+      }
+    }
+    if (join.paths.empty()) return Invalid("a join has at least one path");
+    return absl::OkStatus();
+  }
+
   absl::Status CheckConstant(const ConstantOp& op) {
     if (op.error.has_value() && !op.rows.empty()) {
       return Invalid("an error constant has no rows");
@@ -233,21 +358,28 @@ class PlanValidator : public ScopedVisitorBase<Arity> {
     return absl::OkStatus();
   }
 
-  absl::Status CheckGet(const GetOp& op, MaybeArity* collection) {
-    MaybeArity arity;
-    Binding* binding = nullptr;
+  /// The arity of the collection `op` reads, as its scope or the options
+  /// know it; fails when a local id is not bound.
+  absl::Status CheckGetScope(const GetOp& op, MaybeArity* collection) {
+    *collection = std::nullopt;
     if (op.id.is_local) {
       auto it = scope_.find(op.id.local);
       if (it == scope_.end()) {
         return Invalid(absl::StrCat("l", op.id.local, " is not bound here"));
       }
-      binding = &it->second;
-      arity = binding->arity;
+      *collection = it->second.arity;
     } else {
       auto it = global_arity_.find(op.id.global);
-      if (it != global_arity_.end()) arity = it->second;
+      if (it != global_arity_.end()) *collection = it->second;
     }
-    *collection = arity;
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckGet(const GetOp& op, MaybeArity* collection) {
+    LIR_RETURN_IF_ERROR(CheckGetScope(op, collection));
+    MaybeArity arity = *collection;
+    Binding* binding =
+        op.id.is_local ? &scope_.find(op.id.local)->second : nullptr;
     // Every advertised arrangement spells out the collection's arity.
     for (size_t i = 0; i < op.keys.arranged.size(); ++i) {
       LIR_ASSIGN_OR_RETURN(

@@ -20,7 +20,10 @@ struct ParseOptions {
   int first_line = 1;
 };
 
-/// Parses a whole EXPLAIN document. Nodes without `// { node_id: ... }`
+/// Parses a whole EXPLAIN document in either syntax: the verbose one, or
+/// the concise one that Materialize prints by default (DetectTextSyntax and
+/// ParseConciseText in lir/explain/concise.h; a concise document is a
+/// partial plan). doc.syntax says which. Nodes without `// { node_id: ... }`
 /// annotations get post-order LirIds per object. Errors are
 /// InvalidArgument with the message `file:line:column: expected ...`.
 /// Iterative: plan depth is bounded only by memory.
@@ -39,7 +42,10 @@ struct PrintOptions {
   std::function<std::string(const Node&)> annotate;
 };
 
-/// Prints a document exactly as Materialize would (ending in one newline).
+/// Prints a document in the verbose syntax exactly as Materialize would
+/// (ending in one newline). The document must be complete
+/// (RequireKnownFacts in lir/partial.h): a partial plan's unknown facts
+/// would print as defaults, so callers check first (WriteDocument does).
 /// Iterative: plan depth is bounded only by memory.
 std::string PrintText(const Document& doc, const PrintOptions& options = {});
 
