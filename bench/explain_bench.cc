@@ -1,5 +1,8 @@
 // Throughput of the text and JSON forms: text parse, validate, text print,
-// JSON write (ToJson + dump), JSON read (ReadJson), and, as floors on the
+// the same two for the concise syntax (ConciseParse, ConcisePrint: the same
+// plans printed concise, which is 35-50% fewer bytes, so compare
+// ns_per_node), JSON write (ToJson + dump), JSON read (ReadJson), and, as
+// floors on the
 // same plan (bench/floors.h), a bare traversal and plain
 // nlohmann::json::parse (and dump) of the same JSON text.
 //
@@ -36,6 +39,7 @@
 #include "bench/floors.h"
 #include "benchmark/benchmark.h"
 #include "lir/document.h"
+#include "lir/explain/concise.h"
 #include "lir/explain/json.h"
 #include "lir/explain/text.h"
 #include "lir/node.h"
@@ -58,9 +62,14 @@ struct Workload {
   std::vector<lir::Document> docs;
   std::vector<std::string> jsons;
   std::vector<nlohmann::json> json_values;
+  /// The documents printed in the concise syntax, and those documents read
+  /// back from it (partial plans) for ConcisePrint.
+  std::vector<std::string> concise_texts;
+  std::vector<lir::Document> concise_docs;
   lir::ValidateOptions validate_options;
   int64_t text_bytes = 0;
   int64_t json_bytes = 0;
+  int64_t concise_bytes = 0;
   int64_t nodes = 0;
 };
 
@@ -122,6 +131,27 @@ const Workload& GetWorkload(int64_t size) {
       w->jsons.push_back(lir::explain::ToJson(w->docs[i]).dump(2));
       w->json_bytes += static_cast<int64_t>(w->jsons.back().size());
       w->json_values.push_back(nlohmann::json::parse(w->jsons.back()));
+      absl::StatusOr<std::string> concise =
+          lir::explain::PrintConciseText(w->docs[i]);
+      // A corpus plan whose concise form needs a fact its verbose text
+      // lacks (a constant cut to 20 rows) is left out of the concise
+      // benchmarks only.
+      absl::StatusOr<lir::Document> reread =
+          concise.ok() ? lir::explain::ParseConciseText(*concise)
+                       : absl::StatusOr<lir::Document>(concise.status());
+      if (reread.ok()) {
+        w->concise_bytes += static_cast<int64_t>(concise->size());
+        w->concise_texts.push_back(*std::move(concise));
+        w->concise_docs.push_back(*std::move(reread));
+      } else if (size != kCorpus) {
+        w->error = absl::StrCat("generated plan has no concise round trip: ",
+                                reread.status().ToString());
+        break;
+      } else {
+        std::cerr << "note: corpus document " << i
+                  << " left out of the concise benchmarks: "
+                  << reread.status() << "\n";
+      }
       if (absl::Status s = lir::Validate(w->docs[i], w->validate_options);
           !s.ok()) {
         std::cerr << "warning: document " << i << " does not validate: " << s
@@ -140,8 +170,11 @@ const Workload& GetWorkload(int64_t size) {
 
 /// Runs `op(workload)` per iteration and reports bytes/s over `bytes` and
 /// CPU ns per node.
+/// Which text a benchmark's bytes/s counts.
+enum class Bytes { kText, kJson, kConcise };
+
 template <typename Op>
-void Run(benchmark::State& state, int64_t size, bool json_bytes, Op op) {
+void Run(benchmark::State& state, int64_t size, Bytes counted, Op op) {
   const Workload& w = GetWorkload(size);
   if (!w.error.empty()) {
     state.SkipWithError(w.error.c_str());
@@ -153,7 +186,9 @@ void Run(benchmark::State& state, int64_t size, bool json_bytes, Op op) {
   // than the work itself on some VMs, and only the first run pays it.
   op(w);
   for (auto _ : state) op(w);
-  const int64_t bytes = json_bytes ? w.json_bytes : w.text_bytes;
+  const int64_t bytes = counted == Bytes::kJson      ? w.json_bytes
+                        : counted == Bytes::kConcise ? w.concise_bytes
+                                                     : w.text_bytes;
   state.SetBytesProcessed(state.iterations() * bytes);
   state.counters["nodes"] = static_cast<double>(w.nodes);
   state.counters["bytes"] = static_cast<double>(bytes);
@@ -168,13 +203,13 @@ void Run(benchmark::State& state, int64_t size, bool json_bytes, Op op) {
 
 // The floor for passes over the plan: visiting every node once.
 void Traversal(benchmark::State& state, int64_t size) {
-  Run(state, size, false, [](const Workload& w) {
+  Run(state, size, Bytes::kText, [](const Workload& w) {
     for (const lir::Document& doc : w.docs) lir_bench::BareTraversal(doc);
   });
 }
 
 void TextParse(benchmark::State& state, int64_t size) {
-  Run(state, size, false, [](const Workload& w) {
+  Run(state, size, Bytes::kText, [](const Workload& w) {
     for (const std::string& text : w.texts) {
       absl::StatusOr<lir::Document> doc = lir::explain::ParseText(text);
       if (!doc.ok()) std::abort();
@@ -184,7 +219,7 @@ void TextParse(benchmark::State& state, int64_t size) {
 }
 
 void Validate(benchmark::State& state, int64_t size) {
-  Run(state, size, false, [](const Workload& w) {
+  Run(state, size, Bytes::kText, [](const Workload& w) {
     for (const lir::Document& doc : w.docs) {
       absl::Status status = lir::Validate(doc, w.validate_options);
       benchmark::DoNotOptimize(status);
@@ -193,7 +228,7 @@ void Validate(benchmark::State& state, int64_t size) {
 }
 
 void TextPrint(benchmark::State& state, int64_t size) {
-  Run(state, size, false, [](const Workload& w) {
+  Run(state, size, Bytes::kText, [](const Workload& w) {
     for (const lir::Document& doc : w.docs) {
       std::string text = lir::explain::PrintText(doc);
       benchmark::DoNotOptimize(text);
@@ -201,8 +236,28 @@ void TextPrint(benchmark::State& state, int64_t size) {
   });
 }
 
+void ConciseParse(benchmark::State& state, int64_t size) {
+  Run(state, size, Bytes::kConcise, [](const Workload& w) {
+    for (const std::string& text : w.concise_texts) {
+      absl::StatusOr<lir::Document> doc = lir::explain::ParseConciseText(text);
+      if (!doc.ok()) std::abort();
+      benchmark::DoNotOptimize(doc);
+    }
+  });
+}
+
+void ConcisePrint(benchmark::State& state, int64_t size) {
+  Run(state, size, Bytes::kConcise, [](const Workload& w) {
+    for (const lir::Document& doc : w.concise_docs) {
+      absl::StatusOr<std::string> text = lir::explain::PrintConciseText(doc);
+      if (!text.ok()) std::abort();
+      benchmark::DoNotOptimize(text);
+    }
+  });
+}
+
 void JsonWrite(benchmark::State& state, int64_t size) {
-  Run(state, size, true, [](const Workload& w) {
+  Run(state, size, Bytes::kJson, [](const Workload& w) {
     for (const lir::Document& doc : w.docs) {
       std::string json = lir::explain::ToJson(doc).dump(2);
       benchmark::DoNotOptimize(json);
@@ -211,7 +266,7 @@ void JsonWrite(benchmark::State& state, int64_t size) {
 }
 
 void JsonRead(benchmark::State& state, int64_t size) {
-  Run(state, size, true, [](const Workload& w) {
+  Run(state, size, Bytes::kJson, [](const Workload& w) {
     for (const std::string& json : w.jsons) {
       absl::StatusOr<lir::Document> doc = lir::explain::ReadJson(json);
       if (!doc.ok()) std::abort();
@@ -221,7 +276,7 @@ void JsonRead(benchmark::State& state, int64_t size) {
 }
 
 void NlohmannParse(benchmark::State& state, int64_t size) {
-  Run(state, size, true, [](const Workload& w) {
+  Run(state, size, Bytes::kJson, [](const Workload& w) {
     for (const std::string& json : w.jsons) {
       lir_bench::NlohmannParse(json);
     }
@@ -229,7 +284,7 @@ void NlohmannParse(benchmark::State& state, int64_t size) {
 }
 
 void NlohmannDump(benchmark::State& state, int64_t size) {
-  Run(state, size, true, [](const Workload& w) {
+  Run(state, size, Bytes::kJson, [](const Workload& w) {
     for (const nlohmann::json& value : w.json_values) {
       std::string json = value.dump(2);
       benchmark::DoNotOptimize(json);
@@ -245,6 +300,7 @@ void RegisterAll() {
   const Operation operations[] = {
       {"Traversal", Traversal},         {"TextParse", TextParse},
       {"Validate", Validate},           {"TextPrint", TextPrint},
+      {"ConciseParse", ConciseParse},   {"ConcisePrint", ConcisePrint},
       {"JsonWrite", JsonWrite},         {"JsonRead", JsonRead},
       {"NlohmannParse", NlohmannParse}, {"NlohmannDump", NlohmannDump},
   };

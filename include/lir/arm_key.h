@@ -24,6 +24,10 @@ enum class ArmProblem {
   kKeyRemappedByProjection,
   /// Check 10: no arrangement on the arm's key.
   kNotCoArranged,
+  /// Check 10 cannot be decided: the arm is a Get of a partial plan whose
+  /// arrangements the concise text does not show (`→Arranged X`, or a
+  /// `Get::Arrangement` read by another key than the arm's).
+  kFormsUnknown,
 };
 
 /// The verdict on one arm: the key the operator reads (in the arm's

@@ -1,4 +1,5 @@
 // Running plan documents on data, and printing what they computed.
+#include "lir/partial.h"
 #include "lir/eval/run.h"
 
 #include <algorithm>
@@ -426,6 +427,9 @@ absl::StatusOr<RunResult> Run(const Document& doc, const InputData& data,
 absl::StatusOr<RunResult> RunDocument(const Document& doc,
                                       const InputData& data,
                                       const RunOptions& options) {
+  // A partial plan (concise text) lacks rows, closures and layouts the
+  // engines would otherwise read as defaults.
+  LIR_RETURN_IF_ERROR(RequireKnownFacts(doc, "the evaluator"));
   // The engines report memory running out in a round as that round's error;
   // this is for the rest (building the dataflows, the data's feeds).
   try {

@@ -2,6 +2,7 @@
 // computes every node's whole output (snapshot_ops.cc), binds Let and LetRec
 // locals, and iterates LetRec to a fixed point; plus the Dataflow that
 // re-runs it every round.
+#include "lir/partial.h"
 #include "lir/eval/snapshot.h"
 
 #include <algorithm>
@@ -292,12 +293,14 @@ class SnapshotDataflow : public Dataflow {
 
 absl::StatusOr<Multiset> EvaluateSnapshot(const Node& plan,
                                           const SnapshotEnv& env) {
+  LIR_RETURN_IF_ERROR(RequireKnownFacts(plan, "the evaluator"));
   SnapshotVisitor visitor(env);
   return WalkScoped(plan, visitor);
 }
 
 absl::Status CheckSnapshotPlan(const Node& plan,
                                const DataflowOptions& options) {
+  LIR_RETURN_IF_ERROR(RequireKnownFacts(plan, "the evaluator"));
   PlanChecker checker(options);
   return WalkScoped(plan, checker).status();
 }

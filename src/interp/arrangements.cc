@@ -96,9 +96,18 @@ Domain ArrangementsInterpreter::VisitConstant(const Context<Domain>&,
 }
 
 Domain ArrangementsInterpreter::VisitGet(const Context<Domain>& ctx,
-                                         const Node&, const GetOp& op) const {
+                                         const Node& node,
+                                         const GetOp& op) const {
   if (op.kind != GetKind::kPassArrangements) return AvailableForms::Raw();
-  if (!op.id.is_local) return AvailableForms::Of(op.keys);
+  if (!op.id.is_local) {
+    if (node.unknown.Has(UnknownFact::kAvailableForms)) {
+      // `→Arranged X` (concise): arranged, by keys the text does not show.
+      AvailableForms forms;
+      forms.unknown_key = true;
+      return forms;
+    }
+    return AvailableForms::Of(op.keys);
+  }
   const Binding<Domain>* binding = ctx.Find(op.id.local);
   // Materialize feeds recursive bindings back as plain collections; an
   // arrangement of a LetRec value is not visible through its id.
@@ -137,6 +146,11 @@ Domain ArrangementsInterpreter::VisitMfp(const Context<Domain>&,
   // back into the collection's row (only useful with a seek, `input_val=`)
   // keeps the output in that arrangement (../shared/reference/SEMANTICS.md
   // section 2).
+  if (node.unknown.Has(UnknownFact::kInputKey) && op.mfp.IsProjectionOnly()) {
+    // It may pass its input's arrangement on (above); which one is unknown,
+    // so nothing is guaranteed.
+    return AvailableForms();
+  }
   if (op.input_key.has_value() && op.mfp.IsProjectionOnly() &&
       arities_ != nullptr) {
     const Arity* input = arities_->Find(*node.inputs[0]);

@@ -5,6 +5,7 @@
 // incremental_reduce.cc, incremental_join.cc), which model Materialize's
 // rendering; tests/arrangements_built_test.cc holds the two to each other
 // on the corpus.
+#include "lir/partial.h"
 #include "lir/interp/arrangements_built.h"
 
 #include <map>
@@ -300,6 +301,7 @@ Domain ArrangementsBuiltInterpreter::VisitAntiJoin(const Context<Domain>&,
 
 absl::StatusOr<Analysis<ArrangementsBuilt>> AnalyzeArrangementsBuilt(
     const Node& plan, const Analysis<AvailableForms>& forms) {
+  LIR_RETURN_IF_ERROR(RequireKnownFacts(plan, "the arrangement accounting"));
   // The interpreter lives only for this call, so it may borrow `forms`.
   return Analyze(
       ArrangementsBuiltInterpreter(interp_internal::BorrowForThisCall(&forms)),

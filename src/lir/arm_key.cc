@@ -84,6 +84,21 @@ ArmRead CheckGetArm(const GetOp& get, const Node& node,
     }
     arm_key = *through;
   }
+  if (node.unknown.Has(UnknownFact::kAvailableForms)) {
+    // A partial plan (concise text): a Get::Arrangement shows one of the
+    // collection's arrangements, the one it reads; the others are unknown.
+    if (get.kind == GetKind::kArrangement &&
+        KeyColumns(get.key) == std::optional(arm_key)) {
+      return {ArmProblem::kNone, "", arm_key};
+    }
+    return Problem(ArmProblem::kFormsUnknown,
+                   absl::StrCat(what,
+                                ": the concise form does not show whether "
+                                "it is arranged on ",
+                                KeyText(arm_key),
+                                "; read the plan from EXPLAIN ... AS VERBOSE "
+                                "TEXT"));
+  }
   if (HasColumnKey(get.keys, arm_key)) return {ArmProblem::kNone, "", arm_key};
   if (arm_key != key && HasColumnKey(get.keys, key)) {
     return Problem(ArmProblem::kKeyRemappedByProjection,

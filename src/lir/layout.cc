@@ -131,6 +131,11 @@ std::optional<ArrangementForm> OfferedForm(const Node& start,
       case NodeKind::kArrangeBy: {
         const ArrangeByOp& op = node->As<ArrangeByOp>();
         if (const ArrangementForm* form = op.forms.FindByKey(key)) {
+          // A partial plan's layouts are placeholders: the caller derives
+          // the layout from the key (and the arity, when known) instead.
+          if (node->unknown.Has(UnknownFact::kArrangementLayouts)) {
+            return std::nullopt;
+          }
           return *form;
         }
         // The input's forms stay available only when rows pass unchanged.
@@ -148,13 +153,19 @@ std::optional<ArrangementForm> OfferedForm(const Node& start,
       case NodeKind::kThreshold: {
         const ArrangementForm& form =
             node->As<ThresholdOp>().ensure_arrangement;
-        if (!SameIgnoringNames(form.key, key)) return std::nullopt;
+        if (!SameIgnoringNames(form.key, key) ||
+            node->unknown.Has(UnknownFact::kArrangementLayouts)) {
+          return std::nullopt;
+        }
         return form;
       }
       case NodeKind::kSetDifference: {
         const ArrangementForm& form =
             node->As<SetDifferenceOp>().ensure_arrangement;
-        if (!SameIgnoringNames(form.key, key)) return std::nullopt;
+        if (!SameIgnoringNames(form.key, key) ||
+            node->unknown.Has(UnknownFact::kArrangementLayouts)) {
+          return std::nullopt;
+        }
         return form;
       }
       case NodeKind::kReduce:

@@ -4,9 +4,12 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "lir/explain/concise.h"
 #include "lir/explain/json.h"
+#include "lir/interp/partial_inference.h"
 #include "lir/explain/text.h"
 #include "lir/node_error.h"
+#include "lir/partial.h"
 #include "lir/status_macros.h"
 #include "lir/validate.h"
 #include "src/explain/utf8.h"
@@ -45,23 +48,42 @@ absl::StatusOr<Document> ReadDocument(std::string_view text,
   }
   if (!doc.ok()) return NameInput(doc.status(), options.file_name);
   if (options.validate) {
-    LIR_RETURN_IF_ERROR(NameInput(Validate(*doc), options.file_name));
+    ValidateOptions validate_options;
+    validate_options.global_arity = options.global_arity;
+    LIR_RETURN_IF_ERROR(
+        NameInput(Validate(*doc, validate_options), options.file_name));
+  }
+  if (options.infer_partial_facts && IsPartial(*doc)) {
+    LIR_RETURN_IF_ERROR(NameInput(
+        interp::InferPartialFacts(*doc, options.global_arity),
+        options.file_name));
   }
   return doc;
 }
 
-std::string WriteDocument(const Document& doc, const WriteOptions& options) {
-  switch (options.format) {
+absl::StatusOr<std::string> WriteDocument(const Document& doc,
+                                          const WriteOptions& options) {
+  explain::PrintOptions print_options;
+  print_options.node_identifiers = options.node_identifiers;
+  print_options.annotate = options.annotate;
+  WriteFormat format = options.format;
+  if (format == WriteFormat::kText) {
+    format = doc.syntax == TextSyntax::kConcise ? WriteFormat::kConcise
+                                                : WriteFormat::kVerbose;
+  }
+  switch (format) {
     case WriteFormat::kJson: {
+      LIR_RETURN_IF_ERROR(RequireKnownFacts(doc, "lir's JSON form"));
       explain::JsonWriteOptions json_options;
       json_options.annotations = options.json_annotations;
       return explain::WriteJson(doc, json_options);
     }
-    case WriteFormat::kText: break;
+    case WriteFormat::kConcise:
+      return explain::PrintConciseText(doc, print_options);
+    case WriteFormat::kText:
+    case WriteFormat::kVerbose: break;
   }
-  explain::PrintOptions print_options;
-  print_options.node_identifiers = options.node_identifiers;
-  print_options.annotate = options.annotate;
+  LIR_RETURN_IF_ERROR(RequireKnownFacts(doc, "the verbose syntax"));
   return explain::PrintText(doc, print_options);
 }
 

@@ -28,6 +28,7 @@ absl::StatusOr<PipelineResult> Pipeline::Run(std::string_view text,
   // same pass over the input.
   ReadOptions checked = read;
   checked.validate = options_.validate;
+  checked.global_arity = options_.inputs.global_arity;
   absl::StatusOr<Document> doc = ReadDocument(text, checked);
   if (!doc.ok()) return doc.status();
   return RunChecked(*std::move(doc), read.file_name);
@@ -69,7 +70,12 @@ absl::StatusOr<std::string> Pipeline::Print(const Document& doc,
   write.format = options_.format;
   write.node_identifiers =
       options_.node_identifiers || options_.annotate.node_id;
-  if (!options_.annotate.AnyComputed()) return WriteDocument(doc, write);
+  auto named = [&](absl::StatusOr<std::string> written)
+      -> absl::StatusOr<std::string> {
+    if (written.ok()) return written;
+    return NameInput(written.status(), name);
+  };
+  if (!options_.annotate.AnyComputed()) return named(WriteDocument(doc, write));
   // The analyses describe the plan as printed: after the passes.
   absl::StatusOr<interp::DocumentAnalysis> analysis =
       interp::DocumentAnalysis::Run(doc, options_.inputs);
@@ -83,7 +89,7 @@ absl::StatusOr<std::string> Pipeline::Print(const Document& doc,
   write.json_annotations = [&analysis, &fields](const Node& node) {
     return analysis->JsonFields(node, fields);
   };
-  return WriteDocument(doc, write);
+  return named(WriteDocument(doc, write));
 }
 
 absl::StatusOr<PipelineResult> Pipeline::RunChecked(

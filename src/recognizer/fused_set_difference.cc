@@ -24,6 +24,7 @@ FusedSetDifferenceDecline CodeOf(ArmProblem problem) {
     case ArmProblem::kNonProjectionMfp: return kNonProjectionMfp;
     case ArmProblem::kNotGetOrArrangeBy: return kArmNotGetOrArrangeBy;
     case ArmProblem::kKeyRemappedByProjection: return kKeyRemappedByProjection;
+    case ArmProblem::kFormsUnknown: return kArmFormsUnknown;
     case ArmProblem::kNone:
     case ArmProblem::kNotCoArranged: break;
   }
@@ -74,6 +75,13 @@ FusionDecision MatchCoArrangedAntiSide(const Node& threshold,
   std::optional<std::vector<int>> key = KeyColumns(ensure.key);
   // Fusing sums diffs per key, so the key must be the whole row, in order
   // (`#0..#n-1`, as Materialize builds it and Validate requires).
+  if (threshold.unknown.Has(UnknownFact::kArrangementLayouts)) {
+    // A partial plan whose arity nothing reveals: the key may or may not
+    // cover every column (InferPartialFacts fills the layout when it can).
+    return Decline(kInputNotArranged,
+                   "the concise form does not show whether the threshold key "
+                   "is the whole row (the input's arity is unknown)");
+  }
   bool whole_row = key.has_value() && ensure.thinning.empty();
   for (size_t i = 0; whole_row && i < key->size(); ++i) {
     whole_row = (*key)[i] == static_cast<int>(i);
@@ -81,6 +89,14 @@ FusionDecision MatchCoArrangedAntiSide(const Node& threshold,
   if (!whole_row) {
     return Decline(kInputNotArranged,
                    "the threshold key is not the whole row #0..#n-1");
+  }
+  // A partial plan's ArrangeBy does not show its raw flag; Materialize's
+  // lowering arranges a Threshold's input for it alone (only the
+  // ensure_arrangement form, no raw collection), so an unknown flag is
+  // taken as raw=false and the assumption is reported with the candidate.
+  std::vector<std::string> assumptions;
+  if (input.unknown.Has(UnknownFact::kRawFlag)) {
+    assumptions.push_back("ArrangeBy raw=false (not shown)");
   }
   if (arrange.forms.raw) {
     return Decline(kInputNotArranged,
@@ -124,6 +140,12 @@ FusionDecision MatchCoArrangedAntiSide(const Node& threshold,
     return Decline(kTemporalBucketing,
                    "ArrangeBy uses strategy=TemporalBucketing");
   }
+  // The concise form never shows an ArrangeBy's strategy; Materialize
+  // buckets an ArrangeBy only under a temporal filter, which the plan would
+  // show. Reported like the raw flag.
+  if (input.unknown.Has(UnknownFact::kArrangeStrategy)) {
+    assumptions.push_back("ArrangeBy strategy=Direct (not shown)");
+  }
   const size_t negated = negated0 ? 0 : 1;
   const Node& base = *union_node.inputs[1 - negated];
   const Node& subtract = *union_node.inputs[negated]->inputs[0];
@@ -137,7 +159,8 @@ FusionDecision MatchCoArrangedAntiSide(const Node& threshold,
   return FusionDecision::Fires(
       SetDifferenceFusion{.negated_arm = negated,
                           .base_key = std::move(base_key),
-                          .subtract_key = std::move(subtract_key)});
+                          .subtract_key = std::move(subtract_key),
+                          .assumptions = std::move(assumptions)});
 }
 
 void FuseSetDifference(Node& threshold, const SetDifferenceFusion& fusion) {
@@ -158,8 +181,10 @@ void FuseSetDifference(Node& threshold, const SetDifferenceFusion& fusion) {
 
 nlohmann::json FusedSetDifference::Details(
     const SetDifferenceFusion& fusion) const {
-  return {{kBaseKeyField, fusion.base_key},
-          {kSubtractKeyField, fusion.subtract_key}};
+  nlohmann::json details = {{kBaseKeyField, fusion.base_key},
+                            {kSubtractKeyField, fusion.subtract_key}};
+  if (!fusion.assumptions.empty()) details["assumes"] = fusion.assumptions;
+  return details;
 }
 
 FusedKeys FusedKeysOf(const Candidate& candidate) {

@@ -36,9 +36,12 @@ int ResolvePipelineOptionsOrReport(PipelineOptions* options,
   }
   options->annotate = absl::GetFlag(FLAGS_annotate).fields;
   options->validate = absl::GetFlag(FLAGS_validate);
-  options->format = absl::GetFlag(FLAGS_format) == OutputFormat::kJson
-                        ? WriteFormat::kJson
-                        : WriteFormat::kText;
+  switch (absl::GetFlag(FLAGS_format)) {
+    case OutputFormat::kText: options->format = WriteFormat::kText; break;
+    case OutputFormat::kJson: options->format = WriteFormat::kJson; break;
+    case OutputFormat::kVerbose: options->format = WriteFormat::kVerbose; break;
+    case OutputFormat::kConcise: options->format = WriteFormat::kConcise; break;
+  }
   options->node_identifiers = absl::GetFlag(FLAGS_node_identifiers);
   return kExitOk;
 }
@@ -66,6 +69,17 @@ int LoadInputDocumentOrReport(absl::string_view path, InputText* input,
   if (!loaded.ok()) return InputError(loaded.status().message());
   *doc = *std::move(loaded);
   return kExitOk;
+}
+
+int RequireReportFormat(absl::string_view command) {
+  const OutputFormat format = absl::GetFlag(FLAGS_format);
+  if (format == OutputFormat::kText || format == OutputFormat::kJson) {
+    return kExitOk;
+  }
+  return UsageError(absl::StrCat(
+      command, ": --format=", AbslUnparseFlag(format),
+      " picks a plan syntax for explain; ", command,
+      " prints a report: use --format=text or --format=json"));
 }
 
 }  // namespace lir::cli

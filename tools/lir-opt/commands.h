@@ -73,6 +73,11 @@ ReadOptions DocumentReadOptions(const InputText& input);
 int LoadInputDocumentOrReport(absl::string_view path, InputText* input,
                               Document* doc);
 
+/// kExitOk when --format is text or json, else a usage error: the two
+/// EXPLAIN syntaxes (--format=verbose|concise) are for explain's output,
+/// and `command`'s output is a report.
+int RequireReportFormat(absl::string_view command);
+
 /// `lir-opt explain [flags] FILE|-`.
 int RunExplain(const CommandArgs& args);
 

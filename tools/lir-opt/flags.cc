@@ -18,11 +18,16 @@
 
 ABSL_FLAG(lir::cli::InputFormat, input_format, lir::cli::InputFormat::kAuto,
           "How FILE is read. auto: JSON when its first non-space byte is '{', "
-          "verbose EXPLAIN text otherwise; text: verbose EXPLAIN text; json: "
-          "the lir-plan/2 JSON form (lir-plan/1 is read too).");
+          "EXPLAIN text otherwise; text: EXPLAIN text, verbose or concise "
+          "(Materialize's default EXPLAIN), told apart by the first plan "
+          "line; json: the lir-plan/2 JSON form (lir-plan/1 is read too).");
 ABSL_FLAG(lir::cli::OutputFormat, format, lir::cli::OutputFormat::kText,
-          "How the plan is printed. text: verbose EXPLAIN text, as Materialize "
-          "prints it; json: the lir-plan/2 JSON form.");
+          "How the plan is printed, byte for byte as Materialize prints it. "
+          "text: EXPLAIN text in the syntax the input used (verbose for JSON "
+          "input); verbose: EXPLAIN ... AS VERBOSE TEXT; concise: the default "
+          "EXPLAIN syntax; json: the lir-plan/2 JSON form. A plan read from "
+          "concise text lacks facts the verbose and JSON forms need: printing "
+          "it so fails, naming the node. Other commands take text or json.");
 ABSL_FLAG(bool, node_identifiers, false,
           "Print a '// { node_id: LirId(n) }' annotation on every node header "
           "(text output). Annotations present in the input are kept anyway.");

@@ -75,11 +75,15 @@ inline constexpr Choice<InputFormat> kInputFormatChoices[] = {
     {"json", InputFormat::kJson},
 };
 
-/// How a document is written (`--format`).
-enum class OutputFormat { kText, kJson };
+/// How a document is written (`--format`). kVerbose and kConcise pick one
+/// of the two EXPLAIN syntaxes (explain only); kText prints a plan in the
+/// syntax it was read in, and is the plain-text report elsewhere.
+enum class OutputFormat { kText, kJson, kVerbose, kConcise };
 inline constexpr Choice<OutputFormat> kOutputFormatChoices[] = {
     {"text", OutputFormat::kText},
     {"json", OutputFormat::kJson},
+    {"verbose", OutputFormat::kVerbose},
+    {"concise", OutputFormat::kConcise},
 };
 
 // absl finds these by argument-dependent lookup.

@@ -8,6 +8,7 @@
 #include "lir/eval/data.h"
 #include "lir/eval/run.h"
 #include "lir/explain/json.h"
+#include "lir/partial.h"
 #include "lir/pipeline/pipeline.h"
 #include "lir/recognizer/pass.h"
 #include "tools/lir-opt/commands.h"
@@ -97,6 +98,10 @@ int RunRun(const CommandArgs& args) {
   if (int exit_code = CheckOneFileOperand(args); exit_code != kExitOk) {
     return exit_code;
   }
+  if (int exit_code = RequireReportFormat(args.command);
+      exit_code != kExitOk) {
+    return exit_code;
+  }
   const std::string data_path = absl::GetFlag(FLAGS_data);
   if (data_path.empty()) {
     return UsageError(absl::StrCat(args.command, ": --data=FILE is required"));
@@ -137,6 +142,11 @@ int RunRun(const CommandArgs& args) {
   if (int exit_code = LoadInputDocumentOrReport(args.operands[0], &input, &doc);
       exit_code != kExitOk) {
     return exit_code;
+  }
+  // Before the data is read: a plan from concise text cannot run at all.
+  if (absl::Status complete = RequireKnownFacts(doc, "the evaluator");
+      !complete.ok()) {
+    return InputError(absl::StrCat(input.name, ": ", complete.message()));
   }
   absl::StatusOr<InputText> data_text =
       ReadInput(data_path, absl::GetFlag(FLAGS_max_input_bytes));

@@ -4,7 +4,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "lir/explain/concise.h"
 #include "lir/explain/line_diff.h"
+#include "lir/interp/partial_inference.h"
 #include "lir/explain/text.h"
 #include "lir/recognizer/pass.h"
 #include "lir/validate.h"
@@ -21,6 +23,14 @@ size_t FirstDifferingLine(const std::string& a, const std::string& b,
   size_t i = 0;
   while (i < la.size() && i < lb.size() && la[i] == lb[i]) ++i;
   return first_line + i;
+}
+
+/// The document printed in the syntax it was read in.
+absl::StatusOr<std::string> PrintInItsSyntax(const Document& doc) {
+  if (doc.syntax == TextSyntax::kConcise) {
+    return explain::PrintConciseText(doc);
+  }
+  return explain::PrintText(doc);
 }
 
 BlockResult Error(BlockResult result, std::string message) {
@@ -62,13 +72,32 @@ BlockResult CheckBlock(const SltFile& file, const ExplainBlock& block,
   if (!doc.ok()) {
     return Error(std::move(result), std::string(doc.status().message()));
   }
+  if (doc->syntax != block.syntax && !doc->objects.empty()) {
+    return Error(std::move(result),
+                 absl::StrCat(file.name, ":", plan_line, ": the statement ",
+                              block.syntax == TextSyntax::kVerbose
+                                  ? "prints the verbose syntax (EXPLAIN "
+                                    "PHYSICAL PLAN [AS VERBOSE TEXT] FOR)"
+                                  : "prints the concise syntax (Materialize's "
+                                    "default EXPLAIN)",
+                              ", but the expected output is in the ",
+                              doc->syntax == TextSyntax::kVerbose ? "verbose"
+                                                                  : "concise",
+                              " syntax"));
+  }
   if (absl::Status valid = Validate(*doc); !valid.ok()) {
     return Error(std::move(result), absl::StrCat(file.name, ":", plan_line,
                                                  ": ", valid.message()));
   }
   // A plan lir cannot print back byte for byte would be rewritten by any
   // pass firing anywhere in the file; it is reported, never touched.
-  const std::string printed = explain::PrintText(*doc);
+  absl::StatusOr<std::string> printed_or = PrintInItsSyntax(*doc);
+  if (!printed_or.ok()) {
+    return Error(std::move(result), absl::StrCat(file.name, ":", plan_line,
+                                                 ": ",
+                                                 printed_or.status().message()));
+  }
+  const std::string& printed = *printed_or;
   if (printed != text) {
     result.diff = explain::UnifiedDiff(text, printed);
     return Error(std::move(result),
@@ -76,6 +105,14 @@ BlockResult CheckBlock(const SltFile& file, const ExplainBlock& block,
                               FirstDifferingLine(text, printed, plan_line),
                               ": the plan does not print back as it reads "
                               "(the diff shows lir's printing)"));
+  }
+  // As ReadDocument does: a concise plan's passes see what its shown facts
+  // imply (layouts, input keys), never defaults.
+  if (absl::Status inferred =
+          interp::InferPartialFacts(*doc, inputs.global_arity);
+      !inferred.ok()) {
+    return Error(std::move(result), absl::StrCat(file.name, ":", plan_line,
+                                                 ": ", inferred.message()));
   }
   absl::StatusOr<OptimizeResult> optimized =
       Optimize(std::move(*doc), features, inputs);
@@ -104,7 +141,13 @@ BlockResult CheckBlock(const SltFile& file, const ExplainBlock& block,
                               "invalid: ",
                               valid.message()));
   }
-  result.rewritten = explain::PrintText(optimized->document);
+  absl::StatusOr<std::string> rewritten = PrintInItsSyntax(optimized->document);
+  if (!rewritten.ok()) {
+    return Error(std::move(result), absl::StrCat(file.name, ":", plan_line,
+                                                 ": ",
+                                                 rewritten.status().message()));
+  }
+  result.rewritten = *std::move(rewritten);
   result.diff = explain::UnifiedDiff(text, result.rewritten);
   result.outcome = Outcome::kWouldChange;
   return result;

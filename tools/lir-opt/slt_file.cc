@@ -30,31 +30,78 @@ bool IsMultilineQuery(absl::string_view text) {
          std::find(words.begin(), words.end(), "multiline") != words.end();
 }
 
-/// Why a physical-plan statement's output is not a verbose plan, or nullopt
-/// when it is. Without `AS`, Materialize prints verbose text (its
-/// explain/default.slt says so).
-std::optional<std::string> SkipReason(const std::string& statement) {
-  static const LazyRE2 kShape = {
-      R"((?is)^\s*EXPLAIN\s+PHYSICAL\s+PLAN\b\s*(?:WITH\s*\([^)]*\))?\s*)"
-      R"((?:AS\s+([a-z]+(?:\s+[a-z]+)?)\s*)?FOR\b)"};
-  std::string format;
-  if (!RE2::PartialMatch(statement, *kShape, &format)) {
-    return "not of the form EXPLAIN PHYSICAL PLAN [WITH (...)] [AS ...] FOR";
-  }
+/// The upper-cased words of an `AS ...` format, single-spaced.
+std::string NormalizedFormat(const std::string& format) {
   std::vector<absl::string_view> words =
       absl::StrSplit(format, absl::ByAnyChar(" \t\n"), absl::SkipEmpty());
-  const std::string normalized =
-      absl::AsciiStrToUpper(absl::StrJoin(words, " "));
-  if (normalized.empty() || normalized == "VERBOSE TEXT") return std::nullopt;
-  if (normalized == "TEXT") {
-    return "AS TEXT prints the concise format, not the verbose plan";
-  }
-  return absl::StrCat("AS ", normalized, " is not the verbose text format");
+  return absl::AsciiStrToUpper(absl::StrJoin(words, " "));
 }
 
-bool IsPhysicalPlanExplain(const std::string& statement) {
-  static const LazyRE2 kExplain = {R"((?is)^\s*EXPLAIN\s+PHYSICAL\s+PLAN\b)"};
-  return RE2::PartialMatch(statement, *kExplain);
+}  // namespace
+
+// ../shared/reference/CONCISE-FORMAT.md section 1: the format is named by
+// `AS ...`; without it an explicit PHYSICAL PLAN stage prints verbose text
+// and every other statement concise text. MIR stages are not plans lir
+// reads, except that OPTIMIZED PLAN prints a query's fast-path plan in the
+// concise syntax when it has one.
+StatementKind ClassifyStatement(const std::string& statement,
+                                std::string* skip_reason) {
+  static const LazyRE2 kExplain = {
+      R"((?is)^\s*EXPLAIN\b\s*)"
+      R"((?:(RAW|DECORRELATED|LOCALLY\s+OPTIMIZED|OPTIMIZED|PHYSICAL)\s+)?)"
+      R"((PLAN\b)?\s*)"
+      R"((?:WITH\s*\([^)]*\)\s*)?)"
+      R"((?:AS\s+(VERBOSE\s+TEXT|[a-z]+)\s+)?)"
+      R"((FOR\b)?\s*(\S*))"};
+  std::string stage;
+  std::string plan;
+  std::string format;
+  std::string for_word;
+  std::string next;
+  if (!RE2::PartialMatch(statement, *kExplain, &stage, &plan, &format,
+                         &for_word, &next)) {
+    return StatementKind::kNotPlan;
+  }
+  stage = NormalizedFormat(stage);
+  const std::string as = NormalizedFormat(format);
+  if (stage.empty() && plan.empty()) {
+    // `EXPLAIN [WITH(...)] [AS ...] <explainee>`: the default stage
+    // (physical), unless the words after EXPLAIN name another statement
+    // (EXPLAIN TIMESTAMP, FILTER PUSHDOWN, ANALYZE, KEY, SCHEMA, ...).
+    static const LazyRE2 kExplainee = {
+        R"((?i)^(?:\(|(?:SELECT|WITH|VALUES|TABLE|SHOW|INDEX|MATERIALIZED|)"
+        R"(CREATE|SUBSCRIBE|REPLAN)\b))"};
+    if (!for_word.empty() || !RE2::PartialMatch(next, *kExplainee)) {
+      return StatementKind::kNotPlan;
+    }
+  } else if (for_word.empty()) {
+    return StatementKind::kNotPlan;
+  }
+  if (!stage.empty() && stage != "PHYSICAL") {
+    if (stage == "OPTIMIZED" && (as.empty() || as == "TEXT")) {
+      return StatementKind::kConciseIfFastPath;
+    }
+    return StatementKind::kNotPlan;
+  }
+  if (as.empty()) {
+    return stage == "PHYSICAL" ? StatementKind::kVerbose
+                               : StatementKind::kConcise;
+  }
+  if (as == "VERBOSE TEXT") return StatementKind::kVerbose;
+  if (as == "TEXT") return StatementKind::kConcise;
+  *skip_reason = absl::StrCat("AS ", as, " is not a text format");
+  return StatementKind::kSkipped;
+}
+
+namespace {
+
+/// Whether a block's expected output is a concise fast-path plan: an
+/// `Explained Query (fast path):` header whose body starts with `→`.
+bool IsConciseFastPath(const std::vector<Line>& lines, size_t begin,
+                       size_t end) {
+  return end >= begin + 2 &&
+         lines[begin].text == "Explained Query (fast path):" &&
+         absl::StartsWith(lines[begin + 1].text, "  \xE2\x86\x92");
 }
 
 /// Whether `text` is a directive that begins a new sqllogictest record.
@@ -111,7 +158,9 @@ void ParseSltFile(SltFile* file) {
       ++j;
     }
     block.statement = absl::StrJoin(statement, " ");
-    const bool ours = IsPhysicalPlanExplain(block.statement);
+    std::string skip_reason;
+    const StatementKind kind = ClassifyStatement(block.statement, &skip_reason);
+    bool ours = kind != StatementKind::kNotPlan;
     if (j == lines.size() || lines[j].text != "----") {
       // A record without expected output: not a plan block.
       if (ours) {
@@ -131,6 +180,12 @@ void ParseSltFile(SltFile* file) {
         lines[block.plan_end - 1].text.empty()) {
       --block.plan_end;
     }
+    if (kind == StatementKind::kConciseIfFastPath) {
+      ours = k < lines.size() &&
+             IsConciseFastPath(lines, block.output_begin, block.plan_end);
+    }
+    block.syntax = kind == StatementKind::kVerbose ? TextSyntax::kVerbose
+                                                   : TextSyntax::kConcise;
     if (ours) {
       if (k == lines.size()) {
         block.error = absl::StrCat(
@@ -138,8 +193,8 @@ void ParseSltFile(SltFile* file) {
             ": expected a line 'EOF' ending the expected output begun at "
             "line ",
             block.output_begin + 1);
-      } else {
-        block.skip_reason = SkipReason(block.statement);
+      } else if (kind == StatementKind::kSkipped) {
+        block.skip_reason = skip_reason;
       }
       file->blocks.push_back(std::move(block));
     }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 #include "absl/strings/string_view.h"
+#include "lir/document.h"
 
 #include "absl/status/status.h"
 
@@ -23,16 +24,34 @@ struct Line {
   absl::string_view eol;
 };
 
-/// One `query ... multiline` block whose statement is EXPLAIN PHYSICAL
-/// PLAN. Line indices are 0-based into SltFile::lines.
+/// What a block's statement prints (../shared/reference/CONCISE-FORMAT.md
+/// section 1).
+enum class StatementKind {
+  kNotPlan,            ///< not a physical plan (MIR stages, TIMESTAMP, ...)
+  kVerbose,            ///< `EXPLAIN PHYSICAL PLAN [AS VERBOSE TEXT] FOR`
+  kConcise,            ///< `EXPLAIN [WITH(...)] q`, `... AS TEXT FOR`, ...
+  kConciseIfFastPath,  ///< `EXPLAIN OPTIMIZED PLAN FOR`: MIR, or a concise
+                       ///< fast-path plan when the query has one
+  kSkipped,            ///< a physical plan in a format lir does not read
+};
+
+/// The kind of `statement` (its lines joined); for kSkipped,
+/// `*skip_reason` says why.
+StatementKind ClassifyStatement(const std::string& statement,
+                                std::string* skip_reason);
+
+/// One `query ... multiline` block whose statement prints a physical plan
+/// (ClassifyStatement). Line indices are 0-based into SltFile::lines.
 struct ExplainBlock {
   /// The `query` line.
   size_t query_line = 0;
   /// The statement, its lines joined with single spaces.
   std::string statement;
-  /// Set when the block is not a verbose text plan (AS JSON, AS TEXT, ...):
-  /// why it is skipped.
+  /// Set when the block is a physical plan in a format lir does not read
+  /// (AS JSON, AS DOT): why it is skipped.
   std::optional<std::string> skip_reason;
+  /// The syntax the statement prints; the block's text must be in it.
+  TextSyntax syntax = TextSyntax::kVerbose;
   /// Set when the block is malformed (no `----`, no `EOF`): the message.
   std::optional<std::string> error;
   /// The expected output: lines [output_begin, output_end); output_end is
@@ -57,8 +76,8 @@ struct SltFile {
   SltFile& operator=(const SltFile&) = delete;
 };
 
-/// Splits `file->content` into lines and finds its EXPLAIN PHYSICAL PLAN
-/// blocks. Never fails: a malformed block carries its error.
+/// Splits `file->content` into lines and finds its physical-plan blocks,
+/// verbose and concise. Never fails: a malformed block carries its error.
 void ParseSltFile(SltFile* file);
 
 /// The plan text of a block (its lines, each ending in `\n`).

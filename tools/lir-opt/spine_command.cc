@@ -55,6 +55,10 @@ int RunSpine(const CommandArgs& args) {
     return UsageError(absl::StrCat(args.command, ": takes no operands, got '",
                                    args.operands[0], "'"));
   }
+  if (int exit_code = RequireReportFormat(args.command);
+      exit_code != kExitOk) {
+    return exit_code;
+  }
   const bool json = absl::GetFlag(FLAGS_format) == OutputFormat::kJson;
   const bool trace = absl::GetFlag(FLAGS_trace);
   if (json && trace) {

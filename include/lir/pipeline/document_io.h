@@ -5,6 +5,7 @@
 #define LIR_PIPELINE_DOCUMENT_IO_H_
 
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -17,7 +18,7 @@ namespace lir {
 /// The form of a document's input.
 enum class DocumentFormat {
   kAuto,  ///< JSON when the first non-whitespace byte is `{`, else text
-  kText,  ///< Materialize's verbose EXPLAIN text
+  kText,  ///< Materialize's EXPLAIN text, verbose or concise (detected)
   kJson,  ///< the versioned JSON form (`lir-plan/2`, `lir-plan/1`)
 };
 
@@ -30,6 +31,11 @@ struct ReadOptions {
   std::string file_name = "<input>";
   /// Also Validate the document; its errors are `file_name: <message>`.
   bool validate = true;
+  /// For a partial plan (concise text): fill in what its shown facts imply
+  /// (interp::InferPartialFacts), after validation. Arities of global
+  /// collections, when known (a catalog), help.
+  bool infer_partial_facts = true;
+  std::map<std::string, int> global_arity;
 };
 
 /// kJson when the first byte of `text` that is not whitespace (after an
@@ -37,17 +43,20 @@ struct ReadOptions {
 /// kText: a plan text never starts with `{`.
 DocumentFormat DetectDocumentFormat(std::string_view text);
 
-/// Parses `text` as text or JSON and, with options.validate, validates it.
-/// Every error is InvalidArgument and its message starts with
-/// options.file_name: a parser's `file:line:column: ...`, or `file: ...`
-/// for a validation error.
+/// Parses `text` as text (either syntax) or JSON and, with
+/// options.validate, validates it. A concise text gives a partial plan
+/// (lir/partial.h). Every error is InvalidArgument and its message starts
+/// with options.file_name: a parser's `file:line:column: ...`, or `file:
+/// ...` for a validation error.
 absl::StatusOr<Document> ReadDocument(std::string_view text,
                                       const ReadOptions& options = {});
 
 /// The form WriteDocument writes.
 enum class WriteFormat {
-  kText,  ///< verbose EXPLAIN text, byte for byte as Materialize prints it
-  kJson,  ///< `lir-plan/2`, two-space indented
+  kText,     ///< EXPLAIN text in the syntax the document was read in
+  kVerbose,  ///< verbose EXPLAIN text, byte for byte as Materialize prints it
+  kConcise,  ///< concise EXPLAIN text (Materialize's default EXPLAIN)
+  kJson,     ///< `lir-plan/2`, two-space indented
 };
 
 /// How WriteDocument writes.
@@ -64,9 +73,13 @@ struct WriteOptions {
   std::function<nlohmann::json(const Node&)> json_annotations;
 };
 
-/// The document as text or JSON, ending in a newline.
-std::string WriteDocument(const Document& doc,
-                          const WriteOptions& options = {});
+/// The document as text or JSON, ending in a newline. The verbose syntax
+/// and the JSON form need every fact: for a partial plan they fail with
+/// FailedPrecondition naming the node and the missing fact
+/// (RequireKnownFacts). The concise printer fails only where a fact it
+/// prints is unknown (explain::PrintConciseText).
+absl::StatusOr<std::string> WriteDocument(const Document& doc,
+                                          const WriteOptions& options = {});
 
 }  // namespace lir
 

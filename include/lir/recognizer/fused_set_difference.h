@@ -35,7 +35,8 @@ namespace lir {
   X(kNonProjectionMfp, "non_projection_mfp")                \
   X(kArmNotGetOrArrangeBy, "arm_not_get_or_arrange_by")     \
   X(kKeyRemappedByProjection, "key_remapped_by_projection") \
-  X(kNotCoArranged, "not_co_arranged")
+  X(kNotCoArranged, "not_co_arranged")                      \
+  X(kArmFormsUnknown, "arm_forms_unknown")
 
 /// `FusedSetDifferenceDecline`, its name table
 /// `kAllFusedSetDifferenceDeclines` and `DeclineName(code)`.
@@ -50,6 +51,9 @@ struct SetDifferenceFusion {
   /// (../shared/reference/SEMANTICS.md 4.3).
   std::vector<int> base_key;
   std::vector<int> subtract_key;
+  /// Facts a partial plan (concise text) does not show that the match took
+  /// as Materialize's lowering sets them (reported as `assumes`).
+  std::vector<std::string> assumptions;
 };
 
 /// The verdict on one candidate.
@@ -104,6 +108,9 @@ class FusedSetDifference {
 struct FusedKeys {
   std::vector<int> base_key;
   std::vector<int> subtract_key;
+  /// Facts a partial plan (concise text) does not show that the match took
+  /// as Materialize's lowering sets them (reported as `assumes`).
+  std::vector<std::string> assumptions;
 };
 /// Reads the fused keys back from `candidate.details`.
 FusedKeys FusedKeysOf(const Candidate& candidate);
