@@ -183,7 +183,9 @@ Domain ArrangementsInterpreter::VisitReduce(const Context<Domain>&,
     if (const Arity* found = arities_->Find(*node.inputs[0])) input = *found;
   }
   // With an input key, key_plan reads the layout row
-  // (../shared/reference/SEMANTICS.md 8.3).
+  // (../shared/reference/SEMANTICS.md 8.3); an unknown one (partial plan)
+  // hides its width.
+  if (node.unknown.Has(UnknownFact::kInputKey)) input = Arity::Unknown();
   if (op.input_key.has_value() && input.known()) {
     input = Arity::Known(LayoutArity(*op.input_key, input.value));
   }

@@ -277,6 +277,8 @@ Domain UniqueKeysInterpreter::VisitGet(const Context<Domain>& ctx, const Node&,
 Domain UniqueKeysInterpreter::VisitMfp(const Context<Domain>&, const Node& node,
                                        const MfpOp& op,
                                        const Domain& input) const {
+  // A partial plan's unknown input key hides which row the MFP reads.
+  if (node.unknown.Has(UnknownFact::kInputKey)) return Top();
   return ThroughRead(node, input, op.input_key, op.mfp);
 }
 
@@ -301,7 +303,9 @@ Domain UniqueKeysInterpreter::VisitReduce(const Context<Domain>&,
       node.inputs[0] != nullptr) {
     if (const Arity* found = arities_->Find(*node.inputs[0])) input = *found;
   }
-  // With an input key, key_plan reads the layout row (SEMANTICS.md 8.3).
+  // With an input key, key_plan reads the layout row (SEMANTICS.md 8.3);
+  // an unknown one (partial plan) hides its width.
+  if (node.unknown.Has(UnknownFact::kInputKey)) input = Arity::Unknown();
   if (op.input_key.has_value() && input.known()) {
     input = Arity::Known(LayoutArity(*op.input_key, input.value));
   }
@@ -346,6 +350,7 @@ Domain UniqueKeysInterpreter::VisitArrangeBy(const Context<Domain>&,
                                              const Node& node,
                                              const ArrangeByOp& op,
                                              const Domain& input) const {
+  if (node.unknown.Has(UnknownFact::kInputKey)) return Top();
   return ThroughRead(node, input, op.input_key, op.input_mfp);
 }
 

@@ -307,6 +307,15 @@ AntiJoinDecision DecideSemijoinAntiSide(const Node& union_node,
                    absl::StrCat("the negated Join has ", join.inputs.size(),
                                 " inputs, not 2"));
   }
+  if (join.unknown.Has(UnknownFact::kJoinClosures) ||
+      join.unknown.Has(UnknownFact::kStreamKeys)) {
+    // A partial plan (concise text): a closure that only projects is not
+    // shown, and it decides which columns the Join outputs.
+    return Decline(kNegatedArmNotSemijoin,
+                   "the concise form does not show the Join's stream keys "
+                   "and projection-only closures, which decide its output "
+                   "columns; read the plan from EXPLAIN ... AS VERBOSE TEXT");
+  }
   const auto& arity = ctx.analyses.Arity();
   const interp::Arity* a0 = arity.ok() ? arity->Find(*join.inputs[0]) : nullptr;
   const interp::Arity* a1 = arity.ok() ? arity->Find(*join.inputs[1]) : nullptr;
