@@ -1,14 +1,16 @@
 // Writes the fuzz targets' seed corpora from the source tree, so that no
 // test input is copied into fuzz/:
 //
-//   <out>/text  every golden case input of testdata/ that is plan text (the
-//               plan part of a `run` case) and examples/*.plan
+//   <out>/text  every golden case input of testdata/ that is verbose plan
+//               text (the plan part of a `run` case) and examples/*.plan
 //   <out>/json  the JSON golden inputs and the JSON form of every text seed
 //               that parses
+//   <out>/concise  the golden inputs in the concise syntax, and the
+//               concise form of every text seed that parses and prints
 //   <out>/run   for each plan of the `run` target, a few inputs choosing it
 //               (fuzz_cases.h, run_fuzz.cc)
 //
-// Usage: lir_fuzz_make_seeds OUT_DIR. Rewrites OUT_DIR's three directories.
+// Usage: lir_fuzz_make_seeds OUT_DIR. Rewrites OUT_DIR's four directories.
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -19,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "fuzz/fuzz_cases.h"
+#include "lir/explain/concise.h"
 #include "lir/explain/json.h"
 #include "lir/explain/text.h"
 #include "lir/pipeline/document_io.h"
@@ -39,7 +42,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const fs::path out = argv[1];
-  for (const char* dir : {"text", "json", "run"}) {
+  for (const char* dir : {"text", "json", "run", "concise"}) {
     fs::remove_all(out / dir);
     fs::create_directories(out / dir);
   }
@@ -57,13 +60,30 @@ int main(int argc, char** argv) {
       texts.push_back(input.input);
     }
   }
+  // Concise inputs seed the concise target only: read from that syntax a
+  // plan is partial, and the verbose printer and the JSON form the other
+  // targets check need a complete one.
+  size_t text_count = 0;
+  size_t concise_count = 0;
   for (size_t i = 0; i < texts.size(); ++i) {
+    if (lir::explain::DetectTextSyntax(texts[i]) == lir::TextSyntax::kConcise) {
+      Write(out / "concise" / absl::StrCat("seed-", i), texts[i]);
+      ++concise_count;
+      continue;
+    }
     Write(out / "text" / absl::StrCat("seed-", i), texts[i]);
+    ++text_count;
     absl::StatusOr<lir::Document> doc = lir::explain::ParseText(texts[i]);
     if (doc.ok()) {
       Write(out / "json" / absl::StrCat("from-text-", i),
             lir::explain::WriteJson(*doc));
       ++json_count;
+      absl::StatusOr<std::string> concise =
+          lir::explain::PrintConciseText(*doc);
+      if (concise.ok()) {
+        Write(out / "concise" / absl::StrCat("from-text-", i), *concise);
+        ++concise_count;
+      }
     }
   }
 
@@ -80,7 +100,10 @@ int main(int argc, char** argv) {
             bytes);
     }
   }
-  std::printf("fuzz seeds: %zu text, %zu json, %zu run (%zu plans) in %s\n",
-              texts.size(), json_count, plans * 4, plans, out.string().c_str());
+  std::printf(
+      "fuzz seeds: %zu text, %zu json, %zu concise, %zu run (%zu plans) in "
+      "%s\n",
+      text_count, json_count, concise_count, plans * 4, plans,
+      out.string().c_str());
   return plans == 0 ? 1 : 0;
 }

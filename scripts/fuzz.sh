@@ -48,7 +48,7 @@ cmake --build "${build}" -j "${LIR_BUILD_JOBS:-2}" --target lir_fuzz
 # KB; configs and run data (bytes decoded into rows) are short.
 max_len() {
   case "$1" in
-    text_roundtrip | rewrite) echo 8192 ;;
+    text_roundtrip | concise_roundtrip | rewrite) echo 8192 ;;
     json_roundtrip) echo 16384 ;;
     config) echo 1024 ;;
     run) echo 512 ;;

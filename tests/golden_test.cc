@@ -35,9 +35,12 @@
 #include "gtest/gtest.h"
 #include "lir/document.h"
 #include "lir/eval/data.h"
+#include "lir/explain/concise.h"
 #include "lir/explain/json.h"
 #include "lir/explain/line_diff.h"
 #include "lir/explain/text.h"
+#include "lir/interp/partial_inference.h"
+#include "lir/partial.h"
 #include "lir/interp/annotations.h"
 #include "lir/interp/inputs.h"
 #include "lir/recognizer/features.h"
@@ -288,30 +291,67 @@ std::string ErrorOutput(const absl::Status& status) {
   return absl::StrCat("error: ", status.message(), "\n");
 }
 
-/// Parses text input and validates it unless `validate=false`.
+/// Parses text input (either syntax) and validates it unless
+/// `validate=false`; a concise input's implied facts are filled in, as
+/// ReadDocument does, unless `infer=false`.
 absl::StatusOr<Document> ParseAndValidate(TestCase& test) {
   absl::StatusOr<std::string> input = CaseInput(test);
   if (!input.ok()) return input.status();
+  const bool infer = test.args.Get("infer", "true") == "true";
   absl::StatusOr<Document> doc = explain::ParseText(*input);
   if (!doc.ok()) return doc.status();
   if (test.args.Get("validate", "true") == "true") {
     absl::Status valid = Validate(*doc);
     if (!valid.ok()) return valid;
   }
+  if (infer && IsPartial(*doc)) {
+    absl::Status inferred = interp::InferPartialFacts(*doc);
+    if (!inferred.ok()) return inferred;
+  }
   return doc;
 }
 
-/// `explain [format=text|json] [node_identifiers=true] [validate=false]`:
-/// parse the input as text, validate, print.
+/// Prints `doc` in the text syntax `format` names: `text` (the syntax the
+/// input was read in, doc.syntax), `verbose` or `concise`.
+absl::StatusOr<std::string> PrintInSyntax(
+    const Document& doc, const std::string& format,
+    const explain::PrintOptions& options = {}) {
+  TextSyntax syntax = doc.syntax;
+  if (format == "verbose") {
+    syntax = TextSyntax::kVerbose;
+  } else if (format == "concise") {
+    syntax = TextSyntax::kConcise;
+  } else if (format != "text") {
+    return absl::InvalidArgumentError(
+        "format must be text, verbose or concise");
+  }
+  if (syntax == TextSyntax::kConcise) {
+    return explain::PrintConciseText(doc, options);
+  }
+  // As WriteDocument: the verbose syntax needs every fact.
+  absl::Status complete = RequireKnownFacts(doc, "the verbose syntax");
+  if (!complete.ok()) return complete;
+  return explain::PrintText(doc, options);
+}
+
+/// `explain [format=text|verbose|concise|json] [node_identifiers=true]
+/// [validate=false]`: parse the input as text, validate, print (`text`:
+/// in the syntax the input was read in).
 std::string RunExplain(TestCase& test) {
+  // Read before the input can fail, so that the argument counts as used.
+  const std::string format = test.args.Get("format", "text");
   absl::StatusOr<Document> doc = ParseAndValidate(test);
   if (!doc.ok()) return ErrorOutput(doc.status());
-  std::string format = test.args.Get("format", "text");
-  if (format == "json") return explain::WriteJson(*doc);
-  if (format != "text") return "error: format must be text or json\n";
+  if (format == "json") {
+    absl::Status complete = RequireKnownFacts(*doc, "lir's JSON form");
+    if (!complete.ok()) return ErrorOutput(complete);
+    return explain::WriteJson(*doc);
+  }
   explain::PrintOptions options;
   options.node_identifiers = test.args.Get("node_identifiers") == "true";
-  std::string out = explain::PrintText(*doc, options);
+  absl::StatusOr<std::string> printed = PrintInSyntax(*doc, format, options);
+  if (!printed.ok()) return ErrorOutput(printed.status());
+  std::string out = *std::move(printed);
   if (out.empty() || out.back() != '\n' ||
       (out.size() >= 2 && out[out.size() - 2] == '\n')) {
     absl::StrAppend(&out,
@@ -321,9 +361,11 @@ std::string RunExplain(TestCase& test) {
   return out;
 }
 
-/// `roundtrip [via=json] [validate=false]`: parse, (convert to JSON and
-/// back,) print; the text must equal the input byte for byte.
+/// `roundtrip [via=json] [format=text|verbose|concise] [validate=false]`:
+/// parse, (convert to JSON and back,) print (`text`: in the syntax the
+/// input was read in); the text must equal the input byte for byte.
 std::string RunRoundtrip(TestCase& test) {
+  const std::string format = test.args.Get("format", "text");
   absl::StatusOr<std::string> input = CaseInput(test);
   if (!input.ok()) return ErrorOutput(input.status());
   absl::StatusOr<Document> doc = ParseAndValidate(test);
@@ -335,10 +377,11 @@ std::string RunRoundtrip(TestCase& test) {
   } else if (via != "text") {
     return "error: via must be text or json\n";
   }
-  std::string printed = explain::PrintText(*doc);
-  if (printed == *input) return "ok\n";
+  absl::StatusOr<std::string> printed = PrintInSyntax(*doc, format);
+  if (!printed.ok()) return ErrorOutput(printed.status());
+  if (*printed == *input) return "ok\n";
   return absl::StrCat("roundtrip mismatch (- input, + printed):\n",
-                      explain::UnifiedDiff(*input, printed));
+                      explain::UnifiedDiff(*input, *printed));
 }
 
 /// `error [format=json]`: the input (text, or JSON) must fail to parse or
@@ -439,12 +482,18 @@ std::string RunOptimize(TestCase& test) {
   if (!inputs.ok()) return ErrorOutput(inputs.status());
   absl::StatusOr<OptimizeResult> result = OptimizeCopy(*doc, features, *inputs);
   if (!result.ok()) return ErrorOutput(result.status());
-  std::string printed = explain::PrintText(result->document);
+  // In the input's syntax: a concise input is a partial plan, which only
+  // the concise printer takes.
+  auto print = [](const Document& d) {
+    absl::StatusOr<std::string> text = PrintInSyntax(d, "text");
+    return text.ok() ? *text : ErrorOutput(text.status());
+  };
+  std::string printed = print(result->document);
 
   std::string violations = CheckExpectations(test, result->report);
   absl::StatusOr<OptimizeResult> off =
       OptimizeCopy(*doc, OptimizerFeatures(), *inputs);
-  if (!off.ok() || explain::PrintText(off->document) != *input) {
+  if (!off.ok() || print(off->document) != *input) {
     absl::StrAppend(&violations,
                     "VIOLATION: with every feature off the plan changed\n");
   }
@@ -454,17 +503,20 @@ std::string RunOptimize(TestCase& test) {
   }
   absl::StatusOr<OptimizeResult> again =
       OptimizeCopy(result->document, features, *inputs);
-  if (!again.ok() || explain::PrintText(again->document) != printed) {
+  if (!again.ok() || print(again->document) != printed) {
     absl::StrAppend(&violations, "VIOLATION: a second run changed the plan\n");
   }
   absl::StatusOr<Document> reparsed = explain::ParseText(printed);
-  if (!reparsed.ok() || explain::PrintText(*reparsed) != printed) {
+  if (!reparsed.ok() || print(*reparsed) != printed) {
     absl::StrAppend(&violations,
                     "VIOLATION: the result does not round-trip as text\n");
   }
+  // lir's JSON form refuses partial plans (WriteDocument).
   absl::StatusOr<Document> via_json =
-      explain::ReadJson(explain::WriteJson(result->document));
-  if (!via_json.ok() || explain::PrintText(*via_json) != printed) {
+      IsPartial(result->document)
+          ? absl::StatusOr<Document>(Clone(result->document))
+          : explain::ReadJson(explain::WriteJson(result->document));
+  if (!via_json.ok() || print(*via_json) != printed) {
     absl::StrAppend(&violations,
                     "VIOLATION: the result does not round-trip as JSON\n");
   }
@@ -481,7 +533,8 @@ std::string RunOptimize(TestCase& test) {
 
 /// `analyze [annotate=<fields>] [monotonic_ids=a,b] [arity=name=N,...]
 /// [catalog=<catalog JSON without spaces>] [single_time=true]
-/// [<feature>=<bool> ...] [format=json] [validate=false]`:
+/// [<feature>=<bool> ...] [format=text|verbose|concise|json]
+/// [validate=false]`:
 /// parse and validate the input; when a feature is given, run the passes
 /// with those features and the analysis inputs; run the analyses and print
 /// the plan annotated with <fields> (default: all four), then the pass
@@ -517,7 +570,8 @@ std::string RunAnalyze(TestCase& test) {
       interp::DocumentAnalysis::Run(*doc, inputs);
   if (!analysis.ok()) return ErrorOutput(analysis.status());
   std::string out;
-  if (test.args.Get("format", "text") == "json") {
+  const std::string format = test.args.Get("format", "text");
+  if (format == "json") {
     explain::JsonWriteOptions options;
     options.annotations = [&](const Node& node) {
       return analysis->JsonFields(node, *fields);
@@ -529,7 +583,9 @@ std::string RunAnalyze(TestCase& test) {
     options.annotate = [&](const Node& node) {
       return analysis->CommentFields(node, *fields);
     };
-    out = explain::PrintText(*doc, options);
+    absl::StatusOr<std::string> printed = PrintInSyntax(*doc, format, options);
+    if (!printed.ok()) return ErrorOutput(printed.status());
+    out = *std::move(printed);
   }
   if (optimize) absl::StrAppend(&out, "\n", candidates);
   std::string fixpoints = analysis->FixpointReport(*doc);

@@ -160,7 +160,7 @@ TEST_F(SltCliTest, JsonHasOneRecordPerBlock) {
   RunResult r = Slt(On(), {"--format=json", "except.slt", "declining.slt"});
   EXPECT_EQ(r.exit_code, 1) << "declining.slt has errors";
   nlohmann::json j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["blocks"].size(), 8u);
+  ASSERT_EQ(j["blocks"].size(), 9u);
   for (const nlohmann::json& block : j["blocks"]) {
     for (const char* key : {"file", "line", "outcome", "diff", "report"}) {
       EXPECT_TRUE(block.contains(key)) << key << " in " << block.dump();
@@ -176,10 +176,10 @@ TEST_F(SltCliTest, JsonHasOneRecordPerBlock) {
     fired += c["outcome"] == "fired" ? 1 : 0;
   }
   EXPECT_EQ(fired, 1) << first["report"].dump(2);
-  EXPECT_EQ(j["summary"]["would_change"], 2);
+  EXPECT_EQ(j["summary"]["would_change"], 3);
   EXPECT_EQ(j["summary"]["errors"], 3);
-  EXPECT_EQ(j["summary"]["skipped"], 2);
-  EXPECT_EQ(j["summary"]["blocks"], 8);
+  EXPECT_EQ(j["summary"]["skipped"], 1);
+  EXPECT_EQ(j["summary"]["blocks"], 9);
   EXPECT_TRUE(j["rewritten"].empty());
 }
 

@@ -22,12 +22,10 @@ enum class ArmProblem {
   kNotGetOrArrangeBy,
   /// Check 9: arranged on the key itself, but the projection moves it.
   kKeyRemappedByProjection,
-  /// Check 10: no arrangement on the arm's key.
+  /// Check 10: no arrangement on the arm's key is shown (for a Get of a
+  /// partial plan, whose arrangements the concise text does not show, the
+  /// check cannot be passed: the message says so).
   kNotCoArranged,
-  /// Check 10 cannot be decided: the arm is a Get of a partial plan whose
-  /// arrangements the concise text does not show (`→Arranged X`, or a
-  /// `Get::Arrangement` read by another key than the arm's).
-  kFormsUnknown,
 };
 
 /// The verdict on one arm: the key the operator reads (in the arm's

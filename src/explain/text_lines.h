@@ -3,6 +3,8 @@
 #define LIR_EXPLAIN_TEXT_LINES_H_
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +14,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "lir/document.h"
+#include "lir/explain/text.h"
 #include "lir/mfp.h"
 #include "lir/node.h"
 #include "src/lir/string_view_compat.h"
@@ -128,6 +132,63 @@ std::vector<std::pair<size_t, absl::string_view>> SplitTopLevel(
 /// Join::Delta node at `level` into `join`.
 absl::Status ParseJoin(const ErrorSink& errors, LineCursor& cursor, int level,
                        JoinOp* join);
+
+/// Reads the `TemporalFilter: ` line `line` (either syntax) into `temporal`.
+absl::Status ParseTemporalFilterLine(const ErrorSink& errors,
+                                     const TextLine& line,
+                                     TemporalFilter* temporal);
+
+/// Reads a collection id as a Get header prints it (`text` starts at byte
+/// `base` of `line`): `l<n>` is local, anything else a global name
+/// (text_names.h).
+absl::StatusOr<CollectionId> ParseCollectionId(const ErrorSink& errors,
+                                               const TextLine& line,
+                                               size_t base,
+                                               absl::string_view text);
+
+/// Splits a table function call `<func>(<args>)` (`text` starts at byte
+/// `base` of `line`) into `f->func` and `f->exprs`: the arguments are the
+/// last top-level parenthesized group.
+absl::Status ParseFlatMapHeader(const ErrorSink& errors, const TextLine& line,
+                                absl::string_view text, size_t base,
+                                FlatMapOp* f);
+
+/// Removes a trailing ` // { node_id: LirId(n), ... }` comment from `line`'s
+/// content and returns the rest; sets `*id` when the comment names a
+/// node_id (other fields are ignored: they are recomputed, never trusted).
+absl::StatusOr<absl::string_view> StripAnnotation(const ErrorSink& errors,
+                                                  const TextLine& line,
+                                                  std::optional<LirId>* id);
+
+/// Reads a binding line of a With block (either syntax): `cte l<n> =`, or
+/// in a recursive block `cte [recursion_limit=<n>[, return_at_limit]] l<n>
+/// =`.
+absl::Status ParseCteLine(const ErrorSink& errors, const TextLine& line,
+                          bool recursive, uint64_t* id,
+                          std::optional<LetRecLimit>* limit);
+
+/// Reads the plan of one object, lines [begin, end) of `lines` with its root
+/// at `base_level`; sets `*saw_node_ids` when a node_id annotation was read.
+/// Ids left 0 are filled in by the document frame.
+using PlanBodyReader = absl::StatusOr<NodePtr> (*)(
+    const ErrorSink& errors, const std::vector<TextLine>& lines, size_t begin,
+    size_t end, int base_level, bool* saw_node_ids);
+
+/// Reads the body of a fast-path object (`Explained Query (fast path):`),
+/// lines [begin, end) with its first line at `level`.
+using FastPathBodyReader = absl::StatusOr<FastPath> (*)(
+    const ErrorSink& errors, const std::vector<TextLine>& lines, size_t begin,
+    size_t end, int level);
+
+/// Parses a whole EXPLAIN document: the frame both syntaxes share (objects,
+/// Finish, Source blocks in the verbose MFP syntax, Used Indexes, Target
+/// cluster, Notices, Optimization time; UTF-8 and line checks), reading each
+/// object's body with `plan` or `fast_path`, then numbering nodes without
+/// an annotated id (post-order). ParseText's error contract.
+absl::StatusOr<Document> ParseDocumentFrame(std::string_view text,
+                                            const ParseOptions& options,
+                                            PlanBodyReader plan,
+                                            FastPathBodyReader fast_path);
 
 /// Parses a node header (annotation already removed: `header_text`) and the
 /// node's attribute lines (`attrs`, all at levels deeper than the header)

@@ -412,6 +412,8 @@ absl::Status ParseGetAttributes(const ErrorSink& errors, LineCursor& c,
   return ParseCollections(errors, c, level, &g->keys);
 }
 
+}  // namespace
+
 absl::StatusOr<CollectionId> ParseCollectionId(const ErrorSink& errors,
                                                const TextLine& line,
                                                size_t base,
@@ -428,8 +430,6 @@ absl::StatusOr<CollectionId> ParseCollectionId(const ErrorSink& errors,
   return CollectionId::Global(std::move(name.name));
 }
 
-// Splits `FlatMap <func>(<args>)` into the function and its argument text:
-// the arguments are the last top-level parenthesized group.
 absl::Status ParseFlatMapHeader(const ErrorSink& errors, const TextLine& line,
                                 absl::string_view text, size_t base,
                                 FlatMapOp* f) {
@@ -454,6 +454,8 @@ absl::Status ParseFlatMapHeader(const ErrorSink& errors, const TextLine& line,
                ParseCompactScalars);
   return absl::OkStatus();
 }
+
+namespace {
 
 absl::StatusOr<ArrangementForm> ParseEnsureArrangement(const ErrorSink& errors,
                                                        const TextLine& line,
@@ -551,29 +553,35 @@ absl::Status ParseMfpLines(const ErrorSink& errors, LineCursor& c, int level,
     LIR_PARSE_AT(mfp->map, line, 5, list, ParseExprList);
   }
   if (allow_temporal && c.At(level, "TemporalFilter: ")) {
-    const TextLine& line = c.Next();
-    absl::string_view text = line.content.substr(16);
-    size_t now = text.find("mz_now()");
-    if (now == absl::string_view::npos) {
-      return errors.Expected(line, 16, "'mz_now()'");
-    }
     TemporalFilter temporal;
-    if (now > 0) {
-      if (!absl::EndsWith(text.substr(0, now), " <= ")) {
-        return errors.Expected(line, 16 + now, "' <= ' before 'mz_now()'");
-      }
-      LIR_PARSE_AT(temporal.lower, line, 16, text.substr(0, now - 4),
-                   ParseExprList);
-    }
-    absl::string_view after = text.substr(now + 8);
-    if (!after.empty()) {
-      if (!absl::StartsWith(after, " < ")) {
-        return errors.Expected(line, 16 + now + 8, "' < ' or end of line");
-      }
-      LIR_PARSE_AT(temporal.upper, line, 16 + now + 11, after.substr(3),
-                   ParseExprList);
-    }
+    LIR_RETURN_IF_ERROR(ParseTemporalFilterLine(errors, c.Next(), &temporal));
     mfp->temporal = std::move(temporal);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ParseTemporalFilterLine(const ErrorSink& errors,
+                                     const TextLine& line,
+                                     TemporalFilter* temporal) {
+  absl::string_view text = line.content.substr(16);
+  size_t now = text.find("mz_now()");
+  if (now == absl::string_view::npos) {
+    return errors.Expected(line, 16, "'mz_now()'");
+  }
+  if (now > 0) {
+    if (!absl::EndsWith(text.substr(0, now), " <= ")) {
+      return errors.Expected(line, 16 + now, "' <= ' before 'mz_now()'");
+    }
+    LIR_PARSE_AT(temporal->lower, line, 16, text.substr(0, now - 4),
+                 ParseExprList);
+  }
+  absl::string_view after = text.substr(now + 8);
+  if (!after.empty()) {
+    if (!absl::StartsWith(after, " < ")) {
+      return errors.Expected(line, 16 + now + 8, "' < ' or end of line");
+    }
+    LIR_PARSE_AT(temporal->upper, line, 16 + now + 11, after.substr(3),
+                 ParseExprList);
   }
   return absl::OkStatus();
 }

@@ -7,6 +7,7 @@
 #include <variant>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "lir/explain/text.h"
@@ -59,9 +60,7 @@ class Printer {
 
   // Appends `text` at `level` as one line.
   void Line(int level, absl::string_view text) {
-    out_.append(2 * static_cast<size_t>(level), ' ');
-    out_.append(text.data(), text.size());
-    out_.push_back('\n');
+    internal::AppendLine(out_, level, text);
   }
 
   // The MFP-lines group (../shared/reference/TEXT-FORMAT.md 4.6).
@@ -76,30 +75,13 @@ class Printer {
       Line(level, absl::StrCat("map=(", PrintExprList(mfp.map), ")"));
     }
     if (mfp.temporal.has_value()) {
-      std::string line = "TemporalFilter: ";
-      if (!mfp.temporal->lower.empty()) {
-        absl::StrAppend(&line, PrintExprList(mfp.temporal->lower), " <= ");
-      }
-      line += "mz_now()";
-      if (!mfp.temporal->upper.empty()) {
-        absl::StrAppend(&line, " < ", PrintExprList(mfp.temporal->upper));
-      }
-      Line(level, line);
+      Line(level, internal::TemporalFilterLine(*mfp.temporal));
     }
   }
 
  private:
   std::string Annotation(const Node& node) const {
-    std::string fields;
-    if (node_ids_) fields = absl::StrCat("node_id: LirId(", node.id, ")");
-    if (annotate_) {
-      std::string extra = annotate_(node);
-      if (!extra.empty()) {
-        absl::StrAppend(&fields, fields.empty() ? "" : ", ", extra);
-      }
-    }
-    if (fields.empty()) return "";
-    return absl::StrCat(" // { ", fields, " }");
+    return internal::NodeAnnotation(node, node_ids_, annotate_);
   }
 
   void Header(int level, const Node& node, absl::string_view text) {
@@ -547,10 +529,44 @@ std::string PrintPlanAt(const Node& root, int level) {
   return out;
 }
 
-std::string PrintText(const Document& doc, const PrintOptions& options) {
-  std::string out;
-  Printer p(out, options.node_identifiers || doc.node_identifiers,
-            options.annotate);
+namespace internal {
+
+void AppendLine(std::string& out, int level, absl::string_view text) {
+  out.append(2 * static_cast<size_t>(level), ' ');
+  out.append(text.data(), text.size());
+  out.push_back('\n');
+}
+
+std::string NodeAnnotation(const Node& node, bool node_ids,
+                           const AnnotateFn& annotate) {
+  std::string fields;
+  if (node_ids) fields = absl::StrCat("node_id: LirId(", node.id, ")");
+  if (annotate) {
+    std::string extra = annotate(node);
+    if (!extra.empty()) {
+      absl::StrAppend(&fields, fields.empty() ? "" : ", ", extra);
+    }
+  }
+  if (fields.empty()) return "";
+  return absl::StrCat(" // { ", fields, " }");
+}
+
+std::string TemporalFilterLine(const TemporalFilter& temporal) {
+  std::string line = "TemporalFilter: ";
+  if (!temporal.lower.empty()) {
+    absl::StrAppend(&line, PrintExprList(temporal.lower), " <= ");
+  }
+  line += "mz_now()";
+  if (!temporal.upper.empty()) {
+    absl::StrAppend(&line, " < ", PrintExprList(temporal.upper));
+  }
+  return line;
+}
+
+absl::Status AppendDocument(const Document& doc, const ObjectBodyPrinter& body,
+                            std::string& out) {
+  // The frame prints no node, so its printer needs no annotation settings.
+  Printer p(out, /*node_ids=*/false);
   bool first_section = true;
   // Every section after the first is preceded by one blank line.
   auto begin_section = [&] {
@@ -570,10 +586,8 @@ std::string PrintText(const Document& doc, const PrintOptions& options) {
       PrintFinish(p, *object.finish);
       plan_level = 2;
     }
-    if (object.fast_path.has_value()) {
-      internal::AppendFastPath(out, *object.fast_path, plan_level);
-    } else if (object.plan != nullptr) {
-      p.PrintTree(*object.plan, plan_level);
+    if (absl::Status status = body(object, plan_level, out); !status.ok()) {
+      return status;
     }
   }
   if (!doc.sources.empty()) {
@@ -609,6 +623,29 @@ std::string PrintText(const Document& doc, const PrintOptions& options) {
     begin_section();
     p.Line(0, absl::StrCat("Optimization time: ", *doc.optimization_time));
   }
+  return absl::OkStatus();
+}
+
+}  // namespace internal
+
+std::string PrintText(const Document& doc, const PrintOptions& options) {
+  const bool node_ids = options.node_identifiers || doc.node_identifiers;
+  std::string out;
+  // The verbose body printers cannot fail: every fact they print is in the
+  // IR (a partial plan is the caller's to refuse, see text.h).
+  internal::AppendDocument(
+      doc,
+      [&](const Object& object, int level, std::string& body_out) {
+        if (object.fast_path.has_value()) {
+          internal::AppendFastPath(body_out, *object.fast_path, level);
+        } else if (object.plan != nullptr) {
+          Printer(body_out, node_ids, options.annotate)
+              .PrintTree(*object.plan, level);
+        }
+        return absl::OkStatus();
+      },
+      out)
+      .IgnoreError();
   return out;
 }
 

@@ -1,4 +1,5 @@
 // Whole-document analysis and the rendering of its results.
+#include "lir/partial.h"
 #include "lir/interp/annotations.h"
 
 #include <map>
@@ -118,10 +119,14 @@ absl::StatusOr<DocumentAnalysis> DocumentAnalysis::Run(
     absl::StatusOr<Analysis<UniqueKeys>> unique_keys =
         AnalyzeUniqueKeys(plan, global_keys, &*arity);
     if (!unique_keys.ok()) return InObject(object, unique_keys.status());
-    absl::StatusOr<Analysis<ArrangementsBuilt>> built =
-        AnalyzeArrangementsBuilt(plan, *forms);
-    if (!built.ok()) return InObject(object, built.status());
-    Merge(result.built_, std::move(*built));
+    // The accounting needs every layout and input key: a partial plan
+    // (concise text) gets none, and asking for it is refused upstream.
+    if (!IsPartial(plan)) {
+      absl::StatusOr<Analysis<ArrangementsBuilt>> built =
+          AnalyzeArrangementsBuilt(plan, *forms);
+      if (!built.ok()) return InObject(object, built.status());
+      Merge(result.built_, std::move(*built));
+    }
     Merge(result.arity_, std::move(*arity));
     Merge(result.monotonic_, std::move(*monotonic));
     Merge(result.forms_, std::move(*forms));

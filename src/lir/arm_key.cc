@@ -91,13 +91,14 @@ ArmRead CheckGetArm(const GetOp& get, const Node& node,
         KeyColumns(get.key) == std::optional(arm_key)) {
       return {ArmProblem::kNone, "", arm_key};
     }
-    return Problem(ArmProblem::kFormsUnknown,
+    // Check 10 holds only when an arrangement on the arm's key is known to
+    // exist; an unknown one is not enough to fire.
+    return Problem(ArmProblem::kNotCoArranged,
                    absl::StrCat(what,
-                                ": the concise form does not show whether "
-                                "it is arranged on ",
-                                KeyText(arm_key),
-                                "; read the plan from EXPLAIN ... AS VERBOSE "
-                                "TEXT"));
+                                " shows no arrangement on ", KeyText(arm_key),
+                                " (the concise form does not show its "
+                                "arrangements; EXPLAIN ... AS VERBOSE TEXT "
+                                "does)"));
   }
   if (HasColumnKey(get.keys, arm_key)) return {ArmProblem::kNone, "", arm_key};
   if (arm_key != key && HasColumnKey(get.keys, key)) {

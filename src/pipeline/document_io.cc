@@ -48,10 +48,7 @@ absl::StatusOr<Document> ReadDocument(std::string_view text,
   }
   if (!doc.ok()) return NameInput(doc.status(), options.file_name);
   if (options.validate) {
-    ValidateOptions validate_options;
-    validate_options.global_arity = options.global_arity;
-    LIR_RETURN_IF_ERROR(
-        NameInput(Validate(*doc, validate_options), options.file_name));
+    LIR_RETURN_IF_ERROR(NameInput(Validate(*doc), options.file_name));
   }
   if (options.infer_partial_facts && IsPartial(*doc)) {
     LIR_RETURN_IF_ERROR(NameInput(

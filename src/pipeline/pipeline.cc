@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "lir/node_error.h"
+#include "lir/partial.h"
 #include "lir/status_macros.h"
 #include "lir/validate.h"
 #include "src/lir/string_view_compat.h"
@@ -76,6 +77,13 @@ absl::StatusOr<std::string> Pipeline::Print(const Document& doc,
     return NameInput(written.status(), name);
   };
   if (!options_.annotate.AnyComputed()) return named(WriteDocument(doc, write));
+  if (options_.annotate.arrangements_built) {
+    if (absl::Status complete =
+            RequireKnownFacts(doc, "--annotate=arrangements_built");
+        !complete.ok()) {
+      return NameInput(complete, name);
+    }
+  }
   // The analyses describe the plan as printed: after the passes.
   absl::StatusOr<interp::DocumentAnalysis> analysis =
       interp::DocumentAnalysis::Run(doc, options_.inputs);

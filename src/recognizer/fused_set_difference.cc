@@ -24,7 +24,6 @@ FusedSetDifferenceDecline CodeOf(ArmProblem problem) {
     case ArmProblem::kNonProjectionMfp: return kNonProjectionMfp;
     case ArmProblem::kNotGetOrArrangeBy: return kArmNotGetOrArrangeBy;
     case ArmProblem::kKeyRemappedByProjection: return kKeyRemappedByProjection;
-    case ArmProblem::kFormsUnknown: return kArmFormsUnknown;
     case ArmProblem::kNone:
     case ArmProblem::kNotCoArranged: break;
   }

@@ -35,10 +35,14 @@ struct Subcommand {
 
 constexpr Subcommand kSubcommands[] = {
     {"explain", "[flags] FILE|-",
-     "Parse the plan in FILE (- reads standard input) as verbose EXPLAIN text "
-     "or JSON, validate it, run the optimizer passes whose features are on "
-     "(see --config, --features and the per-feature flags), validate the "
-     "result, and print it as text or JSON.",
+     "Parse the plan in FILE (- reads standard input) as EXPLAIN text, in "
+     "either of Materialize's syntaxes (verbose, or the concise default "
+     "one, told apart by the first plan line), or as JSON; validate it, run "
+     "the optimizer passes whose features are on (see --config, --features "
+     "and the per-feature flags), validate the result, and print it as text "
+     "(in the input's syntax unless --format says which) or JSON. A plan "
+     "read from concise text lacks facts that syntax drops: it prints as "
+     "concise text only, and run refuses it.",
      &RunExplain},
     {"run", "--data=DATA [flags] FILE|-",
      "Execute the plan document in FILE on the updates in DATA (JSON), round "
@@ -52,8 +56,11 @@ constexpr Subcommand kSubcommands[] = {
      "--arrangement_sizes then reports; the contents do not change.",
      &RunRun},
     {"slt", "[flags] FILE.slt...",
-     "Check the EXPLAIN PHYSICAL PLAN blocks of Materialize's sqllogictest "
-     "files: for each verbose plan, print file:line and 'unchanged' (it "
+     "Check the physical-plan blocks of Materialize's sqllogictest files, "
+     "verbose (EXPLAIN PHYSICAL PLAN [AS VERBOSE TEXT] FOR) and concise "
+     "(EXPLAIN [WITH(...)] q, EXPLAIN INDEX|MATERIALIZED VIEW, ... AS TEXT "
+     "FOR, fast paths of EXPLAIN OPTIMIZED PLAN FOR): for each plan, print "
+     "file:line and 'unchanged' (it "
      "round-trips and no pass fires), 'would change' (with the fired "
      "candidates and a unified diff) or 'error' (located); other formats "
      "are 'skipped' with the reason. Ends with a summary line; exit 1 on an "
@@ -91,6 +98,9 @@ constexpr absl::string_view kExamples =
     "  lir-opt explain examples/except.plan\n"
     "  lir-opt explain --format=json examples/except.plan > except.json\n"
     "  lir-opt explain --node_identifiers - < except.json\n"
+    "  lir-opt explain --format=concise examples/except.plan\n"
+    "  lir-opt explain --enable_fused_set_difference --explain_declines \\\n"
+    "      examples/except.concise.plan\n"
     "  lir-opt explain --enable_fused_set_difference --explain_declines \\\n"
     "      examples/except.plan\n"
     "  lir-opt explain --features=enable_fused_set_difference=on \\\n"

@@ -35,7 +35,10 @@ namespace lir::interp {
 absl::Status InferPartialFacts(
     Node& plan, const std::map<std::string, int>& global_arity = {});
 
-/// InferPartialFacts over every plan object of `doc`.
+/// InferPartialFacts over every plan object of `doc`, with `global_arity`
+/// the collections' own arities: Gets see them through the document's
+/// Source blocks, and a Source block's projection gives the arity Gets see
+/// even when the collection's is not given.
 absl::Status InferPartialFacts(
     Document& doc, const std::map<std::string, int>& global_arity = {});
 

@@ -33,7 +33,8 @@ struct ReadOptions {
   bool validate = true;
   /// For a partial plan (concise text): fill in what its shown facts imply
   /// (interp::InferPartialFacts), after validation. Arities of global
-  /// collections, when known (a catalog), help.
+  /// collections (a catalog's: the collections' own rows, read through
+  /// their Source blocks), when known, help.
   bool infer_partial_facts = true;
   std::map<std::string, int> global_arity;
 };

@@ -35,8 +35,7 @@ namespace lir {
   X(kNonProjectionMfp, "non_projection_mfp")                \
   X(kArmNotGetOrArrangeBy, "arm_not_get_or_arrange_by")     \
   X(kKeyRemappedByProjection, "key_remapped_by_projection") \
-  X(kNotCoArranged, "not_co_arranged")                      \
-  X(kArmFormsUnknown, "arm_forms_unknown")
+  X(kNotCoArranged, "not_co_arranged")
 
 /// `FusedSetDifferenceDecline`, its name table
 /// `kAllFusedSetDifferenceDeclines` and `DeclineName(code)`.
