@@ -323,8 +323,9 @@ TEST_F(CliTest, ExplainDeclinesAppendsTheCandidates) {
   EXPECT_TRUE(absl::EndsWith(
       on.out,
       "\n\nRewrite candidates:\n  Explained Query:\n"
-      "    antijoin LirId(10): disabled, would decline keys_not_distinct "
-      "(keys arm: ArrangeBy has no proven unique key)\n"
+      "    antijoin LirId(10): disabled, would decline "
+      "output_arrangement_consumed (the Threshold's output is the object's "
+      "result, which keeps its arrangement)\n"
       "    fused_set_difference LirId(10): fired (saves 1 arrangement)\n"
       "\n"
       "Arrangements built (before the passes -> after):\n"

@@ -216,8 +216,8 @@ TEST(Pipeline, FusedSetDifferenceRewritesTheExampleAndReportsIt) {
   EXPECT_EQ(PrintCandidates(result->report),
             "Rewrite candidates:\n  Explained Query:\n"
             "    antijoin LirId(10): disabled, would decline "
-            "keys_not_distinct (keys arm: ArrangeBy has no proven unique "
-            "key)\n"
+            "output_arrangement_consumed (the Threshold's output is the "
+            "object's result, which keeps its arrangement)\n"
             "    fused_set_difference LirId(10): fired (saves 1 "
             "arrangement)\n");
   bool enabled = false;

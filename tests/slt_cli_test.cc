@@ -12,6 +12,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -272,9 +274,57 @@ TEST_F(SltCorpusTest, EveryVerbosePlanIsUnchangedWithFeaturesOff) {
   const nlohmann::json& s = j["summary"];
   std::cout << "[ INFO     ] Materialize's .slt files, features off: "
             << s.dump() << "\n";
-  EXPECT_GT(s["unchanged"].get<int>(), 100);
+  // 121 verbose and 72 concise plans (CONCISE-FORMAT section 1 selects
+  // them by statement), and the 27 AS JSON blocks.
+  EXPECT_EQ(s["blocks"], 220);
+  EXPECT_EQ(s["unchanged"], 193);
+  EXPECT_EQ(s["skipped"], 27);
   EXPECT_EQ(s["errors"], 0);
   EXPECT_EQ(s["would_change"], 0);
+  int default_blocks = 0;
+  for (const nlohmann::json& block : j["blocks"]) {
+    default_blocks += block["file"] == "explain__default.slt" ? 1 : 0;
+  }
+  EXPECT_EQ(default_blocks, 73) << "72 concise blocks and one verbose";
+}
+
+// The default EXPLAIN's EXCEPT (concise) fuses like its verbose twin, and
+// the EXCEPT ALL declines with the verbose twin's code
+// (explain__physical_plan_as_text.slt:268).
+TEST_F(SltCorpusTest, ConcisePlansFuseAndDeclineAsTheirVerboseTwins) {
+  nlohmann::json j = CheckAll({"fused", {"--enable_fused_set_difference"}});
+  std::map<std::pair<std::string, int>, const nlohmann::json*> by_line;
+  for (const nlohmann::json& block : j["blocks"]) {
+    by_line[{block["file"].get<std::string>(), block["line"].get<int>()}] =
+        &block;
+  }
+  auto outcome = [&](const std::string& file, int line, std::string* code) {
+    const nlohmann::json* block = by_line[{file, line}];
+    if (block == nullptr) return std::string("missing");
+    for (const nlohmann::json& c : (*block)["report"]["candidates"]) {
+      if (c["pass"] == "fused_set_difference") {
+        *code = c.value("reason", "");
+        return c["outcome"].get<std::string>();
+      }
+    }
+    return std::string("no candidate");
+  };
+  std::string code;
+  EXPECT_EQ(outcome("explain__default.slt", 244, &code), "fired");
+  const nlohmann::json* except = by_line[{"explain__default.slt", 244}];
+  ASSERT_NE(except, nullptr);
+  EXPECT_EQ((*except)["outcome"], "would change");
+  EXPECT_TRUE(absl::StrContains((*except)["diff"].get<std::string>(),
+                                "\n+  \xE2\x86\x92Set Difference #0\n"))
+      << (*except)["diff"];
+  std::string twin_code;
+  EXPECT_EQ(outcome("explain__default.slt", 274, &code), "declined");
+  EXPECT_EQ(outcome("explain__physical_plan_as_text.slt", 268, &twin_code),
+            "declined");
+  EXPECT_EQ(code, "not_co_arranged");
+  EXPECT_EQ(twin_code, code);
+  EXPECT_EQ(j["summary"]["would_change"], 1) << j["summary"].dump();
+  EXPECT_EQ(j["summary"]["errors"], 0);
 }
 
 TEST_F(SltCorpusTest, RewriteWithFeaturesOffIsTheIdentity) {

@@ -128,7 +128,13 @@ std::map<std::string, int> GlobalAritiesSeenByGets(
   std::map<std::string, int> seen = given;
   for (const SourceBlock& block : doc.sources) {
     auto it = seen.find(block.name);
-    if (it != seen.end()) it->second = block.mfp.OutputArity(it->second);
+    if (it != seen.end()) {
+      it->second = block.mfp.OutputArity(it->second);
+    } else if (block.mfp.project.has_value()) {
+      // The projection alone fixes what Gets see, whatever the
+      // collection's own arity.
+      seen[block.name] = static_cast<int>(block.mfp.project->size());
+    }
   }
   return seen;
 }

@@ -171,15 +171,8 @@ absl::Status InferPartialFacts(Node& plan,
 
 absl::Status InferPartialFacts(Document& doc,
                                const std::map<std::string, int>& global_arity) {
-  // Gets read a collection through its Source block's MFP: a given arity
-  // goes through it, and a projection fixes the arity Gets see whatever the
-  // collection's own.
-  std::map<std::string, int> seen = GlobalAritiesSeenByGets(doc, global_arity);
-  for (const SourceBlock& block : doc.sources) {
-    if (block.mfp.project.has_value() && seen.count(block.name) == 0) {
-      seen[block.name] = static_cast<int>(block.mfp.project->size());
-    }
-  }
+  const std::map<std::string, int> seen =
+      GlobalAritiesSeenByGets(doc, global_arity);
   for (Object& object : doc.objects) {
     if (object.plan == nullptr) continue;
     LIR_RETURN_IF_ERROR(InferPartialFacts(*object.plan, seen));

@@ -96,9 +96,9 @@ ArmRead CheckGetArm(const GetOp& get, const Node& node,
     return Problem(ArmProblem::kNotCoArranged,
                    absl::StrCat(what,
                                 " shows no arrangement on ", KeyText(arm_key),
-                                " (the concise form does not show its "
-                                "arrangements; EXPLAIN ... AS VERBOSE TEXT "
-                                "does)"));
+                                ": the concise form does not show its "
+                                "arrangements, EXPLAIN ... AS VERBOSE TEXT "
+                                "does"));
   }
   if (HasColumnKey(get.keys, arm_key)) return {ArmProblem::kNone, "", arm_key};
   if (arm_key != key && HasColumnKey(get.keys, key)) {
@@ -167,6 +167,16 @@ ArmRead CheckArrangeByArm(const Node& node, const ArrangeByOp& arrange,
         absl::StrCat("ArrangeBy is arranged on ", KeyText(key),
                      " but the arm's projection reads the key as ",
                      KeyText(forms_remapped ? wrapper_key : *input_side)));
+  }
+  if (node.unknown.Has(UnknownFact::kInputKey)) {
+    // A partial plan: which input arrangement it reads is not shown (and
+    // could not be inferred), so check 10 cannot be passed.
+    return Problem(ArmProblem::kNotCoArranged,
+                   absl::StrCat("ArrangeBy shows no arrangement on ",
+                                KeyText(wrapper_key),
+                                ": the concise form does not show its "
+                                "input_key, EXPLAIN ... AS VERBOSE TEXT "
+                                "does"));
   }
   std::string input_note;
   if (input_key.has_value() && input_side.has_value()) {

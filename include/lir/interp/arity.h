@@ -77,7 +77,8 @@ class ArityInterpreter {
 /// The arities of global collections as a document's Gets read them: the
 /// given arities (the collections' own rows, as a data file's) carried
 /// through each collection's `Source` block projection, if the document has
-/// one (../shared/reference/SEMANTICS.md 8.3).
+/// one (../shared/reference/SEMANTICS.md 8.3); a Source block's projection
+/// also gives the arity of a collection not given.
 std::map<std::string, int> GlobalAritiesSeenByGets(
     const Document& doc, const std::map<std::string, int>& given);
 
