@@ -14,10 +14,14 @@
 namespace lir::interp {
 namespace {
 
+// Whether `input` is exactly the raw collection, with no arrangement.
+bool IsRawOnly(const AvailableForms* input) {
+  return input != nullptr && !input->everything && !input->unknown_key &&
+         input->raw && input->arranged.empty();
+}
+
 // The input key an ArrangeBy reads, when its input's forms are exactly
 // known: nullopt for "cannot tell", an empty optional inside for "none".
-bool IsRawOnly(const AvailableForms* input);
-
 std::optional<std::optional<std::vector<ScalarExpr>>> ImpliedInputKey(
     const AvailableForms* input) {
   if (input == nullptr || input->everything || input->unknown_key) {
@@ -30,12 +34,6 @@ std::optional<std::optional<std::vector<ScalarExpr>>> ImpliedInputKey(
     return std::optional<std::vector<ScalarExpr>>();
   }
   return std::nullopt;
-}
-
-// Whether `input` is exactly the raw collection, with no arrangement.
-bool IsRawOnly(const AvailableForms* input) {
-  return input != nullptr && !input->everything && !input->unknown_key &&
-         input->raw && input->arranged.empty();
 }
 
 // The arity of the rows an ArrangeBy arranges, or unknown.

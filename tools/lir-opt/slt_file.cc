@@ -71,9 +71,11 @@ StatementKind ClassifyStatement(const std::string& statement,
     static const LazyRE2 kExplainee = {
         R"((?i)^(?:\(|(?:SELECT|WITH|VALUES|TABLE|SHOW|INDEX|MATERIALIZED|)"
         R"(CREATE|SUBSCRIBE|REPLAN)\b))"};
-    if (!for_word.empty() || !RE2::PartialMatch(next, *kExplainee)) {
-      return StatementKind::kNotPlan;
-    }
+    // `EXPLAIN AS <format> FOR q` names only the format.
+    const bool explainee = for_word.empty()
+                               ? RE2::PartialMatch(next, *kExplainee)
+                               : !as.empty();
+    if (!explainee) return StatementKind::kNotPlan;
   } else if (for_word.empty()) {
     return StatementKind::kNotPlan;
   }
