@@ -10,6 +10,7 @@
 // plan that validated still validates after the round trip.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -75,25 +76,18 @@ std::string CheckStablePrint(const Document& doc,
 }
 
 void FuzzOne(std::string_view text) {
-  absl::StatusOr<Document> doc = explain::ParseConciseText(text);
-  if (!doc.ok()) {
-    CheckInputError(doc.status(), "ParseConciseText");
-    return;
-  }
+  const std::optional<Document> doc =
+      ReadOrRefuse(explain::ParseConciseText(text), "ParseConciseText");
+  if (!doc.has_value()) return;
   if (doc->syntax != TextSyntax::kConcise) {
     Fail("ParseConciseText returned a document not marked concise");
   }
   const bool valid = Validate(*doc).ok();
   const std::string printed = CheckStablePrint(*doc, {}, "plain");
-  explain::PrintOptions with_ids;
-  with_ids.node_identifiers = true;
-  CheckStablePrint(*doc, with_ids, "node identifiers");
+  CheckStablePrint(*doc, WithNodeIds(), "node identifiers");
   if (!valid) return;
-  absl::StatusOr<Document> reparsed = explain::ParseConciseText(printed);
-  if (absl::Status status = Validate(*reparsed); !status.ok()) {
-    Fail("a valid plan no longer validates after print and parse", printed,
-         status.ToString());
-  }
+  // CheckStablePrint read `printed` back already.
+  CheckStillValid(*explain::ParseConciseText(printed), printed);
 }
 
 }  // namespace

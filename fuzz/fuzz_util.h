@@ -1,15 +1,22 @@
 // What the libFuzzer targets of fuzz/ share: how a target reports a broken
-// property (abort, so that libFuzzer saves the input as a crash) and the
-// whole-status checks every target makes.
+// property (abort, so that libFuzzer saves the input as a crash), the
+// whole-status checks every target makes, and the checks of the targets
+// that read fuzzed plans.
 #ifndef LIR_FUZZ_FUZZ_UTIL_H_
 #define LIR_FUZZ_FUZZ_UTIL_H_
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
-#include "absl/strings/string_view.h"
+#include <utility>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "lir/document.h"
+#include "lir/explain/text.h"
+#include "lir/validate.h"
 
 namespace lir::fuzz {
 
@@ -47,6 +54,36 @@ inline void CheckInputError(const absl::Status& status,
 inline void CheckEqual(absl::string_view first, absl::string_view second,
                        absl::string_view what) {
   if (first != second) Fail(what, first, second);
+}
+
+/// What a reader (`what` names it) made of fuzzed input: the document, or
+/// nullopt when it refused the input, which it must do as CheckInputError
+/// demands.
+inline std::optional<Document> ReadOrRefuse(absl::StatusOr<Document> read,
+                                            absl::string_view what) {
+  if (!read.ok()) {
+    CheckInputError(read.status(), what);
+    return std::nullopt;
+  }
+  return *std::move(read);
+}
+
+/// PrintOptions that print every node's id: the second form the text round
+/// trips are checked in.
+inline explain::PrintOptions WithNodeIds() {
+  explain::PrintOptions options;
+  options.node_identifiers = true;
+  return options;
+}
+
+/// A plan that validated must still validate once printed (`printed`) and
+/// read back (`reparsed`).
+inline void CheckStillValid(const Document& reparsed,
+                            absl::string_view printed) {
+  if (absl::Status status = Validate(reparsed); !status.ok()) {
+    Fail("a valid plan no longer validates after print and parse", printed,
+         status.ToString());
+  }
 }
 
 }  // namespace lir::fuzz

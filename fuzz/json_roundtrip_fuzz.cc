@@ -8,6 +8,7 @@
 // aside: they print verbatim by design).
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include "absl/strings/string_view.h"
@@ -26,11 +27,9 @@ namespace {
 constexpr std::string_view kOpaqueKind = "\"kind\": \"opaque\"";
 
 void FuzzOne(std::string_view text) {
-  absl::StatusOr<Document> doc = explain::ReadJson(text);
-  if (!doc.ok()) {
-    CheckInputError(doc.status(), "ReadJson");
-    return;
-  }
+  const std::optional<Document> doc =
+      ReadOrRefuse(explain::ReadJson(text), "ReadJson");
+  if (!doc.has_value()) return;
   const std::string json = explain::WriteJson(*doc);
   absl::StatusOr<Document> again = explain::ReadJson(json);
   if (!again.ok()) {

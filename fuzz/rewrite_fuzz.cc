@@ -12,6 +12,7 @@
 // analysis field; the rewrite report prints.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include "absl/strings/string_view.h"
@@ -115,11 +116,9 @@ void RewriteAndCheck(const Document& doc, const interp::AnalysisInputs& inputs,
 }
 
 void FuzzOne(std::string_view text) {
-  absl::StatusOr<Document> doc = explain::ParseText(text);
-  if (!doc.ok()) {
-    CheckInputError(doc.status(), "ParseText");
-    return;
-  }
+  const std::optional<Document> doc =
+      ReadOrRefuse(explain::ParseText(text), "ParseText");
+  if (!doc.has_value()) return;
   // A mutation can turn the input into concise text, a partial plan that
   // the verbose printer must not print (placeholders would read as facts);
   // concise_roundtrip_fuzz covers that syntax.

@@ -8,6 +8,7 @@
 // (the JSON form is lossless: include/lir/explain/json.h).
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include "absl/strings/string_view.h"
@@ -39,27 +40,20 @@ std::string CheckStablePrint(const Document& doc,
 }
 
 void FuzzOne(std::string_view text) {
-  absl::StatusOr<Document> doc = explain::ParseText(text);
-  if (!doc.ok()) {
-    CheckInputError(doc.status(), "ParseText");
-    return;
-  }
+  const std::optional<Document> doc =
+      ReadOrRefuse(explain::ParseText(text), "ParseText");
+  if (!doc.has_value()) return;
   // A mutation can turn the input into concise text, a partial plan that
   // the verbose printer must not print (placeholders would read as facts);
   // concise_roundtrip_fuzz covers that syntax.
   if (doc->syntax == TextSyntax::kConcise) return;
   const bool valid = Validate(*doc).ok();
   const std::string printed = CheckStablePrint(*doc, {}, "plain");
-  explain::PrintOptions with_ids;
-  with_ids.node_identifiers = true;
-  CheckStablePrint(*doc, with_ids, "node identifiers");
+  CheckStablePrint(*doc, WithNodeIds(), "node identifiers");
   if (!valid) return;
 
-  absl::StatusOr<Document> reparsed = explain::ParseText(printed);
-  if (!Validate(*reparsed).ok()) {
-    Fail("a valid plan no longer validates after print and parse", printed,
-         Validate(*reparsed).ToString());
-  }
+  // CheckStablePrint read `printed` back already.
+  CheckStillValid(*explain::ParseText(printed), printed);
   const std::string json = explain::WriteJson(*doc);
   absl::StatusOr<Document> from_json = explain::ReadJson(json);
   if (!from_json.ok()) {

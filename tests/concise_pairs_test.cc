@@ -243,12 +243,18 @@ TEST(ConcisePairs, EveryCorpusPlanPrints) {
 
 // ---- Partial plans (built here: what the concise reader produces) ---------
 
-Document OneObject(NodePtr plan) {
+// A document of one object named `name`, its body left to the caller.
+Document NamedObject(std::string name) {
   Document doc;
   Object object;
-  object.name = "Explained Query";
-  object.plan = std::move(plan);
+  object.name = std::move(name);
   doc.objects.push_back(std::move(object));
+  return doc;
+}
+
+Document OneObject(NodePtr plan) {
+  Document doc = NamedObject("Explained Query");
+  doc.objects[0].plan = std::move(plan);
   doc.syntax = TextSyntax::kConcise;
   return doc;
 }
@@ -284,11 +290,8 @@ TEST(ConcisePrinter, RefusesAConstantCutByTheVerboseForm) {
 }
 
 Document FastPathDoc(FastPath fast_path) {
-  Document doc;
-  Object object;
-  object.name = "Explained Query (fast path)";
-  object.fast_path = std::move(fast_path);
-  doc.objects.push_back(std::move(object));
+  Document doc = NamedObject("Explained Query (fast path)");
+  doc.objects[0].fast_path = std::move(fast_path);
   return doc;
 }
 

@@ -307,6 +307,10 @@ absl::StatusOr<Document> ParseAndValidate(TestCase& test) {
   if (infer && IsPartial(*doc)) {
     absl::Status inferred = interp::InferPartialFacts(*doc);
     if (!inferred.ok()) return inferred;
+    if (test.args.Get("validate", "true") == "true") {
+      absl::Status valid = Validate(*doc);
+      if (!valid.ok()) return valid;
+    }
   }
   return doc;
 }

@@ -12,10 +12,13 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
+#include "lir/arrangement.h"
 #include "lir/document.h"
+#include "lir/partial.h"
 #include "lir/pipeline/document_io.h"
 #include "lir/plan_builder.h"
 #include "lir/recognizer/pass.h"
+#include "lir/validate.h"
 #include "tests/support/corpus_util.h"
 
 namespace lir {
@@ -31,6 +34,13 @@ std::string Written(const absl::StatusOr<std::string>& written) {
 std::string ExamplePlan() {
   return corpus::ReadFile(std::filesystem::path(LIR_SOURCE_DIR) / "examples" /
                           "except.plan");
+}
+
+// examples/except.plan in the concise syntax (`lir-opt explain
+// --format=concise examples/except.plan`).
+std::string ConciseExamplePlan() {
+  return corpus::ReadFile(std::filesystem::path(LIR_SOURCE_DIR) / "examples" /
+                          "except.concise.plan");
 }
 
 // `lir-opt explain --enable_fused_set_difference examples/except.plan`: the
@@ -168,6 +178,115 @@ TEST(DocumentIo, WritesTheExampleByteForByteAndJsonRoundTrips) {
       "  Threshold::Basic ensure_arrangement={ key=[#0], permutation=id, "
       "thinning=() } // { node_id: LirId(10) }\n"))
       << with_ids;
+}
+
+// ---- Concise text -----------------------------------------------------------
+
+// Catches: ReadDocument not detecting the concise syntax, or not running
+// InferPartialFacts after validation (the root's layout would stay
+// unknown); and infer_partial_facts=false not leaving the marks.
+TEST(DocumentIo, ReadsConciseTextAndInfersWhatItImplies) {
+  const std::string text = ConciseExamplePlan();
+  ASSERT_FALSE(text.empty());
+  const Document doc = Read(text);
+  EXPECT_EQ(doc.syntax, TextSyntax::kConcise);
+  ASSERT_EQ(doc.objects.size(), 1u);
+  const Node& root = *doc.objects[0].plan;
+  ASSERT_TRUE(root.Is<ThresholdOp>());
+  // The Threshold's rows are one column wide (t1 read through project=(#0),
+  // t2 through its Source block): its layout is inferred.
+  EXPECT_TRUE(root.unknown.empty());
+  EXPECT_EQ(root.As<ThresholdOp>().ensure_arrangement,
+            MakeColumnArrangement({0}, 1));
+  // What concise text never implies stays unknown: the plan stays partial.
+  EXPECT_TRUE(IsPartial(doc));
+  EXPECT_TRUE(root.inputs[0]->unknown.Has(UnknownFact::kRawFlag));
+
+  absl::StatusOr<Document> marked =
+      ReadDocument(text, {.infer_partial_facts = false});
+  ASSERT_TRUE(marked.ok()) << marked.status();
+  EXPECT_TRUE(
+      marked->objects[0].plan->unknown.Has(UnknownFact::kArrangementLayouts));
+}
+
+// Catches: kText not following the syntax the document was read in, the
+// concise printer not reproducing what it read, or inference changing what
+// the concise form prints.
+TEST(DocumentIo, WritesConciseTextBackByteForByte) {
+  const std::string text = ConciseExamplePlan();
+  const Document doc = Read(text);
+  EXPECT_EQ(Written(WriteDocument(doc)), text);
+  EXPECT_EQ(Written(WriteDocument(doc, {.format = WriteFormat::kConcise})),
+            text);
+}
+
+// Catches: the verbose or JSON writer printing a partial plan's
+// placeholders as if they were facts, instead of refusing it with a message
+// that names the node and the fact and says where the facts are.
+TEST(DocumentIo, VerboseAndJsonRefuseAPartialPlanNamingTheNode) {
+  const Document doc = Read(ConciseExamplePlan());
+  for (const WriteFormat format : {WriteFormat::kVerbose, WriteFormat::kJson}) {
+    SCOPED_TRACE(format == WriteFormat::kJson ? "json" : "verbose");
+    absl::StatusOr<std::string> written =
+        WriteDocument(doc, {.format = format});
+    ASSERT_FALSE(written.ok());
+    EXPECT_EQ(written.status().code(), absl::StatusCode::kFailedPrecondition);
+    const std::string message(written.status().message());
+    EXPECT_TRUE(absl::StartsWith(
+        message,
+        "Explained Query: LirId(9) ArrangeBy: the concise form does "
+        "not show its raw flag, which "))
+        << message;
+    EXPECT_TRUE(absl::StrContains(message, "AS VERBOSE TEXT")) << message;
+    EXPECT_TRUE(absl::StrContains(message, format == WriteFormat::kJson
+                                               ? "lir's JSON form"
+                                               : "the verbose syntax"))
+        << message;
+  }
+}
+
+// Catches: the concise printer refusing a complete plan, or printing it
+// differently from what Materialize's default EXPLAIN prints.
+TEST(DocumentIo, AVerbosePlanPrintsAsConciseText) {
+  const Document doc = Read(ExamplePlan());
+  EXPECT_EQ(doc.syntax, TextSyntax::kVerbose);
+  EXPECT_EQ(Written(WriteDocument(doc, {.format = WriteFormat::kConcise})),
+            ConciseExamplePlan());
+}
+
+// A concise plan that validates as read (the Threshold's layout is unknown)
+// but not once the Source block's projection gives its rows' arity: a
+// Threshold's key is its full row, #0, #1, and `#1` alone is not.
+constexpr char kInvalidOnceInferred[] = R"(Explained Query:
+  →Threshold Diffs #1
+    →Arrange (#1)
+      →Read materialize.public.t
+
+Source materialize.public.t
+  project=(#0, #2)
+)";
+
+// Regression: ReadDocument once validated a concise plan only before
+// InferPartialFacts, so a plan that is invalid once its implied facts are
+// filled in came back OK and the pipeline blamed the passes (`internal
+// error: the optimized plan is invalid`) for the input's own fault.
+TEST(DocumentIo, AnInputInvalidOnceInferredIsAnInputError) {
+  absl::StatusOr<Document> doc =
+      ReadDocument(kInvalidOnceInferred, {.file_name = "bad.plan"});
+  if (doc.ok()) {
+    const absl::Status valid = Validate(*doc);
+    EXPECT_TRUE(valid.ok())
+        << "ReadDocument returned an invalid document: " << valid;
+  } else {
+    EXPECT_EQ(doc.status().code(), absl::StatusCode::kInvalidArgument);
+  }
+  absl::StatusOr<PipelineResult> result =
+      Pipeline().Run(kInvalidOnceInferred, {.file_name = "bad.plan"});
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument)
+      << result.status();
+  EXPECT_FALSE(absl::StrContains(result.status().message(), "internal error"))
+      << result.status();
 }
 
 // ---- Pipeline ---------------------------------------------------------------
@@ -367,6 +486,62 @@ TEST(Pipeline, AnnotatesTheOptimizedPlan) {
       << json->output;
   // The annotations are output only: the document reads back as before.
   EXPECT_EQ(Written(WriteDocument(Read(json->output))), kFusedExample);
+}
+
+// Catches: the passes not seeing what inference filled in (the fused
+// SetDifference rewrite needs the Threshold's layout and the arms' input
+// keys), or the result printed in another syntax than the input's.
+TEST(Pipeline, FusedSetDifferenceRewritesTheConciseExample) {
+  absl::StatusOr<PipelineResult> result = Pipeline(Fused()).Run(
+      ConciseExamplePlan(), {.file_name = "except.concise.plan"});
+  ASSERT_TRUE(result.ok()) << result.status();
+  // kFusedExample in the concise syntax.
+  EXPECT_EQ(result->output, R"(Explained Query:
+  →Set Difference #0
+    →Unarranged Raw Stream
+      →Distinct GroupAggregate
+        →Fused with Child Map/Filter/Project
+          Project: #0
+            →Arranged materialize.public.t1
+              Key: (#0{a})
+    →Unarranged Raw Stream
+      →Distinct GroupAggregate
+        →Read materialize.public.t2
+
+Source materialize.public.t2
+  project=(#0)
+
+Used Indexes:
+  - materialize.public.t1_a_idx (*** full scan ***)
+
+Target cluster: quickstart
+)");
+  EXPECT_EQ(result->document.syntax, TextSyntax::kConcise);
+  ASSERT_EQ(result->document.objects.size(), 1u);
+  EXPECT_EQ(result->document.objects[0].plan->kind(), NodeKind::kSetDifference);
+  const Candidate* fused = CandidateOf(result->report, "fused_set_difference");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->outcome, CandidateOutcome::kFired);
+
+  // Without the feature it prints the input back.
+  absl::StatusOr<PipelineResult> off = Pipeline().Run(ConciseExamplePlan());
+  ASSERT_TRUE(off.ok()) << off.status();
+  EXPECT_EQ(off->output, ConciseExamplePlan());
+
+  // Verbose output is refused, named by the input's name.
+  PipelineOptions verbose = Fused();
+  verbose.format = WriteFormat::kVerbose;
+  absl::StatusOr<PipelineResult> refused = Pipeline(verbose).Run(
+      ConciseExamplePlan(), {.file_name = "except.concise.plan"});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
+  // The first node still lacking a fact is now an arm's ArrangeBy.
+  EXPECT_TRUE(absl::StartsWith(
+      refused.status().message(),
+      "except.concise.plan: Explained Query: LirId(3) ArrangeBy: the concise "
+      "form does not show its arrangement strategy, which the verbose syntax "
+      "needs"))
+      << refused.status();
 }
 
 TEST(Pipeline, FeaturesFromAConfigText) {

@@ -56,20 +56,11 @@ std::string LabelText(bool delta, bool cross, bool one_shot) {
 size_t FinalGroupStart(absl::string_view item) {
   if (item.empty() || item.back() != ']') return absl::string_view::npos;
   int depth = 0;
-  bool in_string = false;
   size_t open = absl::string_view::npos;
   for (size_t i = 0; i < item.size(); ++i) {
     const char c = item[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
     if (c == '"') {
-      in_string = true;
+      i = StringLiteralEnd(item, i);
     } else if (c == '(' || c == '[' || c == '{') {
       if (depth++ == 0) open = i;
     } else if (c == ')' || c == ']' || c == '}') {
@@ -202,6 +193,19 @@ absl::StatusOr<JoinClosure> ParseClosure(const ErrorSink& errors,
   return closure;
 }
 
+// The input position `k` of a block line (`after %k:`, `path %k:`) whose
+// number starts at byte `offset` of its content.
+absl::StatusOr<int> BlockPosition(const ErrorSink& errors, const TextLine& line,
+                                  size_t offset) {
+  absl::string_view number = line.content.substr(offset);
+  int position = -1;
+  if (!absl::ConsumeSuffix(&number, ":") || !IsCanonicalNumber(number) ||
+      !absl::SimpleAtoi(number, &position)) {
+    return errors.Expected(line, offset, "'<input position>:'");
+  }
+  return position;
+}
+
 // The `after %k:` blocks and the `Final closure:` block of one path at
 // `level`; returns how many were read.
 absl::StatusOr<int> ParseClosureBlocks(const ErrorSink& errors,
@@ -211,12 +215,7 @@ absl::StatusOr<int> ParseClosureBlocks(const ErrorSink& errors,
   size_t next_stage = 0;
   while (c.At(level, "after %")) {
     const TextLine& line = c.Next();
-    absl::string_view number = line.content.substr(7);
-    int relation = -1;
-    if (!absl::ConsumeSuffix(&number, ":") || !IsCanonicalNumber(number) ||
-        !absl::SimpleAtoi(number, &relation)) {
-      return errors.Expected(line, 7, "'<input position>:'");
-    }
+    LIR_ASSIGN_OR_RETURN(const int relation, BlockPosition(errors, line, 7));
     // `after %k` names the input the stage looks up, not the stage number
     // (pitfall 6); the blocks follow the stage order.
     size_t s = next_stage;
@@ -326,12 +325,7 @@ absl::Status ParseConciseJoin(const ErrorSink& errors, ConciseCursor& c,
     size_t next_path = 0;
     while (c.At(d1, "path %")) {
       const TextLine& line = c.Next();
-      absl::string_view number = line.content.substr(6);
-      int source = -1;
-      if (!absl::ConsumeSuffix(&number, ":") || !IsCanonicalNumber(number) ||
-          !absl::SimpleAtoi(number, &source)) {
-        return errors.Expected(line, 6, "'<input position>:'");
-      }
+      LIR_ASSIGN_OR_RETURN(const int source, BlockPosition(errors, line, 6));
       size_t p = next_path;
       while (p < join.paths.size() && join.paths[p].source_relation != source) {
         ++p;

@@ -105,19 +105,10 @@ std::string Excerpt(absl::string_view text, size_t max) {
 // outside a string: comparison operators are followed by a space, `=`, `@`
 // or `<`.
 size_t FindMaskedLiteral(absl::string_view text, size_t* length) {
-  bool in_string = false;
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
     if (c == '"') {
-      in_string = true;
+      i = StringLiteralEnd(text, i);
       continue;
     }
     if (c != '<' || i + 1 >= text.size() ||
@@ -200,19 +191,10 @@ absl::Status MaskAware(const ErrorSink& errors, const TextLine& line,
 
 size_t MatchingClose(absl::string_view text, size_t open) {
   int depth = 0;
-  bool in_string = false;
   for (size_t i = open; i < text.size(); ++i) {
     const char c = text[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
     if (c == '"') {
-      in_string = true;
+      i = StringLiteralEnd(text, i);
     } else if (c == '(' || c == '[' || c == '{') {
       ++depth;
     } else if (c == ')' || c == ']' || c == '}') {

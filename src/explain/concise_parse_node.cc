@@ -56,6 +56,25 @@ namespace {
 // Bytes of `→` before an operator's name.
 constexpr size_t kOp = kArrow.size();
 
+// Reads the MFP lines at `level` under the wrapper line `wrapper` (`→Fused
+// with Child/Parent Map/Filter/Project`) into `mfp`: there must be some, as
+// the printer writes a wrapper only for an MFP that is not the identity.
+absl::Status ReadWrappedMfp(const ErrorSink& errors, ConciseCursor& c,
+                            const TextLine& wrapper, int level,
+                            MapFilterProject* mfp,
+                            const TextLine** temporal_line = nullptr) {
+  LIR_ASSIGN_OR_RETURN(int read, ParseConciseMfpLines(errors, c, level, true,
+                                                      mfp, temporal_line));
+  if (read == 0) {
+    return UnexpectedAt(
+        errors, c,
+        absl::StrCat("the MFP lines (Project:, Filter:, Map:, "
+                     "TemporalFilter:) of '",
+                     wrapper.content, "' at indentation level ", level));
+  }
+  return absl::OkStatus();
+}
+
 // Only a Get reading an arrangement or a collection, a Table Function and
 // a GroupAggregate take an MFP fused from above (CONCISE-FORMAT 4).
 absl::Status NotFusable(const ErrorSink& errors, const OperatorLine& op,
@@ -221,15 +240,7 @@ absl::StatusOr<ConciseHead> ReadArrangeBy(const ErrorSink& errors,
         return errors.Expected(line, wrapper.size(),
                                "no node_id on a wrapper line");
       }
-      LIR_ASSIGN_OR_RETURN(
-          int read, ParseConciseMfpLines(errors, c, e + 2, true, &a.input_mfp));
-      if (read == 0) {
-        return UnexpectedAt(
-            errors, c,
-            absl::StrCat("the MFP lines (Project:, Filter:, Map:, "
-                         "TemporalFilter:) of '",
-                         line.content, "' at indentation level ", e + 2));
-      }
+      LIR_RETURN_IF_ERROR(ReadWrappedMfp(errors, c, line, e + 2, &a.input_mfp));
       if (!c.AtOperator(e + 2)) {
         return UnexpectedAt(errors, c,
                             absl::StrCat("the input of ", kArrow, label,
@@ -413,16 +424,8 @@ absl::StatusOr<ConciseHead> ReadConciseHead(const ErrorSink& errors,
   LIR_RETURN_IF_ERROR(NoAnnotation(errors, wrapper));
   FusedMfp fused;
   fused.wrapper = &first;
-  LIR_ASSIGN_OR_RETURN(int read,
-                       ParseConciseMfpLines(errors, c, s + 1, true, &fused.mfp,
-                                            &fused.temporal_line));
-  if (read == 0) {
-    return UnexpectedAt(
-        errors, c,
-        absl::StrCat("the MFP lines (Project:, Filter:, Map:, "
-                     "TemporalFilter:) of '",
-                     first.content, "' at indentation level ", s + 1));
-  }
+  LIR_RETURN_IF_ERROR(ReadWrappedMfp(errors, c, first, s + 1, &fused.mfp,
+                                     &fused.temporal_line));
   if (!c.AtOperator(s + 2)) {
     return UnexpectedAt(
         errors, c,

@@ -20,6 +20,7 @@
 #include "lir/explain/concise.h"
 #include "lir/status_macros.h"
 #include "src/explain/concise_parser.h"
+#include "src/explain/plan_frames.h"
 #include "src/explain/text_lines.h"
 
 namespace lir::explain {
@@ -37,23 +38,15 @@ struct Frame {
   // With blocks:
   const TextLine* with_line = nullptr;
   int level = 0;
-  bool recursive = false;
-  std::vector<uint64_t> ids;
-  std::vector<std::optional<LetRecLimit>> limits;
-  std::vector<NodePtr> values;
-  NodePtr body;
+  internal::WithBlock with;
   const TextLine* body_line = nullptr;
-  bool in_body = false;
-  std::optional<LirId> return_id;
 
   bool is_with() const { return head.node == nullptr; }
 };
 
 // "1 child plan", "2 child plans", "at least 1 child plan".
 std::string ChildPlans(const ConciseHead& head) {
-  const bool exact = head.min_inputs == head.max_inputs;
-  return absl::StrCat(exact ? "" : "at least ", head.min_inputs, " child plan",
-                      exact && head.min_inputs == 1 ? "" : "s");
+  return internal::ChildPlans({head.min_inputs, head.max_inputs});
 }
 
 class ConcisePlanBuilder {
@@ -102,12 +95,7 @@ class ConcisePlanBuilder {
       return NodeError(top, line);
     }
     while (!stack_.empty()) LIR_RETURN_IF_ERROR(Close());
-    if (root_ == nullptr) {
-      const int number = begin < lines_.size()
-                             ? lines_[begin].number
-                             : (lines_.empty() ? 1 : lines_.back().number);
-      return errors_.AtEnd(number, "expected a plan");
-    }
+    if (root_ == nullptr) return internal::NoPlanError(errors_, lines_, begin);
     return std::move(root_);
   }
 
@@ -132,7 +120,7 @@ class ConcisePlanBuilder {
       Frame frame;
       frame.with_line = &line;
       frame.level = line.level;
-      frame.recursive = text.substr(kArrow.size()) != "With";
+      frame.with.recursive = text.substr(kArrow.size()) != "With";
       stack_.push_back(std::move(frame));
       return absl::OkStatus();
     }
@@ -149,14 +137,15 @@ class ConcisePlanBuilder {
   // plan, `→Return` or the body. False when the line is none of them.
   absl::StatusOr<bool> WithLine(Frame& top, ConciseCursor& c) {
     const TextLine& line = c.Peek();
-    const bool bound = top.values.size() == top.ids.size();
-    if (!top.in_body && line.level == top.level &&
+    internal::WithBlock& with = top.with;
+    const bool bound = with.values.size() == with.ids.size();
+    if (!with.in_body && line.level == top.level &&
         absl::StartsWith(line.content, absl::StrCat(kArrow, "Return"))) {
       std::optional<LirId> id;
       LIR_ASSIGN_OR_RETURN(absl::string_view text,
                            internal::StripAnnotation(errors_, line, &id));
       if (text.substr(kArrow.size()) != "Return") return false;
-      if (top.ids.empty()) {
+      if (with.ids.empty()) {
         return errors_.Expected(
             line, 0,
             absl::StrCat("'cte l<n> =' at indentation "
@@ -165,28 +154,23 @@ class ConcisePlanBuilder {
       }
       if (!bound) return WithError(top, line);
       if (id.has_value()) saw_node_ids_ = true;
-      top.return_id = id;
-      top.in_body = true;
+      with.return_id = id;
+      with.in_body = true;
       c.Next();
       return true;
     }
-    if (!top.in_body && bound && line.level == top.level + 1 &&
+    if (!with.in_body && bound && line.level == top.level + 1 &&
         absl::StartsWith(line.content, "cte ")) {
-      uint64_t id = 0;
-      std::optional<LetRecLimit> limit;
-      LIR_RETURN_IF_ERROR(
-          internal::ParseCteLine(errors_, line, top.recursive, &id, &limit));
-      top.ids.push_back(id);
-      top.limits.push_back(limit);
+      LIR_RETURN_IF_ERROR(internal::ReadCte(errors_, line, with));
       c.Next();
       return true;
     }
-    if (!top.in_body && !bound && line.level == top.level + 2 &&
+    if (!with.in_body && !bound && line.level == top.level + 2 &&
         c.AtOperator(line.level)) {
       LIR_RETURN_IF_ERROR(Open(c));
       return true;
     }
-    if (top.in_body && top.body == nullptr && line.level == top.level + 1 &&
+    if (with.in_body && with.body == nullptr && line.level == top.level + 1 &&
         c.AtOperator(line.level)) {
       top.body_line = &line;
       LIR_RETURN_IF_ERROR(Open(c));
@@ -197,16 +181,17 @@ class ConcisePlanBuilder {
 
   // What a With block expected instead of `line`.
   absl::Status WithError(const Frame& top, const TextLine& line) {
+    const internal::WithBlock& with = top.with;
     std::string what;
-    if (top.in_body) {
+    if (with.in_body) {
       what =
-          top.body == nullptr
+          with.body == nullptr
               ? absl::StrCat("the body of '", kArrow,
                              "Return' at indentation level ", top.level + 1)
               : absl::StrCat("the end of the '", kArrow, "With' block (its '",
                              kArrow, "Return' has one body)");
-    } else if (top.values.size() < top.ids.size()) {
-      what = absl::StrCat("the plan bound to l", top.ids.back(),
+    } else if (with.values.size() < with.ids.size()) {
+      what = absl::StrCat("the plan bound to l", with.ids.back(),
                           " at indentation level ", top.level + 2);
     } else {
       what = absl::StrCat("'cte l<n> =' at indentation level ", top.level + 1,
@@ -280,58 +265,27 @@ class ConcisePlanBuilder {
     Frame& parent = stack_.back();
     if (!parent.is_with()) {
       parent.head.node->inputs.push_back(std::move(done));
-    } else if (parent.in_body) {
-      parent.body = std::move(done);
     } else {
-      parent.values.push_back(std::move(done));
+      parent.with.Add(std::move(done));
     }
     return absl::OkStatus();
   }
 
   absl::StatusOr<NodePtr> CloseWith(Frame& frame) {
-    const TextLine& header = *frame.with_line;
-    if (frame.ids.empty()) {
-      return errors_.At(header, 0,
-                        "expected 'cte l<n> =' lines in the With block");
+    LIR_RETURN_IF_ERROR(internal::CheckWithComplete(
+        errors_, *frame.with_line, frame.with,
+        "expected 'cte l<n> =' lines in the With block",
+        absl::StrCat(kArrow, "Return")));
+    // Materialize prints a Let whose body is a Let as one block, so a
+    // body that is itself a `→With` block would not print back.
+    if (!frame.with.recursive && frame.with.body->Is<LetOp>()) {
+      return errors_.Expected(
+          *frame.body_line, 0,
+          absl::StrCat("a body that is not a '", kArrow,
+                       "With' block (a With whose body is a With prints as "
+                       "one block, its cte lines together)"));
     }
-    if (frame.values.size() < frame.ids.size()) {
-      return errors_.At(
-          header, 0,
-          absl::StrCat("expected the plan bound to l", frame.ids.back()));
-    }
-    if (frame.body == nullptr) {
-      return errors_.At(
-          header, 0,
-          absl::StrCat("expected '", kArrow, "Return' and a body plan"));
-    }
-    NodePtr done;
-    if (frame.recursive) {
-      LetRecOp op;
-      op.ids = std::move(frame.ids);
-      op.limits = std::move(frame.limits);
-      std::vector<NodePtr> inputs = std::move(frame.values);
-      inputs.push_back(std::move(frame.body));
-      done = MakeNode(std::move(op), std::move(inputs));
-    } else {
-      // Materialize prints a Let whose body is a Let as one block, so a
-      // body that is itself a `→With` block would not print back.
-      if (frame.body->Is<LetOp>()) {
-        return errors_.Expected(
-            *frame.body_line, 0,
-            absl::StrCat("a body that is not a '", kArrow,
-                         "With' block (a With whose body is a With prints as "
-                         "one block, its cte lines together)"));
-      }
-      done = std::move(frame.body);
-      for (size_t k = frame.ids.size(); k-- > 0;) {
-        std::vector<NodePtr> inputs;
-        inputs.push_back(std::move(frame.values[k]));
-        inputs.push_back(std::move(done));
-        done = MakeNode(LetOp{frame.ids[k]}, std::move(inputs));
-      }
-    }
-    if (frame.return_id.has_value()) done->id = *frame.return_id;
-    return done;
+    return internal::BuildWithPlan(std::move(frame.with));
   }
 
   const ErrorSink& errors_;
@@ -341,24 +295,15 @@ class ConcisePlanBuilder {
   bool saw_node_ids_ = false;
 };
 
-// The concise plan body reader (internal::PlanBodyReader).
-absl::StatusOr<NodePtr> BuildConcisePlan(const ErrorSink& errors,
-                                         const std::vector<TextLine>& lines,
-                                         size_t begin, size_t end,
-                                         int base_level, bool* saw_node_ids) {
-  ConcisePlanBuilder builder(errors, lines);
-  LIR_ASSIGN_OR_RETURN(NodePtr plan, builder.Build(begin, end, base_level));
-  *saw_node_ids = builder.saw_node_ids();
-  return plan;
-}
-
 }  // namespace
 
 absl::StatusOr<Document> ParseConciseText(std::string_view text,
                                           const ParseOptions& options) {
-  LIR_ASSIGN_OR_RETURN(Document doc, internal::ParseDocumentFrame(
-                                         text, options, BuildConcisePlan,
-                                         internal::ParseConciseFastPathBody));
+  LIR_ASSIGN_OR_RETURN(
+      Document doc,
+      internal::ParseDocumentFrame(text, options,
+                                   internal::ReadPlanBody<ConcisePlanBuilder>,
+                                   internal::ParseConciseFastPathBody));
   doc.syntax = TextSyntax::kConcise;
   return doc;
 }

@@ -6,6 +6,7 @@
 // `→Fused with Child Table Function unnest_list`) and MFP lines push it down
 // (CONCISE-FORMAT 12, pitfall 1). The traversal keeps its own stack, so plan
 // depth is bounded only by memory.
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,13 +41,6 @@ std::string KeyOrEmpty(const std::vector<ScalarExpr>& key) {
   return key.empty() ? std::string("(empty key)") : PrintCompactScalars(key);
 }
 
-// One pending piece of output: a node subtree, or a ready-made line.
-struct Task {
-  const Node* node = nullptr;  // null: `line` is printed as is
-  int level = 0;
-  std::string line;
-};
-
 class ConcisePrinter {
  public:
   ConcisePrinter(std::string& out, const ConciseAnnotation& annotation)
@@ -55,14 +49,8 @@ class ConcisePrinter {
   // Prints the subtree at `root` with its first line at `level`.
   absl::Status PrintTree(const Node& root, int level) {
     stack_.push_back({&root, level, {}});
-    while (!stack_.empty()) {
-      Task task = std::move(stack_.back());
-      stack_.pop_back();
-      if (task.node == nullptr) {
-        Line(task.level, task.line);
-      } else {
-        LIR_RETURN_IF_ERROR(PrintNode(*task.node, task.level));
-      }
+    while (std::optional<PrintTask> task = NextNodeTask(stack_, out_)) {
+      LIR_RETURN_IF_ERROR(PrintNode(*task->node, task->level));
     }
     return absl::OkStatus();
   }
@@ -81,11 +69,8 @@ class ConcisePrinter {
     Line(level, absl::StrCat(text, Annotation(node)));
   }
 
-  // Schedules the inputs of `node` at `level`, in order.
   void PushInputs(const Node& node, int level) {
-    for (size_t i = node.inputs.size(); i-- > 0;) {
-      stack_.push_back({node.inputs[i].get(), level, {}});
-    }
+    internal::PushInputs(node, level, stack_);
   }
 
   // `→Fused with Child Map/Filter/Project` and the MFP lines below it when
@@ -145,46 +130,6 @@ class ConcisePrinter {
         Header(at, node, absl::StrCat("→Read ", id));
         return;
       }
-    }
-  }
-
-  // A Let chain prints as one `→With` block: bindings, `→Return`, body.
-  void With(const Node& node, int level) {
-    std::vector<const Node*> chain;
-    const Node* head = &node;
-    while (head->Is<LetOp>()) {
-      chain.push_back(head);
-      head = head->inputs[1].get();
-    }
-    Line(level, "→With");
-    // Pushed in reverse: the body last-out.
-    stack_.push_back({head, level + 1, {}});
-    stack_.push_back(
-        {nullptr, level, absl::StrCat("→Return", Annotation(node))});
-    for (size_t i = chain.size(); i-- > 0;) {
-      stack_.push_back({chain[i]->inputs[0].get(), level + 2, {}});
-      stack_.push_back({nullptr, level + 1,
-                        absl::StrCat("cte l", chain[i]->As<LetOp>().id, " =")});
-    }
-  }
-
-  // Never merged with a surrounding With (text.rs prints each LetRec alone).
-  void LetRec(const Node& node, const LetRecOp& r, int level) {
-    Line(level, "→With Mutually Recursive");
-    const size_t n = r.ids.size();
-    stack_.push_back({node.inputs[n].get(), level + 1, {}});
-    stack_.push_back(
-        {nullptr, level, absl::StrCat("→Return", Annotation(node))});
-    for (size_t i = n; i-- > 0;) {
-      stack_.push_back({node.inputs[i].get(), level + 2, {}});
-      std::string limit;
-      if (i < r.limits.size() && r.limits[i].has_value()) {
-        limit = absl::StrCat(
-            "[recursion_limit=", r.limits[i]->max_iters,
-            r.limits[i]->return_at_limit ? ", return_at_limit" : "", "] ");
-      }
-      stack_.push_back({nullptr, level + 1,
-                        absl::StrCat("cte ", limit, "l", r.ids[i], " =")});
     }
   }
 
@@ -371,8 +316,14 @@ class ConcisePrinter {
       case NodeKind::kConstant:
         return Constant(node, node.As<ConstantOp>(), level);
       case NodeKind::kGet: Get(node, node.As<GetOp>(), level); break;
-      case NodeKind::kLet: With(node, level); break;
-      case NodeKind::kLetRec: LetRec(node, node.As<LetRecOp>(), level); break;
+      case NodeKind::kLet:
+        PushWithBlock(node, level, /*arrow=*/"→", Annotation(node), out_,
+                      stack_);
+        break;
+      case NodeKind::kLetRec:
+        PushLetRecBlock(node, level, /*arrow=*/"→", Annotation(node), out_,
+                        stack_);
+        break;
       case NodeKind::kMfp: Mfp(node, node.As<MfpOp>(), level); break;
       case NodeKind::kFlatMap:
         FlatMap(node, node.As<FlatMapOp>(), level);
@@ -417,7 +368,7 @@ class ConcisePrinter {
 
   std::string& out_;
   const ConciseAnnotation& annotation_;
-  std::vector<Task> stack_;
+  std::vector<PrintTask> stack_;
 };
 
 }  // namespace

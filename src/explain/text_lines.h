@@ -123,6 +123,13 @@ absl::StatusOr<absl::string_view> Between(const ErrorSink& errors,
                                           absl::string_view suffix,
                                           absl::string_view what);
 
+/// The offset of the `"` that closes the string literal opened by the `"`
+/// at `text[open]` (a backslash escapes the byte after it), or
+/// `text.size()` when the literal is not closed. Scanners step over a
+/// literal with this, so that brackets, separators and masks inside it are
+/// not taken for syntax.
+size_t StringLiteralEnd(absl::string_view text, size_t open);
+
 /// Splits `text` at occurrences of `sep` outside brackets and string
 /// literals; returns (offset, piece) pairs.
 std::vector<std::pair<size_t, absl::string_view>> SplitTopLevel(

@@ -22,26 +22,28 @@
 
 namespace lir::explain::internal {
 
+size_t StringLiteralEnd(absl::string_view text, size_t open) {
+  for (size_t i = open + 1; i < text.size(); ++i) {
+    if (text[i] == '\\') {
+      ++i;
+    } else if (text[i] == '"') {
+      return i;
+    }
+  }
+  return text.size();
+}
+
 // Splits `text` at occurrences of `sep` outside brackets and string
 // literals; returns (offset, piece) pairs.
 std::vector<std::pair<size_t, absl::string_view>> SplitTopLevel(
     absl::string_view text, absl::string_view sep) {
   std::vector<std::pair<size_t, absl::string_view>> pieces;
   int depth = 0;
-  bool in_string = false;
   size_t start = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     char ch = text[i];
-    if (in_string) {
-      if (ch == '\\' && i + 1 < text.size()) {
-        ++i;
-      } else if (ch == '"') {
-        in_string = false;
-      }
-      continue;
-    }
     if (ch == '"') {
-      in_string = true;
+      i = StringLiteralEnd(text, i);
     } else if (ch == '(' || ch == '[' || ch == '{') {
       ++depth;
     } else if (ch == ')' || ch == ']' || ch == '}') {

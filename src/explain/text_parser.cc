@@ -19,6 +19,7 @@
 #include "absl/strings/strip.h"
 #include "lir/explain/text.h"
 #include "lir/status_macros.h"
+#include "src/explain/plan_frames.h"
 #include "src/explain/text_fast_path.h"
 #include "src/explain/text_lines.h"
 #include "src/explain/text_syntax.h"
@@ -207,13 +208,7 @@ struct Frame {
   int level = 0;
   TextLine header;
   NodePtr node;  // null for With blocks
-  bool recursive = false;
-  std::vector<uint64_t> ids;
-  std::vector<std::optional<LetRecLimit>> limits;
-  std::vector<NodePtr> values;
-  NodePtr body;
-  bool in_body = false;
-  std::optional<LirId> return_id;
+  internal::WithBlock with;
 };
 
 class PlanBuilder {
@@ -229,7 +224,7 @@ class PlanBuilder {
       while (!stack_.empty() && stack_.back().level >= line.level) {
         Frame& top = stack_.back();
         if (is_return && top.node == nullptr && top.level == line.level &&
-            !top.in_body) {
+            !top.with.in_body) {
           break;
         }
         LIR_RETURN_IF_ERROR(Close());
@@ -260,12 +255,7 @@ class PlanBuilder {
       LIR_ASSIGN_OR_RETURN(i, OpenNode(i, end));
     }
     while (!stack_.empty()) LIR_RETURN_IF_ERROR(Close());
-    if (root_ == nullptr) {
-      int number = begin < lines_.size()
-                       ? lines_[begin].number
-                       : (lines_.empty() ? 1 : lines_.back().number);
-      return errors_.AtEnd(number, "expected a plan");
-    }
+    if (root_ == nullptr) return internal::NoPlanError(errors_, lines_, begin);
     return std::move(root_);
   }
 
@@ -283,23 +273,24 @@ class PlanBuilder {
                            StripAnnotation(errors_, line, &id));
       if (text != "Return") return errors_.Expected(line, 0, "'Return'");
       if (id.has_value()) saw_node_ids_ = true;
-      top.return_id = id;
-      top.in_body = true;
+      top.with.return_id = id;
+      top.with.in_body = true;
       return i + 1;
     }
-    if (!top.in_body && line.level == top.level + 1) {
+    if (!top.with.in_body && line.level == top.level + 1) {
       LIR_RETURN_IF_ERROR(CheckBindingsComplete(top, line));
-      LIR_RETURN_IF_ERROR(ParseCte(top, line));
+      LIR_RETURN_IF_ERROR(internal::ReadCte(errors_, line, top.with));
       return i + 1;
     }
-    if (!top.in_body && line.level == top.level + 2 &&
-        top.values.size() < top.ids.size()) {
+    if (!top.with.in_body && line.level == top.level + 2 &&
+        top.with.values.size() < top.with.ids.size()) {
       return OpenNode(i, end);
     }
-    if (top.in_body && line.level == top.level + 1 && top.body == nullptr) {
+    if (top.with.in_body && line.level == top.level + 1 &&
+        top.with.body == nullptr) {
       return OpenNode(i, end);
     }
-    if (top.in_body) {
+    if (top.with.in_body) {
       return errors_.Expected(line, 0, "the end of the With block (one body)");
     }
     return errors_.Expected(line, 0,
@@ -308,20 +299,10 @@ class PlanBuilder {
   }
 
   absl::Status CheckBindingsComplete(const Frame& top, const TextLine& line) {
-    if (top.values.size() < top.ids.size()) {
+    if (top.with.values.size() < top.with.ids.size()) {
       return errors_.Expected(
-          line, 0, absl::StrCat("the plan bound to l", top.ids.back()));
+          line, 0, absl::StrCat("the plan bound to l", top.with.ids.back()));
     }
-    return absl::OkStatus();
-  }
-
-  absl::Status ParseCte(Frame& top, const TextLine& line) {
-    uint64_t id = 0;
-    std::optional<LetRecLimit> limit;
-    LIR_RETURN_IF_ERROR(
-        internal::ParseCteLine(errors_, line, top.recursive, &id, &limit));
-    top.ids.push_back(id);
-    top.limits.push_back(limit);
     return absl::OkStatus();
   }
 
@@ -335,7 +316,7 @@ class PlanBuilder {
       Frame frame;
       frame.level = line.level;
       frame.header = line;
-      frame.recursive = text != "With";
+      frame.with.recursive = text != "With";
       stack_.push_back(std::move(frame));
       return i + 1;
     }
@@ -390,11 +371,7 @@ class PlanBuilder {
       if (!want.Allows(have)) {
         return errors_.At(
             frame.header, 0,
-            absl::StrCat("expected ",
-                         want.Exact() ? absl::StrCat(want.min)
-                                      : absl::StrCat("at least ", want.min),
-                         " child plan",
-                         want.Exact() && want.min == 1 ? "" : "s", " under ",
+            absl::StrCat("expected ", internal::ChildPlans(want), " under ",
                          HeaderName(*frame.node), ", found ", have));
       }
       // The JSON form checks the same (json_read.cc CheckInputCount), so
@@ -411,35 +388,10 @@ class PlanBuilder {
       }
       done = std::move(frame.node);
     } else {
-      if (frame.ids.empty()) {
-        return errors_.At(frame.header, 0,
-                          "expected 'cte l<n> =' lines in With block");
-      }
-      if (frame.values.size() < frame.ids.size()) {
-        return errors_.At(
-            frame.header, 0,
-            absl::StrCat("expected the plan bound to l", frame.ids.back()));
-      }
-      if (frame.body == nullptr) {
-        return errors_.At(frame.header, 0, "expected 'Return' and a body plan");
-      }
-      if (frame.recursive) {
-        LetRecOp op;
-        op.ids = frame.ids;
-        op.limits = frame.limits;
-        std::vector<NodePtr> inputs = std::move(frame.values);
-        inputs.push_back(std::move(frame.body));
-        done = MakeNode(std::move(op), std::move(inputs));
-      } else {
-        done = std::move(frame.body);
-        for (size_t k = frame.ids.size(); k-- > 0;) {
-          std::vector<NodePtr> inputs;
-          inputs.push_back(std::move(frame.values[k]));
-          inputs.push_back(std::move(done));
-          done = MakeNode(LetOp{frame.ids[k]}, std::move(inputs));
-        }
-      }
-      if (frame.return_id.has_value()) done->id = *frame.return_id;
+      LIR_RETURN_IF_ERROR(internal::CheckWithComplete(
+          errors_, frame.header, frame.with,
+          "expected 'cte l<n> =' lines in With block", "Return"));
+      done = internal::BuildWithPlan(std::move(frame.with));
     }
     if (stack_.empty()) {
       root_ = std::move(done);
@@ -448,10 +400,8 @@ class PlanBuilder {
     Frame& parent = stack_.back();
     if (parent.node != nullptr) {
       parent.node->inputs.push_back(std::move(done));
-    } else if (parent.in_body) {
-      parent.body = std::move(done);
     } else {
-      parent.values.push_back(std::move(done));
+      parent.with.Add(std::move(done));
     }
     return absl::OkStatus();
   }
@@ -463,22 +413,11 @@ class PlanBuilder {
   bool saw_node_ids_ = false;
 };
 
-// The verbose plan body reader (internal::PlanBodyReader).
-absl::StatusOr<NodePtr> BuildVerbosePlan(const ErrorSink& errors,
-                                         const std::vector<TextLine>& lines,
-                                         size_t begin, size_t end,
-                                         int base_level, bool* saw_node_ids) {
-  PlanBuilder builder(errors, lines);
-  LIR_ASSIGN_OR_RETURN(NodePtr plan, builder.Build(begin, end, base_level));
-  *saw_node_ids = builder.saw_node_ids();
-  return plan;
-}
-
 }  // namespace
 
 absl::StatusOr<Document> internal::ParseVerboseText(
     std::string_view text, const ParseOptions& options) {
-  return ParseDocumentFrame(text, options, BuildVerbosePlan,
+  return ParseDocumentFrame(text, options, ReadPlanBody<PlanBuilder>,
                             internal::ParseFastPathBody);
 }
 

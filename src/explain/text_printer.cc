@@ -3,6 +3,7 @@
 // that plan depth is bounded only by memory.
 #include <cstdlib>
 #include <functional>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -21,6 +22,7 @@ namespace {
 
 using internal::NameContext;
 using internal::PrintName;
+using internal::PrintTask;
 
 // A Get's collection: `l3`, or a global name quoted where needed.
 std::string CollectionText(const CollectionId& id) {
@@ -31,13 +33,6 @@ std::string CollectionText(const CollectionId& id) {
 // Materialize cuts constants longer than this to their first rows.
 constexpr size_t kMaxPrintedConstantRows = 20;
 
-// One pending piece of output: a node subtree, or a ready-made line.
-struct Task {
-  const Node* node = nullptr;  // null: `line` is printed as is
-  int level = 0;
-  std::string line;
-};
-
 class Printer {
  public:
   Printer(std::string& out, bool node_ids,
@@ -47,14 +42,9 @@ class Printer {
   // Prints the subtree at `root` with its header at `level`.
   void PrintTree(const Node& root, int level) {
     stack_.push_back({&root, level, {}});
-    while (!stack_.empty()) {
-      Task task = std::move(stack_.back());
-      stack_.pop_back();
-      if (task.node == nullptr) {
-        Line(task.level, task.line);
-      } else {
-        PrintNode(*task.node, task.level);
-      }
+    while (std::optional<PrintTask> task =
+               internal::NextNodeTask(stack_, out_)) {
+      PrintNode(*task->node, task->level);
     }
   }
 
@@ -88,11 +78,8 @@ class Printer {
     Line(level, absl::StrCat(text, Annotation(node)));
   }
 
-  // Schedules the inputs of `node` at `level`, in order.
   void PushInputs(const Node& node, int level) {
-    for (size_t i = node.inputs.size(); i-- > 0;) {
-      stack_.push_back({node.inputs[i].get(), level, {}});
-    }
+    internal::PushInputs(node, level, stack_);
   }
 
   void Collections(int level, const AvailableCollections& keys) {
@@ -350,45 +337,6 @@ class Printer {
     Collections(d1, g.keys);
   }
 
-  // Prints a Let chain as one `With` block: bindings, `Return`, body.
-  void With(const Node& node, int level) {
-    std::vector<const Node*> chain;
-    const Node* head = &node;
-    while (head->Is<LetOp>()) {
-      chain.push_back(head);
-      head = head->inputs[1].get();
-    }
-    Line(level, "With");
-    // Pushed in reverse: the body last-out.
-    stack_.push_back({head, level + 1, {}});
-    stack_.push_back(
-        {nullptr, level, absl::StrCat("Return", Annotation(node))});
-    for (size_t i = chain.size(); i-- > 0;) {
-      stack_.push_back({chain[i]->inputs[0].get(), level + 2, {}});
-      stack_.push_back({nullptr, level + 1,
-                        absl::StrCat("cte l", chain[i]->As<LetOp>().id, " =")});
-    }
-  }
-
-  void LetRec(const Node& node, const LetRecOp& r, int level) {
-    Line(level, "With Mutually Recursive");
-    const size_t n = r.ids.size();
-    stack_.push_back({node.inputs[n].get(), level + 1, {}});
-    stack_.push_back(
-        {nullptr, level, absl::StrCat("Return", Annotation(node))});
-    for (size_t i = n; i-- > 0;) {
-      stack_.push_back({node.inputs[i].get(), level + 2, {}});
-      std::string limit;
-      if (i < r.limits.size() && r.limits[i].has_value()) {
-        limit = absl::StrCat(
-            "[recursion_limit=", r.limits[i]->max_iters,
-            r.limits[i]->return_at_limit ? ", return_at_limit" : "", "] ");
-      }
-      stack_.push_back({nullptr, level + 1,
-                        absl::StrCat("cte ", limit, "l", r.ids[i], " =")});
-    }
-  }
-
   void PrintNode(const Node& node, int level) {
     const int d1 = level + 1;
     switch (node.kind()) {
@@ -396,8 +344,14 @@ class Printer {
         Constant(node, node.As<ConstantOp>(), level);
         return;
       case NodeKind::kGet: Get(node, node.As<GetOp>(), level); return;
-      case NodeKind::kLet: With(node, level); return;
-      case NodeKind::kLetRec: LetRec(node, node.As<LetRecOp>(), level); return;
+      case NodeKind::kLet:
+        internal::PushWithBlock(node, level, /*arrow=*/"", Annotation(node),
+                                out_, stack_);
+        return;
+      case NodeKind::kLetRec:
+        internal::PushLetRecBlock(node, level, /*arrow=*/"", Annotation(node),
+                                  out_, stack_);
+        return;
       case NodeKind::kMfp: {
         const MfpOp& m = node.As<MfpOp>();
         Header(level, node, "Mfp");
@@ -505,7 +459,7 @@ class Printer {
   std::string& out_;
   bool node_ids_;
   std::function<std::string(const Node&)> annotate_;
-  std::vector<Task> stack_;
+  std::vector<PrintTask> stack_;
 };
 
 void PrintFinish(Printer& p, const Finish& f) {
@@ -535,6 +489,66 @@ void AppendLine(std::string& out, int level, absl::string_view text) {
   out.append(2 * static_cast<size_t>(level), ' ');
   out.append(text.data(), text.size());
   out.push_back('\n');
+}
+
+std::optional<PrintTask> NextNodeTask(std::vector<PrintTask>& stack,
+                                      std::string& out) {
+  while (!stack.empty()) {
+    PrintTask task = std::move(stack.back());
+    stack.pop_back();
+    if (task.node != nullptr) return task;
+    AppendLine(out, task.level, task.line);
+  }
+  return std::nullopt;
+}
+
+void PushInputs(const Node& node, int level, std::vector<PrintTask>& stack) {
+  for (size_t i = node.inputs.size(); i-- > 0;) {
+    stack.push_back({node.inputs[i].get(), level, {}});
+  }
+}
+
+void PushWithBlock(const Node& let, int level, absl::string_view arrow,
+                   absl::string_view return_annotation, std::string& out,
+                   std::vector<PrintTask>& stack) {
+  std::vector<const Node*> chain;
+  const Node* head = &let;
+  while (head->Is<LetOp>()) {
+    chain.push_back(head);
+    head = head->inputs[1].get();
+  }
+  AppendLine(out, level, absl::StrCat(arrow, "With"));
+  // Pushed in reverse: the body last-out.
+  stack.push_back({head, level + 1, {}});
+  stack.push_back(
+      {nullptr, level, absl::StrCat(arrow, "Return", return_annotation)});
+  for (size_t i = chain.size(); i-- > 0;) {
+    stack.push_back({chain[i]->inputs[0].get(), level + 2, {}});
+    stack.push_back({nullptr, level + 1,
+                     absl::StrCat("cte l", chain[i]->As<LetOp>().id, " =")});
+  }
+}
+
+void PushLetRecBlock(const Node& letrec, int level, absl::string_view arrow,
+                     absl::string_view return_annotation, std::string& out,
+                     std::vector<PrintTask>& stack) {
+  const LetRecOp& r = letrec.As<LetRecOp>();
+  AppendLine(out, level, absl::StrCat(arrow, "With Mutually Recursive"));
+  const size_t n = r.ids.size();
+  stack.push_back({letrec.inputs[n].get(), level + 1, {}});
+  stack.push_back(
+      {nullptr, level, absl::StrCat(arrow, "Return", return_annotation)});
+  for (size_t i = n; i-- > 0;) {
+    stack.push_back({letrec.inputs[i].get(), level + 2, {}});
+    std::string limit;
+    if (i < r.limits.size() && r.limits[i].has_value()) {
+      limit = absl::StrCat(
+          "[recursion_limit=", r.limits[i]->max_iters,
+          r.limits[i]->return_at_limit ? ", return_at_limit" : "", "] ");
+    }
+    stack.push_back(
+        {nullptr, level + 1, absl::StrCat("cte ", limit, "l", r.ids[i], " =")});
+  }
 }
 
 std::string NodeAnnotation(const Node& node, bool node_ids,

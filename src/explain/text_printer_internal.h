@@ -3,12 +3,16 @@
 // path as the Constant node it stands for, and the concise printer
 // (src/explain/concise_printer.cc) reuses the document frame, the node
 // annotation and the line primitives, because Materialize prints the frame
-// identically in both syntaxes (../shared/reference/CONCISE-FORMAT.md 3).
+// identically in both syntaxes (../shared/reference/CONCISE-FORMAT.md 3),
+// and the plan printers' task stack and With blocks, which differ only in
+// the concise `→`.
 #ifndef LIR_EXPLAIN_TEXT_PRINTER_INTERNAL_H_
 #define LIR_EXPLAIN_TEXT_PRINTER_INTERNAL_H_
 
 #include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
@@ -35,6 +39,42 @@ void AppendLine(std::string& out, int level, absl::string_view text);
 /// "" when both are empty. Same text in both syntaxes.
 std::string NodeAnnotation(const Node& node, bool node_ids,
                            const AnnotateFn& annotate);
+
+/// One pending piece of a plan printer's output: a node subtree, or a
+/// ready-made line. Both syntaxes print from an explicit stack of these, so
+/// plan depth is bounded only by memory.
+struct PrintTask {
+  const Node* node = nullptr;  ///< null: `line` is printed as is
+  int level = 0;
+  std::string line;
+};
+
+/// Pops `stack` down to its next node task, appending the ready-made lines
+/// above it to `out`; nullopt when the stack runs out. A plan printer loops
+/// on this, printing each node it returns (which pushes the node's inputs).
+std::optional<PrintTask> NextNodeTask(std::vector<PrintTask>& stack,
+                                      std::string& out);
+
+/// Schedules the inputs of `node` at `level` on `stack`, to print in order.
+void PushInputs(const Node& node, int level, std::vector<PrintTask>& stack);
+
+/// Prints the Let chain that starts at `let` as one With block at `level`
+/// (the two syntaxes differ only in `arrow`: "" for verbose, "→" for
+/// concise): appends the `<arrow>With` line to `out` and schedules on
+/// `stack` each binding's `cte l<n> =` line with its plan one deeper, then
+/// `<arrow>Return<return_annotation>` and the chain's body one deeper.
+void PushWithBlock(const Node& let, int level, absl::string_view arrow,
+                   absl::string_view return_annotation, std::string& out,
+                   std::vector<PrintTask>& stack);
+
+/// Prints the LetRec node `letrec` as a `<arrow>With Mutually Recursive`
+/// block at `level`, as PushWithBlock does a Let chain; a binding with a
+/// limit reads `cte [recursion_limit=<n>[, return_at_limit]] l<id> =`. A
+/// LetRec is never merged with the blocks around it (Materialize prints
+/// each alone).
+void PushLetRecBlock(const Node& letrec, int level, absl::string_view arrow,
+                     absl::string_view return_annotation, std::string& out,
+                     std::vector<PrintTask>& stack);
 
 /// The `TemporalFilter: lo <= mz_now() < hi` line of an MfpPlan's bounds
 /// (identical in both syntaxes).

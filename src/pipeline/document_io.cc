@@ -54,6 +54,11 @@ absl::StatusOr<Document> ReadDocument(std::string_view text,
     LIR_RETURN_IF_ERROR(NameInput(
         interp::InferPartialFacts(*doc, options.global_arity),
         options.file_name));
+    // What the inference revealed (an arity, a layout) can contradict the
+    // plan: a fault of the input, found here rather than after the passes.
+    if (options.validate) {
+      LIR_RETURN_IF_ERROR(NameInput(Validate(*doc), options.file_name));
+    }
   }
   return doc;
 }

@@ -8,6 +8,7 @@
 #include "lir/explain/line_diff.h"
 #include "lir/interp/partial_inference.h"
 #include "lir/explain/text.h"
+#include "lir/partial.h"
 #include "lir/recognizer/pass.h"
 #include "lir/validate.h"
 
@@ -113,6 +114,13 @@ BlockResult CheckBlock(const SltFile& file, const ExplainBlock& block,
       !inferred.ok()) {
     return Error(std::move(result), absl::StrCat(file.name, ":", plan_line,
                                                  ": ", inferred.message()));
+  }
+  // What the inference revealed can contradict the plan (ReadDocument).
+  if (IsPartial(*doc) || doc->syntax == TextSyntax::kConcise) {
+    if (absl::Status valid = Validate(*doc); !valid.ok()) {
+      return Error(std::move(result), absl::StrCat(file.name, ":", plan_line,
+                                                   ": ", valid.message()));
+    }
   }
   absl::StatusOr<OptimizeResult> optimized =
       Optimize(std::move(*doc), features, inputs);
