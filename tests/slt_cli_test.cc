@@ -224,6 +224,17 @@ TEST_F(SltCliTest, AnInterruptedRewriteLeavesTheOldFile) {
 
 TEST_F(SltCliTest, UsageAndUnreadableFiles) {
   EXPECT_EQ(Run({"slt"}).exit_code, 2);
+  // Rewriting standard input once wrote a file named `-` in the current
+  // directory; it is a usage error now, found before anything is read.
+  // (With a block that would change, which is when a file gets written.)
+  RunResult stdin_rewrite =
+      Run({"slt", "--enable_fused_set_difference", "--rewrite", "-"},
+          ReadFile(SltDir() / "except.slt"));
+  EXPECT_EQ(stdin_rewrite.exit_code, 2) << stdin_rewrite.err;
+  EXPECT_TRUE(absl::StrContains(stdin_rewrite.err, "standard input"))
+      << stdin_rewrite.err;
+  EXPECT_TRUE(stdin_rewrite.out.empty()) << stdin_rewrite.out;
+  EXPECT_FALSE(fs::exists(dir_ / "-"));
   RunResult missing = Run({"slt", "no_such.slt"});
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_TRUE(absl::StrContains(missing.err, "no_such.slt")) << missing.err;

@@ -33,6 +33,18 @@ int RunSlt(const CommandArgs& args) {
   }
   const bool json = absl::GetFlag(FLAGS_format) == OutputFormat::kJson;
   const bool rewrite = absl::GetFlag(FLAGS_rewrite);
+  // `-` is standard input, which has no file to write back: refused before
+  // anything is read, so that no file named `-` is ever created.
+  if (rewrite) {
+    for (const std::string& path : args.operands) {
+      if (path == "-") {
+        return UsageError(absl::StrCat(
+            args.command,
+            ": --rewrite writes files back; standard input ('-') has no file "
+            "to write (check it without --rewrite)"));
+      }
+    }
+  }
   OptimizerFeatures features;
   interp::AnalysisInputs inputs;
   if (int exit_code = ResolveOptimizerInputsOrReport(&features, &inputs);
