@@ -43,6 +43,27 @@ TEST(JsonUniqueKeys, PointerCountsArrayElementsAndEscapes) {
             "column 20)");
 }
 
+// 60 MB of `[[[...` once took gigabytes before any check ran: nesting past
+// kMaxJsonNesting is refused while reading, located at the first bracket
+// beyond the limit, for every JSON input (plans, data, catalogs, configs).
+TEST(JsonUniqueKeys, NestingPastTheLimitIsLocatedAtItsBracket) {
+  const size_t limit = explain::kMaxJsonNesting;
+  const std::string at_limit =
+      std::string(limit, '[') + std::string(limit, ']');
+  EXPECT_TRUE(explain::ParseJsonText(at_limit, "f").ok());
+  // Past the limit on line 2: the bracket that opens level limit + 1.
+  const std::string deep =
+      "{\"a\":\n" + std::string(limit - 1, '[') + " {" +
+      std::string(100000, '[');
+  absl::StatusOr<nlohmann::json> parsed =
+      explain::ParseJsonText(deep, "f.json", "ctx: ");
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(Message(parsed.status()),
+            absl::StrCat("f.json:2:", limit + 1,
+                         ": ctx: nesting deeper than ", limit,
+                         " levels (lir's limit for JSON input)"));
+}
+
 TEST(JsonUniqueKeys, SameKeyInSiblingObjectsIsFine) {
   absl::StatusOr<nlohmann::json> parsed = explain::ParseJsonText(
       R"({"a": {"k": 1}, "b": {"k": 2}, "c": [{"k": 1}, {"k": 2}]})", "f");

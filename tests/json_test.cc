@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 #include "lir/document.h"
 #include "lir/explain/json.h"
+#include "src/explain/json_unique_keys.h"
 #include "lir/explain/text.h"
 #include "lir/node.h"
 #include "lir/plan_builder.h"
@@ -376,15 +377,20 @@ TEST(JsonErrors, ExpressionDepthBound) {
 }
 
 TEST(JsonErrors, DeeplyNestedJsonIsRejectedWithoutRecursing) {
-  // 200,000 nested arrays where a string belongs: parsed by nlohmann's
-  // iterative parser, then rejected by a type check that does not descend.
-  std::string text =
+  // 200,000 nested arrays where a string belongs: the reader stops at the
+  // bracket past kMaxJsonNesting (the object is level 1), before building
+  // anything that deep.
+  const std::string prefix =
       R"({"format": "lir-plan/1", "objects": [], "target_cluster": )";
-  text += std::string(200000, '[') + std::string(200000, ']') + "}";
+  const std::string text = prefix + std::string(200000, '[') +
+                           std::string(200000, ']') + "}";
   absl::StatusOr<Document> doc = ReadJson(text, "deep.json");
   ASSERT_FALSE(doc.ok());
   EXPECT_EQ(doc.status().message(),
-            "deep.json: /target_cluster: expected a string, got an array");
+            absl::StrCat("deep.json:1:",
+                         prefix.size() + explain::kMaxJsonNesting,
+                         ": nesting deeper than ", explain::kMaxJsonNesting,
+                         " levels (lir's limit for JSON input)"));
 }
 
 TEST(JsonErrors, SyntaxErrorHasLineAndColumn) {

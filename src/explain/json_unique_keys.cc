@@ -165,6 +165,7 @@ class UniqueKeysSax {
 
   // Frames are reused, so a long run of small objects allocates once.
   void Push(bool object) {
+    if (depth_ == kMaxJsonNesting) ThrowTooDeep();
     if (depth_ == frames_.size()) frames_.emplace_back();
     Frame& frame = frames_[depth_++];
     frame.object = object;
@@ -189,6 +190,22 @@ class UniqueKeysSax {
       if (backslashes % 2 == 0) return i;
     }
     return 0;
+  }
+
+  // Past the limit, before the document grows: 60 MB of `[[[...` would
+  // otherwise build a tree of gigabytes before any check ran. The error
+  // points at the first bracket past the limit.
+  [[noreturn]] void ThrowTooDeep() const {
+    size_t bracket = static_cast<size_t>(*furthest_ - text_.data());
+    while (bracket > 0 && text_[bracket - 1] != '[' &&
+           text_[bracket - 1] != '{') {
+      --bracket;
+    }
+    throw json::parse_error::create(
+        101, bracket,
+        absl::StrCat("nesting deeper than ", kMaxJsonNesting,
+                     " levels (lir's limit for JSON input)"),
+        nullptr);
   }
 
   [[noreturn]] void ThrowDuplicate(size_t first, size_t second) const {

@@ -14,13 +14,21 @@
 
 namespace lir::explain {
 
+/// The deepest nesting of arrays and objects a JSON input may have. lir's
+/// own documents nest a few levels plus two per level of a scalar
+/// expression (at most kMaxExprDepth = 1000), so this leaves room; deeper
+/// input is refused while it is read, before it takes memory.
+inline constexpr size_t kMaxJsonNesting = 4096;
+
 /// Parses `text` like `nlohmann::json::parse`, except that a key repeated
 /// within one object is a `nlohmann::json::parse_error` too. Its `byte` is
 /// one past the opening quote of the second occurrence (the convention of
 /// nlohmann's own parse errors, so ParseJsonText reports `file:line:column`
 /// of the repeated key) and its message names the member's JSON pointer and
 /// where the first occurrence is: `duplicate key "b" at /a/b (first at line
-/// 2, column 8)`. When nlohmann throws, `*error_start` (if given) is the
+/// 2, column 8)`. Nesting deeper than kMaxJsonNesting is a parse_error
+/// whose `byte` is one past the first bracket beyond the limit. When
+/// nlohmann throws, `*error_start` (if given) is the
 /// offset where the token at fault starts: an out_of_range error (406, a
 /// number too large for a double, as `1e999`) carries no position of its own.
 nlohmann::json ParseJsonWithUniqueKeys(std::string_view text,
