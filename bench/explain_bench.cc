@@ -149,8 +149,8 @@ const Workload& GetWorkload(int64_t size) {
         break;
       } else {
         std::cerr << "note: corpus document " << i
-                  << " left out of the concise benchmarks: "
-                  << reread.status() << "\n";
+                  << " left out of the concise benchmarks: " << reread.status()
+                  << "\n";
       }
       if (absl::Status s = lir::Validate(w->docs[i], w->validate_options);
           !s.ok()) {

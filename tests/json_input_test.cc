@@ -52,16 +52,14 @@ TEST(JsonUniqueKeys, NestingPastTheLimitIsLocatedAtItsBracket) {
       std::string(limit, '[') + std::string(limit, ']');
   EXPECT_TRUE(explain::ParseJsonText(at_limit, "f").ok());
   // Past the limit on line 2: the bracket that opens level limit + 1.
-  const std::string deep =
-      "{\"a\":\n" + std::string(limit - 1, '[') + " {" +
-      std::string(100000, '[');
+  const std::string deep = "{\"a\":\n" + std::string(limit - 1, '[') + " {" +
+                           std::string(100000, '[');
   absl::StatusOr<nlohmann::json> parsed =
       explain::ParseJsonText(deep, "f.json", "ctx: ");
   ASSERT_FALSE(parsed.ok());
   EXPECT_EQ(Message(parsed.status()),
-            absl::StrCat("f.json:2:", limit + 1,
-                         ": ctx: nesting deeper than ", limit,
-                         " levels (lir's limit for JSON input)"));
+            absl::StrCat("f.json:2:", limit + 1, ": ctx: nesting deeper than ",
+                         limit, " levels (lir's limit for JSON input)"));
 }
 
 TEST(JsonUniqueKeys, SameKeyInSiblingObjectsIsFine) {

@@ -17,10 +17,10 @@
 #include "gtest/gtest.h"
 #include "lir/document.h"
 #include "lir/explain/json.h"
-#include "src/explain/json_unique_keys.h"
 #include "lir/explain/text.h"
 #include "lir/node.h"
 #include "lir/plan_builder.h"
+#include "src/explain/json_unique_keys.h"
 #include "src/explain/text_primitives.h"
 #include "tests/json_test_util.h"
 #include "tests/support/corpus_util.h"
@@ -382,15 +382,15 @@ TEST(JsonErrors, DeeplyNestedJsonIsRejectedWithoutRecursing) {
   // anything that deep.
   const std::string prefix =
       R"({"format": "lir-plan/1", "objects": [], "target_cluster": )";
-  const std::string text = prefix + std::string(200000, '[') +
-                           std::string(200000, ']') + "}";
+  const std::string text =
+      prefix + std::string(200000, '[') + std::string(200000, ']') + "}";
   absl::StatusOr<Document> doc = ReadJson(text, "deep.json");
   ASSERT_FALSE(doc.ok());
-  EXPECT_EQ(doc.status().message(),
-            absl::StrCat("deep.json:1:",
-                         prefix.size() + explain::kMaxJsonNesting,
-                         ": nesting deeper than ", explain::kMaxJsonNesting,
-                         " levels (lir's limit for JSON input)"));
+  EXPECT_EQ(
+      doc.status().message(),
+      absl::StrCat("deep.json:1:", prefix.size() + explain::kMaxJsonNesting,
+                   ": nesting deeper than ", explain::kMaxJsonNesting,
+                   " levels (lir's limit for JSON input)"));
 }
 
 TEST(JsonErrors, SyntaxErrorHasLineAndColumn) {

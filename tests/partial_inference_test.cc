@@ -513,8 +513,7 @@ TEST(PartialInference, LaterRoundsUseWhatEarlierOnesInferred) {
 // Regression: an ArrangeBy whose input key is unknown once skipped its
 // layouts even when its fused input MFP projects, though the arity of the
 // rows it arranges is then known whatever arrangement it reads (1 here).
-TEST(PartialInference,
-     LayoutsFollowFromAProjectionWhateverArrangementIsRead) {
+TEST(PartialInference, LayoutsFollowFromAProjectionWhateverArrangementIsRead) {
   const Document doc = Inferred(R"(Explained Query:
   →Arrange (#0)
     →Fused with Parent Map/Filter/Project

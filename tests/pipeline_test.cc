@@ -30,7 +30,6 @@ std::string Written(const absl::StatusOr<std::string>& written) {
   return written.ok() ? *written : std::string();
 }
 
-
 std::string ExamplePlan() {
   return corpus::ReadFile(std::filesystem::path(LIR_SOURCE_DIR) / "examples" /
                           "except.plan");
@@ -163,7 +162,8 @@ TEST(DocumentIo, WritesTheExampleByteForByteAndJsonRoundTrips) {
   const Document doc = Read(text);
   EXPECT_EQ(Written(WriteDocument(doc)), text);
 
-  const std::string json = Written(WriteDocument(doc, {.format = WriteFormat::kJson}));
+  const std::string json =
+      Written(WriteDocument(doc, {.format = WriteFormat::kJson}));
   EXPECT_TRUE(absl::StartsWith(json, "{")) << json;
   EXPECT_TRUE(absl::StrContains(json, "\"format\": \"lir-plan/2\"")) << json;
   EXPECT_TRUE(absl::EndsWith(json, "}\n")) << json;
@@ -172,7 +172,8 @@ TEST(DocumentIo, WritesTheExampleByteForByteAndJsonRoundTrips) {
   EXPECT_EQ(Written(WriteDocument(back, {.format = WriteFormat::kJson})), json);
 
   // node_identifiers: every header gets its LirId, the root's last.
-  const std::string with_ids = Written(WriteDocument(doc, {.node_identifiers = true}));
+  const std::string with_ids =
+      Written(WriteDocument(doc, {.node_identifiers = true}));
   EXPECT_TRUE(absl::StrContains(
       with_ids,
       "  Threshold::Basic ensure_arrangement={ key=[#0], permutation=id, "
@@ -351,8 +352,9 @@ TEST(Pipeline, JsonOutputIsTheOptimizedDocument) {
   options.format = WriteFormat::kJson;
   absl::StatusOr<PipelineResult> result = Pipeline(options).Run(ExamplePlan());
   ASSERT_TRUE(result.ok()) << result.status();
-  EXPECT_EQ(result->output,
-            Written(WriteDocument(result->document, {.format = WriteFormat::kJson})));
+  EXPECT_EQ(
+      result->output,
+      Written(WriteDocument(result->document, {.format = WriteFormat::kJson})));
   EXPECT_EQ(Written(WriteDocument(Read(result->output))), kFusedExample);
 }
 

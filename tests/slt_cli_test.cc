@@ -13,8 +13,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"

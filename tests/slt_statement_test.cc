@@ -10,7 +10,8 @@
 namespace lir::cli::slt {
 namespace {
 
-StatementKind Kind(const std::string& statement, std::string* reason = nullptr) {
+StatementKind Kind(const std::string& statement,
+                   std::string* reason = nullptr) {
   std::string ignored;
   return ClassifyStatement(statement, reason != nullptr ? reason : &ignored);
 }
@@ -35,8 +36,9 @@ TEST(SltStatement, WithoutAStageTheDefaultPrintsConcise) {
 TEST(SltStatement, AnExplicitPhysicalStagePrintsVerboseUnlessAsText) {
   EXPECT_EQ(Kind("EXPLAIN PHYSICAL PLAN FOR SELECT 1"),
             StatementKind::kVerbose);
-  EXPECT_EQ(Kind("EXPLAIN PHYSICAL PLAN WITH(humanized expressions) FOR SELECT 1"),
-            StatementKind::kVerbose);
+  EXPECT_EQ(
+      Kind("EXPLAIN PHYSICAL PLAN WITH(humanized expressions) FOR SELECT 1"),
+      StatementKind::kVerbose);
   EXPECT_EQ(Kind("EXPLAIN PHYSICAL PLAN AS VERBOSE TEXT FOR SELECT 1"),
             StatementKind::kVerbose);
   EXPECT_EQ(Kind("explain physical plan as verbose   text for select 1"),
@@ -69,7 +71,8 @@ TEST(SltStatement, MirStagesAndOtherExplainsAreNotPlans) {
   EXPECT_EQ(Kind("EXPLAIN TIMESTAMP FOR SELECT 1"), StatementKind::kNotPlan);
   EXPECT_EQ(Kind("EXPLAIN FILTER PUSHDOWN FOR SELECT 1"),
             StatementKind::kNotPlan);
-  EXPECT_EQ(Kind("EXPLAIN ANALYZE MEMORY FOR INDEX i"), StatementKind::kNotPlan);
+  EXPECT_EQ(Kind("EXPLAIN ANALYZE MEMORY FOR INDEX i"),
+            StatementKind::kNotPlan);
   EXPECT_EQ(Kind("SELECT 1"), StatementKind::kNotPlan);
 }
 

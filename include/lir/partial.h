@@ -33,7 +33,6 @@ absl::Status RequireKnownFacts(const Node& root, std::string_view consumer);
 /// a fast-path body whose verbose projection is unknown.
 absl::Status RequireKnownFacts(const Document& doc, std::string_view consumer);
 
-
 }  // namespace lir
 
 #endif  // LIR_LIR_PARTIAL_H_

@@ -52,9 +52,7 @@ class UnknownFacts {
   friend bool operator==(const UnknownFacts&, const UnknownFacts&) = default;
 
  private:
-  static uint32_t Bit(UnknownFact fact) {
-    return 1u << static_cast<int>(fact);
-  }
+  static uint32_t Bit(UnknownFact fact) { return 1u << static_cast<int>(fact); }
   uint32_t bits_ = 0;
 };
 

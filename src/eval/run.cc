@@ -1,6 +1,6 @@
 // Running plan documents on data, and printing what they computed.
-#include "lir/partial.h"
 #include "lir/eval/run.h"
+#include "lir/partial.h"
 
 #include <algorithm>
 #include <map>

@@ -2,8 +2,8 @@
 // computes every node's whole output (snapshot_ops.cc), binds Let and LetRec
 // locals, and iterates LetRec to a fixed point; plus the Dataflow that
 // re-runs it every round.
-#include "lir/partial.h"
 #include "lir/eval/snapshot.h"
+#include "lir/partial.h"
 
 #include <algorithm>
 #include <new>

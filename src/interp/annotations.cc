@@ -1,6 +1,6 @@
 // Whole-document analysis and the rendering of its results.
-#include "lir/partial.h"
 #include "lir/interp/annotations.h"
+#include "lir/partial.h"
 
 #include <map>
 #include <string>

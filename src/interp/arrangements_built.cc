@@ -5,8 +5,8 @@
 // incremental_reduce.cc, incremental_join.cc), which model Materialize's
 // rendering; tests/arrangements_built_test.cc holds the two to each other
 // on the corpus.
-#include "lir/partial.h"
 #include "lir/interp/arrangements_built.h"
+#include "lir/partial.h"
 
 #include <map>
 #include <set>

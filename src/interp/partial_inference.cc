@@ -42,9 +42,10 @@ Arity ArrangedArity(const Node& node, const ArrangeByOp& op,
   // With an unknown input key the row input_mfp reads is unknown, but a
   // projection still fixes what it outputs.
   const Arity* input = arities.Find(*node.inputs[0]);
-  const Arity read = node.unknown.Has(UnknownFact::kInputKey) || input == nullptr
-                         ? Arity::Unknown()
-                         : ReadArity(op.input_key, *input);
+  const Arity read =
+      node.unknown.Has(UnknownFact::kInputKey) || input == nullptr
+          ? Arity::Unknown()
+          : ReadArity(op.input_key, *input);
   return MfpOutputArity(op.input_mfp, read);
 }
 
@@ -59,8 +60,7 @@ absl::StatusOr<bool> InferOnce(Node& plan,
     const Arity* found = arities.Find(*node.inputs[i]);
     return found != nullptr ? *found : Arity::Unknown();
   };
-  auto layouts = [&](std::vector<ArrangementForm*> forms_to_fill,
-                     Arity arity) {
+  auto layouts = [&](std::vector<ArrangementForm*> forms_to_fill, Arity arity) {
     if (!arity.known()) return false;
     for (ArrangementForm* form : forms_to_fill) {
       *form = MakeArrangement(form->key, arity.value);
@@ -98,7 +98,8 @@ absl::StatusOr<bool> InferOnce(Node& plan,
         }
         return;
       case NodeKind::kSetDifference: {
-        const Arity arity = JoinArity(input_arity(node, 0), input_arity(node, 1));
+        const Arity arity =
+            JoinArity(input_arity(node, 0), input_arity(node, 1));
         if (node.unknown.Has(UnknownFact::kArrangementLayouts) &&
             layouts({&node.As<SetDifferenceOp>().ensure_arrangement}, arity)) {
           node.unknown.Remove(UnknownFact::kArrangementLayouts);

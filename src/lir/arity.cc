@@ -228,20 +228,21 @@ std::optional<Arity> PartialNodeOutputArity(const Node& node,
       for (const JoinPath& path : node.As<JoinOp>().paths) {
         if (path.final_closure.has_value() &&
             path.final_closure->mfp.project.has_value()) {
-          arity = JoinArity(
-              arity, Arity::Known(static_cast<int>(
-                         path.final_closure->mfp.project->size())));
+          arity =
+              JoinArity(arity, Arity::Known(static_cast<int>(
+                                   path.final_closure->mfp.project->size())));
         }
       }
       return arity;
     }
     case NodeKind::kReduce: {
       const ReduceOp& op = node.As<ReduceOp>();
-      const Arity key = MfpOutputArity(op.key_plan, read(op.input_key, inputs[0]));
+      const Arity key =
+          MfpOutputArity(op.key_plan, read(op.input_key, inputs[0]));
       const Arity reduced =
-          key.known() ? Arity::Known(key.value +
-                                     static_cast<int>(AggregateCount(op)))
-                      : key;
+          key.known()
+              ? Arity::Known(key.value + static_cast<int>(AggregateCount(op)))
+              : key;
       return MfpOutputArity(op.mfp_after, reduced);
     }
     case NodeKind::kThreshold:

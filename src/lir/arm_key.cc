@@ -93,12 +93,12 @@ ArmRead CheckGetArm(const GetOp& get, const Node& node,
     }
     // Check 10 holds only when an arrangement on the arm's key is known to
     // exist; an unknown one is not enough to fire.
-    return Problem(ArmProblem::kNotCoArranged,
-                   absl::StrCat(what,
-                                " shows no arrangement on ", KeyText(arm_key),
-                                ": the concise form does not show its "
-                                "arrangements, EXPLAIN ... AS VERBOSE TEXT "
-                                "does"));
+    return Problem(
+        ArmProblem::kNotCoArranged,
+        absl::StrCat(what, " shows no arrangement on ", KeyText(arm_key),
+                     ": the concise form does not show its "
+                     "arrangements, EXPLAIN ... AS VERBOSE TEXT "
+                     "does"));
   }
   if (HasColumnKey(get.keys, arm_key)) return {ArmProblem::kNone, "", arm_key};
   if (arm_key != key && HasColumnKey(get.keys, key)) {
@@ -171,12 +171,12 @@ ArmRead CheckArrangeByArm(const Node& node, const ArrangeByOp& arrange,
   if (node.unknown.Has(UnknownFact::kInputKey)) {
     // A partial plan: which input arrangement it reads is not shown (and
     // could not be inferred), so check 10 cannot be passed.
-    return Problem(ArmProblem::kNotCoArranged,
-                   absl::StrCat("ArrangeBy shows no arrangement on ",
-                                KeyText(wrapper_key),
-                                ": the concise form does not show its "
-                                "input_key, EXPLAIN ... AS VERBOSE TEXT "
-                                "does"));
+    return Problem(
+        ArmProblem::kNotCoArranged,
+        absl::StrCat("ArrangeBy shows no arrangement on ", KeyText(wrapper_key),
+                     ": the concise form does not show its "
+                     "input_key, EXPLAIN ... AS VERBOSE TEXT "
+                     "does"));
   }
   std::string input_note;
   if (input_key.has_value() && input_side.has_value()) {

@@ -21,10 +21,13 @@ std::string_view UnknownFactDescription(UnknownFact fact) {
 
 std::string_view UnknownFactName(UnknownFact fact) {
   switch (fact) {
+// clang-format 14 folds the #include into this one-line case's macro.
+// clang-format off
 #define LIR_UNKNOWN_FACT(Name, Description) \
   case UnknownFact::k##Name:                \
     return #Name;
 #include "lir/unknown_facts.def"
+    // clang-format on
   }
   return "Fact";
 }
@@ -80,7 +83,8 @@ absl::Status RequireKnownFacts(const Node& root, std::string_view consumer) {
   if (node == nullptr) return absl::OkStatus();
   const UnknownFact fact = node->unknown.First();
   return Refuse(absl::StrCat("LirId(", node->id, ") ", HeaderName(*node)),
-                absl::StrCat("its ", ToAbsl(UnknownFactDescription(fact))), consumer);
+                absl::StrCat("its ", ToAbsl(UnknownFactDescription(fact))),
+                consumer);
 }
 
 absl::Status RequireKnownFacts(const Document& doc, std::string_view consumer) {

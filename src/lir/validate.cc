@@ -148,9 +148,8 @@ class PlanValidator : public ScopedVisitorBase<Arity> {
                                : CheckPartial(node, inputs, &collection);
     if (!checked.ok()) return Named(node, checked);
     const Arity arity =
-        node.Is<GetOp>()
-            ? GetOutputArity(node, Arity::FromOptional(collection))
-            : NodeOutputArity(node, inputs);
+        node.Is<GetOp>() ? GetOutputArity(node, Arity::FromOptional(collection))
+                         : NodeOutputArity(node, inputs);
     if (arities_ != nullptr) (*arities_)[node.id] = arity.ToOptional();
     return arity;
   }
@@ -259,12 +258,13 @@ class PlanValidator : public ScopedVisitorBase<Arity> {
       case NodeKind::kFlatMap:
         if (!input_key_unknown) break;
         return CheckMfp(node.As<FlatMapOp>().mfp_after, std::nullopt, "");
-      case NodeKind::kJoin: return CheckJoinRelations(node.As<JoinOp>(), inputs);
+      case NodeKind::kJoin:
+        return CheckJoinRelations(node.As<JoinOp>(), inputs);
       case NodeKind::kReduce: {
         const ReduceOp& op = node.As<ReduceOp>();
         if (!input_key_unknown) {
-          LIR_RETURN_IF_ERROR(CheckMfp(op.key_plan, inputs[0].ToOptional(),
-                                       "key_plan: "));
+          LIR_RETURN_IF_ERROR(
+              CheckMfp(op.key_plan, inputs[0].ToOptional(), "key_plan: "));
         }
         return absl::OkStatus();
       }
@@ -275,8 +275,7 @@ class PlanValidator : public ScopedVisitorBase<Arity> {
       case NodeKind::kUnion: return CheckUnion(node.As<UnionOp>(), inputs);
       case NodeKind::kArrangeBy: {
         const ArrangeByOp& op = node.As<ArrangeByOp>();
-        const Arity read =
-            input_key_unknown ? Arity::Unknown() : inputs[0];
+        const Arity read = input_key_unknown ? Arity::Unknown() : inputs[0];
         LIR_RETURN_IF_ERROR(CheckMfp(op.input_mfp, read.ToOptional(), ""));
         if (unknown.Has(UnknownFact::kArrangementLayouts)) {
           const MaybeArity out =
@@ -302,8 +301,8 @@ class PlanValidator : public ScopedVisitorBase<Arity> {
                                base.has_value() ? base : subtract, "key");
       }
       case NodeKind::kAntiJoin:
-        return CheckPositions(node.As<AntiJoinOp>().key,
-                              inputs[0].ToOptional(), "key");
+        return CheckPositions(node.As<AntiJoinOp>().key, inputs[0].ToOptional(),
+                              "key");
       case NodeKind::kLet:
       case NodeKind::kLetRec:
       case NodeKind::kTopK:

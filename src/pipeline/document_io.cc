@@ -6,8 +6,8 @@
 #include "absl/strings/string_view.h"
 #include "lir/explain/concise.h"
 #include "lir/explain/json.h"
-#include "lir/interp/partial_inference.h"
 #include "lir/explain/text.h"
+#include "lir/interp/partial_inference.h"
 #include "lir/node_error.h"
 #include "lir/partial.h"
 #include "lir/status_macros.h"
@@ -51,9 +51,9 @@ absl::StatusOr<Document> ReadDocument(std::string_view text,
     LIR_RETURN_IF_ERROR(NameInput(Validate(*doc), options.file_name));
   }
   if (options.infer_partial_facts && IsPartial(*doc)) {
-    LIR_RETURN_IF_ERROR(NameInput(
-        interp::InferPartialFacts(*doc, options.global_arity),
-        options.file_name));
+    LIR_RETURN_IF_ERROR(
+        NameInput(interp::InferPartialFacts(*doc, options.global_arity),
+                  options.file_name));
     // What the inference revealed (an arity, a layout) can contradict the
     // plan: a fault of the input, found here rather than after the passes.
     if (options.validate) {

@@ -71,8 +71,8 @@ absl::StatusOr<std::string> Pipeline::Print(const Document& doc,
   write.format = options_.format;
   write.node_identifiers =
       options_.node_identifiers || options_.annotate.node_id;
-  auto named = [&](absl::StatusOr<std::string> written)
-      -> absl::StatusOr<std::string> {
+  auto named =
+      [&](absl::StatusOr<std::string> written) -> absl::StatusOr<std::string> {
     if (written.ok()) return written;
     return NameInput(written.status(), name);
   };

@@ -76,10 +76,10 @@ int RequireReportFormat(absl::string_view command) {
   if (format == OutputFormat::kText || format == OutputFormat::kJson) {
     return kExitOk;
   }
-  return UsageError(absl::StrCat(
-      command, ": --format=", AbslUnparseFlag(format),
-      " picks a plan syntax for explain; ", command,
-      " prints a report: use --format=text or --format=json"));
+  return UsageError(
+      absl::StrCat(command, ": --format=", AbslUnparseFlag(format),
+                   " picks a plan syntax for explain; ", command,
+                   " prints a report: use --format=text or --format=json"));
 }
 
 }  // namespace lir::cli

@@ -98,8 +98,7 @@ int RunRun(const CommandArgs& args) {
   if (int exit_code = CheckOneFileOperand(args); exit_code != kExitOk) {
     return exit_code;
   }
-  if (int exit_code = RequireReportFormat(args.command);
-      exit_code != kExitOk) {
+  if (int exit_code = RequireReportFormat(args.command); exit_code != kExitOk) {
     return exit_code;
   }
   const std::string data_path = absl::GetFlag(FLAGS_data);

@@ -6,8 +6,8 @@
 #include "absl/strings/str_split.h"
 #include "lir/explain/concise.h"
 #include "lir/explain/line_diff.h"
-#include "lir/interp/partial_inference.h"
 #include "lir/explain/text.h"
+#include "lir/interp/partial_inference.h"
 #include "lir/partial.h"
 #include "lir/recognizer/pass.h"
 #include "lir/validate.h"
@@ -94,9 +94,9 @@ BlockResult CheckBlock(const SltFile& file, const ExplainBlock& block,
   // pass firing anywhere in the file; it is reported, never touched.
   absl::StatusOr<std::string> printed_or = PrintInItsSyntax(*doc);
   if (!printed_or.ok()) {
-    return Error(std::move(result), absl::StrCat(file.name, ":", plan_line,
-                                                 ": ",
-                                                 printed_or.status().message()));
+    return Error(std::move(result),
+                 absl::StrCat(file.name, ":", plan_line, ": ",
+                              printed_or.status().message()));
   }
   const std::string& printed = *printed_or;
   if (printed != text) {
@@ -151,9 +151,9 @@ BlockResult CheckBlock(const SltFile& file, const ExplainBlock& block,
   }
   absl::StatusOr<std::string> rewritten = PrintInItsSyntax(optimized->document);
   if (!rewritten.ok()) {
-    return Error(std::move(result), absl::StrCat(file.name, ":", plan_line,
-                                                 ": ",
-                                                 rewritten.status().message()));
+    return Error(std::move(result),
+                 absl::StrCat(file.name, ":", plan_line, ": ",
+                              rewritten.status().message()));
   }
   result.rewritten = *std::move(rewritten);
   result.diff = explain::UnifiedDiff(text, result.rewritten);

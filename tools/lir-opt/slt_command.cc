@@ -27,8 +27,7 @@ int RunSlt(const CommandArgs& args) {
   if (args.operands.empty()) {
     return UsageError(absl::StrCat(args.command, ": expected FILE.slt..."));
   }
-  if (int exit_code = RequireReportFormat(args.command);
-      exit_code != kExitOk) {
+  if (int exit_code = RequireReportFormat(args.command); exit_code != kExitOk) {
     return exit_code;
   }
   const bool json = absl::GetFlag(FLAGS_format) == OutputFormat::kJson;

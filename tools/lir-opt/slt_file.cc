@@ -72,9 +72,8 @@ StatementKind ClassifyStatement(const std::string& statement,
         R"((?i)^(?:\(|(?:SELECT|WITH|VALUES|TABLE|SHOW|INDEX|MATERIALIZED|)"
         R"(CREATE|SUBSCRIBE|REPLAN)\b))"};
     // `EXPLAIN AS <format> FOR q` names only the format.
-    const bool explainee = for_word.empty()
-                               ? RE2::PartialMatch(next, *kExplainee)
-                               : !as.empty();
+    const bool explainee =
+        for_word.empty() ? RE2::PartialMatch(next, *kExplainee) : !as.empty();
     if (!explainee) return StatementKind::kNotPlan;
   } else if (for_word.empty()) {
     return StatementKind::kNotPlan;

@@ -55,8 +55,7 @@ int RunSpine(const CommandArgs& args) {
     return UsageError(absl::StrCat(args.command, ": takes no operands, got '",
                                    args.operands[0], "'"));
   }
-  if (int exit_code = RequireReportFormat(args.command);
-      exit_code != kExitOk) {
+  if (int exit_code = RequireReportFormat(args.command); exit_code != kExitOk) {
     return exit_code;
   }
   const bool json = absl::GetFlag(FLAGS_format) == OutputFormat::kJson;
