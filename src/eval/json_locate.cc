@@ -180,15 +180,19 @@ size_t JsonLocator::Find(const std::vector<JsonStep>& path,
 }
 
 std::string JsonLocator::Where(std::string_view file, size_t offset) const {
-  offset = std::min(offset, text_.size());
-  size_t line = 1;
-  size_t line_start = 0;
-  for (size_t i = 0; i < offset; ++i) {
-    if (text_[i] == '\n') {
-      ++line;
-      line_start = i + 1;
+  if (!lines_indexed_) {
+    for (size_t i = 0; i < text_.size(); ++i) {
+      if (text_[i] == '\n') line_starts_.push_back(i + 1);
     }
+    where_bytes_ += text_.size();
+    lines_indexed_ = true;
   }
+  offset = std::min(offset, text_.size());
+  // Lines before `offset`'s: the starts at or before it.
+  const auto after = std::upper_bound(line_starts_.begin(), line_starts_.end(),
+                                      offset);
+  const size_t line = static_cast<size_t>(after - line_starts_.begin()) + 1;
+  const size_t line_start = line == 1 ? 0 : *(after - 1);
   return absl::StrCat(std::string(file), ":", line, ":",
                       offset - line_start + 1);
 }

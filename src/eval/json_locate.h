@@ -44,8 +44,15 @@ class JsonLocator {
   /// (unescaped) with the offset of the key; empty when it is not an object.
   std::vector<std::pair<std::string, size_t>> Members(size_t offset) const;
 
-  /// `file:line:column` (1-based, columns in bytes) of `offset`.
+  /// `file:line:column` (1-based, columns in bytes) of `offset`. The first
+  /// call indexes where lines start (one pass over the text); later calls
+  /// search that index, so locating every member of a large file stays
+  /// linear in its size.
   std::string Where(std::string_view file, size_t offset) const;
+
+  /// Bytes of the text that `Where` has read so far: the line index is
+  /// built once, so this never exceeds the text's size.
+  size_t bytes_read_by_where() const { return where_bytes_; }
 
  private:
   size_t SkipSpace(size_t pos) const;
@@ -62,6 +69,10 @@ class JsonLocator {
   size_t FindElement(size_t pos, size_t index) const;
 
   std::string_view text_;
+  /// Offsets where lines 2, 3, ... start; built by the first `Where`.
+  mutable std::vector<size_t> line_starts_;
+  mutable bool lines_indexed_ = false;
+  mutable size_t where_bytes_ = 0;
 };
 
 }  // namespace lir::eval
