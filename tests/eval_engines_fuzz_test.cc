@@ -129,9 +129,12 @@ TEST(EvalEnginesFuzz, IncrementalMatchesSnapshotOnGeneratedPlans) {
     }
     if (oracle->error.has_value()) ++round_errors;
     uint64_t rows_here = 0;
-    for (const eval::RoundContents& round : oracle->objects[0].rounds) {
-      output_rows += round.contents.size();
-      rows_here += round.contents.size();
+    absl::StatusOr<std::vector<eval::Multiset>> contents =
+        eval::ContentsByRound(oracle->objects[0]);
+    ASSERT_TRUE(contents.ok()) << contents.status();
+    for (const eval::Multiset& round : *contents) {
+      output_rows += round.size();
+      rows_here += round.size();
     }
     if (rows_here == 0) ++empty_plans;
 

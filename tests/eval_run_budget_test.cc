@@ -37,9 +37,17 @@ InputData Data(const std::string& json) {
   return data.ok() ? *std::move(data) : InputData{};
 }
 
+// The contents after each listed round of `object`.
+std::vector<Multiset> Contents(const RunResult& result, size_t object = 0) {
+  absl::StatusOr<std::vector<Multiset>> contents =
+      ContentsByRound(result.objects.at(object));
+  EXPECT_TRUE(contents.ok()) << contents.status();
+  return contents.ok() ? *std::move(contents) : std::vector<Multiset>{};
+}
+
 std::vector<uint64_t> Rounds(const RunResult& result, size_t object = 0) {
   std::vector<uint64_t> rounds;
-  for (const RoundContents& r : result.objects.at(object).rounds) {
+  for (const RoundChanges& r : result.objects.at(object).rounds) {
     rounds.push_back(r.round);
   }
   return rounds;
@@ -63,7 +71,7 @@ TEST(RunRounds, AnUpdateFarAwayIsOneStepNotAHundredMillion) {
     ASSERT_TRUE(run.ok()) << run.status();
     EXPECT_EQ(run->rounds_stepped, 2u) << EngineName(engine);
     EXPECT_EQ(Rounds(*run), (std::vector<uint64_t>{0, 100000000}));
-    EXPECT_EQ(run->objects[0].rounds[1].contents.size(), 2u);
+    EXPECT_EQ(Contents(*run)[1].size(), 2u);
     const RoundSpan span = RoundsOf(*run);
     EXPECT_EQ(span.last, 100000000u);
     EXPECT_EQ(span.listed, 2u);
@@ -94,11 +102,12 @@ TEST(RunRounds, RoundsWhereATemporalBoundExpiresAreStillRun) {
     // Round 2000 (the second row expires) comes after the data's last.
     EXPECT_EQ(Rounds(*run), (std::vector<uint64_t>{0, 5, 1000, 2000}))
         << EngineName(engine);
-    const std::vector<RoundContents>& rounds = run->objects[0].rounds;
-    EXPECT_EQ(rounds[0].contents.size(), 1u);
-    EXPECT_TRUE(rounds[1].contents.empty());
-    EXPECT_EQ(rounds[2].contents.size(), 1u);
-    EXPECT_TRUE(rounds[3].contents.empty());
+    const std::vector<Multiset> contents = Contents(*run);
+    ASSERT_EQ(contents.size(), 4u);
+    EXPECT_EQ(contents[0].size(), 1u);
+    EXPECT_TRUE(contents[1].empty());
+    EXPECT_EQ(contents[2].size(), 1u);
+    EXPECT_TRUE(contents[3].empty());
   }
 }
 
@@ -111,6 +120,37 @@ TEST(RunRounds, LastRoundStopsTheRun) {
   absl::StatusOr<RunResult> run = RunDocument(doc, data, options);
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_EQ(Rounds(*run), (std::vector<uint64_t>{0, 7}));
+}
+
+TEST(RunRounds, ARunHoldsChangesNotContentsPerRound) {
+  // 1,000 rows at round 0, then 200 rounds adding one row each: a run that
+  // kept each round's contents would hold 1,000 x 200 rows; one that keeps
+  // changes holds 1,200, and the contents are replayed from them.
+  const Document doc = Parse(kGetT);
+  InputData data;
+  InputCollection& t = data.collections["materialize.public.t"];
+  t.arity = 1;
+  for (int64_t i = 0; i < 1000; ++i)
+    t.updates.push_back({{Datum::Int(i)}, 0, 1});
+  for (int64_t r = 1; r <= 200; ++r) {
+    t.updates.push_back({{Datum::Int(-r)}, static_cast<uint64_t>(r), 1});
+  }
+  for (const Engine engine : {Engine::kIncremental, Engine::kSnapshot}) {
+    RunOptions options;
+    options.engine = engine;
+    absl::StatusOr<RunResult> run = RunDocument(doc, data, options);
+    ASSERT_TRUE(run.ok()) << run.status();
+    size_t held = 0;
+    for (const RoundChanges& round : run->objects[0].rounds) {
+      held += round.changes.size();
+    }
+    EXPECT_EQ(held, 1200u) << EngineName(engine);
+    const std::vector<Multiset> contents = Contents(*run);
+    ASSERT_EQ(contents.size(), 201u);
+    EXPECT_EQ(contents[0].size(), 1000u);
+    EXPECT_EQ(contents[200].size(), 1200u);
+    EXPECT_EQ(contents[200].front().first, (DataRow{Datum::Int(-200)}));
+  }
 }
 
 // ---------------------------------------------------------------- Budgets
@@ -183,7 +223,7 @@ TEST(RunBudgets, AJoinThatMultipliesRowsStopsAtTheBudget) {
     run = RunDocument(doc, data, options);
     ASSERT_TRUE(run.ok()) << run.status();
     EXPECT_FALSE(run->error.has_value()) << *run->error;
-    EXPECT_EQ(run->objects[0].rounds[0].contents.size(), 900u);
+    EXPECT_EQ(Contents(*run).at(0).size(), 900u);
   }
 }
 
@@ -253,7 +293,7 @@ TEST(RunBudgets, ALetRecThatConvergesWithinTheLimitRuns) {
     run = RunDocument(doc, InputData{}, options);
     ASSERT_TRUE(run.ok()) << run.status();
     ASSERT_FALSE(run->error.has_value()) << *run->error;
-    EXPECT_EQ(run->objects[0].rounds[0].contents.size(), 5u);
+    EXPECT_EQ(Contents(*run).at(0).size(), 5u);
   }
 }
 

@@ -303,11 +303,12 @@ TEST(Temporal, RunsEndAfterBoundedFutureRounds) {
   ASSERT_TRUE(run->error.has_value());
   EXPECT_TRUE(absl::StrContains(*run->error, "more than 10000 rounds"))
       << *run->error;
-  const std::vector<RoundContents>& rounds = run->objects[0].rounds;
+  const std::vector<RoundChanges>& rounds = run->objects[0].rounds;
   // Round 0, then rounds 1..10000 (row i at round i), then the error.
   ASSERT_EQ(rounds.size(), kMaxTemporalRounds + 2);
   EXPECT_EQ(rounds[kMaxTemporalRounds].round, kMaxTemporalRounds);
-  EXPECT_EQ(rounds[kMaxTemporalRounds].contents.size(), 1u);
+  // Row i arrives at round i and leaves at i + 1: one added, one retracted.
+  EXPECT_EQ(rounds[kMaxTemporalRounds].changes.size(), 2u);
   EXPECT_EQ(rounds.back().round, kMaxTemporalRounds + 1);
   EXPECT_TRUE(rounds.back().error.has_value());
 }

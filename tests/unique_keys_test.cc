@@ -281,14 +281,17 @@ TEST(UniqueKeysProperty, ClaimedKeysHoldInEveryNodesOutput) {
       const std::string where =
           absl::StrCat("seed ", seed, ", keys ", FormatUniqueKeys(*keys),
                        " of\n", explain::PrintText(part));
-      for (const eval::RoundContents& round : run->objects[0].rounds) {
+      eval::ContentsReplay replay(run->objects[0]);
+      for (absl::StatusOr<bool> more = replay.Next(); more.ok() && *more;
+           more = replay.Next()) {
+        const eval::RoundChanges& round = replay.round();
         if (round.error.has_value()) break;
-        for (const auto& [row, count] : round.contents) {
+        for (const auto& [row, count] : replay.contents()) {
           EXPECT_GT(count, 0) << "round " << round.round << ", " << where;
         }
         for (const UniqueKey& key : keys->keys) {
           ++checked_keys;
-          for (const auto& [value, count] : CountsOn(round.contents, key)) {
+          for (const auto& [value, count] : CountsOn(replay.contents(), key)) {
             EXPECT_LE(count, 1) << "round " << round.round << ", " << where;
           }
         }

@@ -222,6 +222,37 @@ absl::StatusOr<Multiset> AddMultisets(const Multiset& a, const Multiset& b) {
   return out;
 }
 
+absl::Status AddInto(Multiset& into, const Multiset& changes) {
+  // Merging copies every row; inserting shifts (moves) the rows after each
+  // change. Shifting wins while the changes are few.
+  if (changes.size() * 16 > into.size()) {
+    LIR_ASSIGN_OR_RETURN(Multiset sum, AddMultisets(into, changes));
+    into = std::move(sum);
+    return absl::OkStatus();
+  }
+  auto from = into.begin();
+  for (const auto& [row, diff] : changes) {
+    from = std::lower_bound(
+        from, into.end(), row,
+        [](const RowDiff& entry, const DataRow& r) { return entry.first < r; });
+    if (from != into.end() && from->first == row) {
+      int64_t sum;
+      if (__builtin_add_overflow(from->second, diff, &sum)) {
+        return DiffOverflow();
+      }
+      if (sum == 0) {
+        from = into.erase(from);
+      } else {
+        from->second = sum;
+        ++from;
+      }
+    } else {
+      from = into.insert(from, RowDiff(row, diff)) + 1;
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Multiset> DiffMultisets(const Multiset& after,
                                        const Multiset& before) {
   Multiset negated;

@@ -1,4 +1,4 @@
-// Running plan documents on data, and printing what they computed.
+// Running plan documents on data (run_format.cc prints what they computed).
 #include "lir/eval/run.h"
 #include "lir/partial.h"
 
@@ -189,9 +189,7 @@ std::optional<uint64_t> NextRound(
 // cancel), the contents do not.
 void DropUnchangedRound(RunResult& result) {
   for (const ObjectRun& object : result.objects) {
-    const size_t n = object.rounds.size();
-    if (n < 2 ||
-        object.rounds[n - 1].contents != object.rounds[n - 2].contents) {
+    if (object.rounds.size() < 2 || !object.rounds.back().changes.empty()) {
       return;
     }
   }
@@ -208,15 +206,6 @@ std::set<uint64_t> DataRounds(const InputData& data) {
     }
   }
   return rounds;
-}
-
-// ` spine: batches=B records=R merge_work=W idle_turns=T` after an
-// arrangement's sizes, or nothing when the run kept no spines.
-std::string SpineText(const std::optional<SpineStats>& spine) {
-  if (!spine.has_value()) return "";
-  return absl::StrCat(
-      " spine: batches=", spine->batches, " records=", spine->records,
-      " merge_work=", spine->merge_work, " idle_turns=", spine->idle_turns);
 }
 
 absl::StatusOr<std::unique_ptr<Dataflow>> MakeDataflow(
@@ -310,7 +299,8 @@ absl::StatusOr<RunResult> Run(const Document& doc, const InputData& data,
   struct FastPathRun {
     size_t object;
     FastPathPeek peek;
-    Multiset read;  // the accumulated contents of the collection read
+    Multiset read;    // the accumulated contents of the collection read
+    Multiset answer;  // the answer of the last round, to list changes
   };
   std::vector<FastPathRun> fast_paths;
   for (size_t i = 0; i < doc.objects.size(); ++i) {
@@ -323,7 +313,7 @@ absl::StatusOr<RunResult> Run(const Document& doc, const InputData& data,
     LIR_ASSIGN_OR_RETURN(
         FastPathPeek peek,
         FastPathPeek::Make(doc.objects[i].name, fast_path, data, arity));
-    fast_paths.push_back(FastPathRun{i, std::move(peek), {}});
+    fast_paths.push_back(FastPathRun{i, std::move(peek), {}, {}});
   }
 
   const std::set<uint64_t> data_rounds = DataRounds(data);
@@ -345,40 +335,45 @@ absl::StatusOr<RunResult> Run(const Document& doc, const InputData& data,
     for (size_t k = 0; k < order.size(); ++k) {
       const Object& object = doc.objects[order[k]];
       ObjectRun& run = result.objects[result_index[order[k]]];
-      RoundContents entry;
+      RoundChanges entry;
       entry.round = round;
       absl::StatusOr<Multiset> delta = dataflows[k]->Step(round, changes);
-      absl::StatusOr<Multiset> next =
-          delta.ok() ? AddMultisets(contents[k], *delta) : delta.status();
-      if (!next.ok()) {
-        entry.error = std::string(next.status().message());
+      // The contents are kept (only the current ones) so that a
+      // multiplicity overflowing is this round's error.
+      absl::Status added =
+          delta.ok() ? AddInto(contents[k], *delta) : delta.status();
+      if (!added.ok()) {
+        entry.error = std::string(added.message());
         result.error =
             absl::StrCat(object.name, ": round ", round, ": ", *entry.error);
         run.rounds.push_back(std::move(entry));
         break;
       }
-      contents[k] = *std::move(next);
-      entry.contents = contents[k];
-      if (!delta->empty()) changes[object.name] = *std::move(delta);
+      if (!delta->empty()) {
+        entry.changes = *delta;
+        changes[object.name] = *std::move(delta);
+      }
       run.rounds.push_back(std::move(entry));
     }
     for (FastPathRun& fast : fast_paths) {
       if (result.error) break;
       const Object& object = doc.objects[fast.object];
-      RoundContents entry;
+      RoundChanges entry;
       entry.round = round;
       auto it = changes.find(fast.peek.collection());
-      absl::StatusOr<Multiset> read =
-          it == changes.end() ? fast.read : AddMultisets(fast.read, it->second);
+      absl::Status read = it == changes.end() ? absl::OkStatus()
+                                              : AddInto(fast.read, it->second);
       absl::StatusOr<Multiset> answer =
-          read.ok() ? fast.peek.Answer(*read) : read.status();
-      if (!answer.ok()) {
-        entry.error = std::string(answer.status().message());
+          read.ok() ? fast.peek.Answer(fast.read) : read;
+      absl::StatusOr<Multiset> diff =
+          answer.ok() ? DiffMultisets(*answer, fast.answer) : answer.status();
+      if (!diff.ok()) {
+        entry.error = std::string(diff.status().message());
         result.error =
             absl::StrCat(object.name, ": round ", round, ": ", *entry.error);
       } else {
-        fast.read = *std::move(read);
-        entry.contents = *std::move(answer);
+        fast.answer = *std::move(answer);
+        entry.changes = *std::move(diff);
       }
       result.objects[result_index[fast.object]].rounds.push_back(
           std::move(entry));
@@ -401,7 +396,7 @@ absl::StatusOr<RunResult> Run(const Document& doc, const InputData& data,
           " rounds without updates in the data (whose last round is ",
           data_last, "); the next is round ", *next);
       for (ObjectRun& object : result.objects) {
-        RoundContents entry;
+        RoundChanges entry;
         entry.round = *next;
         entry.error = *result.error;
         object.rounds.push_back(std::move(entry));
@@ -438,170 +433,6 @@ absl::StatusOr<RunResult> RunDocument(const Document& doc,
     return absl::ResourceExhaustedError(
         "out of memory (std::bad_alloc) while preparing or running the plan");
   }
-}
-
-RoundSpan RoundsOf(const RunResult& result) {
-  RoundSpan span;
-  for (const ObjectRun& object : result.objects) {
-    if (object.rounds.empty()) continue;
-    span.last = object.rounds.back().round;
-    span.listed = object.rounds.size();
-    break;  // every object lists the same rounds
-  }
-  return span;
-}
-
-std::string FormatRunText(const RunResult& result, bool arrangement_sizes) {
-  std::string out;
-  for (const ObjectRun& object : result.objects) {
-    absl::StrAppend(&out, object.name, ":\n");
-    for (const RoundContents& round : object.rounds) {
-      absl::StrAppend(&out, "  round ", round.round, ":\n");
-      if (round.error.has_value()) {
-        absl::StrAppend(&out, "    error: ", *round.error, "\n");
-        continue;
-      }
-      if (round.contents.empty()) absl::StrAppend(&out, "    (empty)\n");
-      for (const auto& [row, diff] : round.contents) {
-        if (diff == 1) {
-          absl::StrAppend(&out, "    - ", FormatRow(row), "\n");
-        } else {
-          absl::StrAppend(&out, "    - (", FormatRow(row), " x ", diff, ")\n");
-        }
-      }
-    }
-  }
-  if (const RoundSpan span = RoundsOf(result); span.skipped() > 0) {
-    absl::StrAppend(&out, "\nRounds 0 to ", span.last, ": ", span.listed,
-                    " listed, ", span.skipped(),
-                    " skipped (no update in the data or due from a temporal "
-                    "filter, or no change)\n");
-  }
-  if (arrangement_sizes) {
-    // The dataflow's arrangements (what mz_arrangement_sizes would list)
-    // first; the evaluator's own recompute-adapter state apart, so that the
-    // totals compare with Materialize's.
-    for (const bool adapters : {false, true}) {
-      uint64_t records = 0, bytes = 0;
-      std::optional<SpineStats> spines;
-      bool any = false;
-      for (const ArrangementStats& stats : result.arrangements) {
-        if (stats.adapter != adapters) continue;
-        if (!any) {
-          absl::StrAppend(&out, adapters
-                                    ? "\nEvaluator state (recompute adapters; "
-                                      "not arrangements of the dataflow):\n"
-                                    : "\nArrangements:\n");
-        }
-        any = true;
-        absl::StrAppend(&out, "  ", stats.object, " LirId(", stats.lir_id, ") ",
-                        stats.operator_name, ": records=", stats.records,
-                        " batches=", stats.batches, " bytes=", stats.bytes,
-                        SpineText(stats.spine), "\n");
-        records += stats.records;
-        bytes += stats.bytes;
-        if (stats.spine.has_value()) {
-          if (!spines.has_value()) spines = SpineStats();
-          spines->batches += stats.spine->batches;
-          spines->records += stats.spine->records;
-          spines->merge_work += stats.spine->merge_work;
-          spines->idle_turns += stats.spine->idle_turns;
-        }
-      }
-      if (!any && !adapters) {
-        absl::StrAppend(&out, "\nArrangements:\n  (none)\n");
-        continue;
-      }
-      if (any) {
-        absl::StrAppend(&out, "  total: records=", records, " bytes=", bytes,
-                        SpineText(spines), "\n");
-      }
-    }
-  }
-  return out;
-}
-
-nlohmann::json RunToJson(const RunResult& result, bool arrangement_sizes) {
-  nlohmann::json objects = nlohmann::json::array();
-  for (const ObjectRun& object : result.objects) {
-    nlohmann::json rounds = nlohmann::json::array();
-    for (const RoundContents& round : object.rounds) {
-      nlohmann::json entry = {{"round", round.round}};
-      if (round.error.has_value()) {
-        entry["error"] = *round.error;
-      } else {
-        nlohmann::json contents = nlohmann::json::array();
-        for (const auto& [row, diff] : round.contents) {
-          nlohmann::json values = nlohmann::json::array();
-          for (const Datum& datum : row) values.push_back(DatumToJson(datum));
-          contents.push_back(nlohmann::json::array({std::move(values), diff}));
-        }
-        entry["contents"] = std::move(contents);
-      }
-      rounds.push_back(std::move(entry));
-    }
-    objects.push_back({{"name", object.name}, {"rounds", std::move(rounds)}});
-  }
-  nlohmann::json out = {{"objects", std::move(objects)}};
-  const RoundSpan span = RoundsOf(result);
-  out["rounds"] = {{"last", span.last},
-                   {"listed", span.listed},
-                   {"skipped", span.skipped()}};
-  if (arrangement_sizes) {
-    // As in the text: the dataflow's arrangements, and the recompute
-    // adapters' state apart (present only when there is some).
-    nlohmann::json arrangements = nlohmann::json::array();
-    nlohmann::json adapters = nlohmann::json::array();
-    for (const ArrangementStats& stats : result.arrangements) {
-      nlohmann::json entry = {
-          {"object", stats.object},          {"lir_id", stats.lir_id},
-          {"operator", stats.operator_name}, {"records", stats.records},
-          {"batches", stats.batches},        {"bytes", stats.bytes}};
-      if (stats.spine.has_value()) {
-        entry["spine"] = {{"batches", stats.spine->batches},
-                          {"records", stats.spine->records},
-                          {"merge_work", stats.spine->merge_work},
-                          {"idle_turns", stats.spine->idle_turns}};
-      }
-      (stats.adapter ? adapters : arrangements).push_back(std::move(entry));
-    }
-    out["arrangements"] = std::move(arrangements);
-    if (!adapters.empty()) out["evaluator_state"] = std::move(adapters);
-  }
-  return out;
-}
-
-std::optional<std::string> FirstDifference(const RunResult& a,
-                                           const RunResult& b) {
-  if (a.objects.size() != b.objects.size()) {
-    return absl::StrCat(a.objects.size(), " objects vs ", b.objects.size());
-  }
-  for (size_t i = 0; i < a.objects.size(); ++i) {
-    const ObjectRun& x = a.objects[i];
-    const ObjectRun& y = b.objects[i];
-    const size_t rounds = std::max(x.rounds.size(), y.rounds.size());
-    for (size_t r = 0; r < rounds; ++r) {
-      const std::string where = absl::StrCat(x.name, " round ", r, ": ");
-      if (r >= x.rounds.size() || r >= y.rounds.size()) {
-        return absl::StrCat(where, "computed by one run only");
-      }
-      const RoundContents& rx = x.rounds[r];
-      const RoundContents& ry = y.rounds[r];
-      if (rx.error.has_value() != ry.error.has_value()) {
-        return absl::StrCat(where, "error in one run only: ",
-                            rx.error.value_or(ry.error.value_or("")));
-      }
-      if (rx.contents != ry.contents) {
-        RunResult one, other;
-        one.objects.push_back(ObjectRun{x.name, {rx}});
-        other.objects.push_back(ObjectRun{y.name, {ry}});
-        return absl::StrCat(where, "contents differ:\n",
-                            FormatRunText(one, false), "vs\n",
-                            FormatRunText(other, false));
-      }
-    }
-  }
-  return std::nullopt;
 }
 
 }  // namespace lir::eval

@@ -7,7 +7,6 @@
 #include "lir/eval/budget.h"
 #include "lir/eval/data.h"
 #include "lir/eval/run.h"
-#include "lir/explain/json.h"
 #include "lir/partial.h"
 #include "lir/pipeline/pipeline.h"
 #include "lir/recognizer/pass.h"
@@ -176,10 +175,12 @@ int RunRun(const CommandArgs& args) {
     return InputError(
         absl::StrCat(input.name, ": ", result.status().message()));
   }
+  // Written as produced: a long run's text is never held whole.
   if (absl::GetFlag(FLAGS_format) == OutputFormat::kJson) {
-    std::cout << explain::DumpJson(eval::RunToJson(*result, sizes), 2) << "\n";
+    eval::WriteRunJson(*result, sizes, std::cout);
+    std::cout << "\n";
   } else {
-    std::cout << eval::FormatRunText(*result, sizes);
+    eval::WriteRunText(*result, sizes, std::cout);
   }
   std::cout << std::flush;
   if (result->error.has_value()) {

@@ -184,6 +184,12 @@ absl::StatusOr<Multiset> Consolidate(std::vector<RowDiff> updates);
 /// `a + b` as multisets (both consolidated), consolidated.
 absl::StatusOr<Multiset> AddMultisets(const Multiset& a, const Multiset& b);
 
+/// `into += changes` in place (both consolidated; `into` stays so). A few
+/// changes to large contents move rows instead of copying them all, so a
+/// round that changes little costs little. Fails (OutOfRange) when a sum
+/// overflows 64 bits, leaving `into` partly updated.
+absl::Status AddInto(Multiset& into, const Multiset& changes);
+
 /// `after - before` (both consolidated): the changes that turn `before` into
 /// `after`.
 absl::StatusOr<Multiset> DiffMultisets(const Multiset& after,

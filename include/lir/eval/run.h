@@ -1,7 +1,7 @@
 // Running a whole plan document on input data, round by round: Source
 // blocks are applied to their collections, objects are built in dependency
 // order (a later object may read an earlier one by name), and every object's
-// contents are recorded after every round that is run.
+// changes are recorded after every round that is run.
 //
 // Only rounds where something can happen are run: round 0 (Constants), the
 // rounds at which the data has updates, and the rounds at which a temporal
@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -54,20 +55,48 @@ struct RunOptions {
   std::optional<SpineOptions> spine;
 };
 
-/// One object's contents at the end of one round.
-struct RoundContents {
+/// What one round changed in one object. A run keeps only changes, so what
+/// it holds follows the rows it produced, not rounds times contents (a
+/// 100,000-row collection with 2,000 one-row rounds after it holds about
+/// 102,000 rows, not 200 million); the contents after a round are the sum
+/// of the changes of that round and every round listed before it
+/// (`ContentsReplay`).
+struct RoundChanges {
   uint64_t round = 0;
-  /// Consolidated and sorted.
-  Multiset contents;
+  /// Consolidated and sorted; empty when the round changed nothing.
+  Multiset changes;
   /// Set when the round failed (division by zero, ...): the run stops there.
   std::optional<std::string> error;
 };
 
-/// One object's history.
+/// One object's history: the rounds listed, in order.
 struct ObjectRun {
   std::string name;
-  std::vector<RoundContents> rounds;
+  std::vector<RoundChanges> rounds;
 };
+
+/// Walks an object's rounds keeping the contents after each: what the
+/// printers and comparisons use, holding one object's contents at a time.
+class ContentsReplay {
+ public:
+  explicit ContentsReplay(const ObjectRun& object) : object_(object) {}
+  /// Applies the next round's changes; false after the last round. Fails
+  /// (OutOfRange) when a multiplicity overflows 64 bits.
+  absl::StatusOr<bool> Next();
+  /// The round just applied.
+  const RoundChanges& round() const { return object_.rounds[next_ - 1]; }
+  /// The contents after it (consolidated, sorted).
+  const Multiset& contents() const { return contents_; }
+
+ private:
+  const ObjectRun& object_;
+  size_t next_ = 0;
+  Multiset contents_;
+};
+
+/// The contents after every round of `object` (for tests and small runs:
+/// this holds them all).
+absl::StatusOr<std::vector<Multiset>> ContentsByRound(const ObjectRun& object);
 
 /// What RunDocument computed.
 struct RunResult {
@@ -113,19 +142,27 @@ absl::StatusOr<RunResult> RunDocument(const Document& doc,
                                       const InputData& data,
                                       const RunOptions& options);
 
-/// The text form: per object, per round, the rows as Constant rows print
-/// (`- (1, "x")`, `- ((2) x 3)`); when rounds were skipped, a line
-/// `Rounds 0 to L: N listed, M skipped (...)`; and with `arrangement_sizes`
-/// a table of arrangements (each line, and the total, followed by
-/// `spine: batches=B records=R merge_work=W idle_turns=T` when the run kept
-/// spines).
+/// The text form, written to `out` as it is produced (nothing but one
+/// object's contents is held): per object, per round, the rows as Constant
+/// rows print (`- (1, "x")`, `- ((2) x 3)`); when rounds were skipped, a
+/// line `Rounds 0 to L: N listed, M skipped (...)`; and with
+/// `arrangement_sizes` a table of arrangements (each line, and the total,
+/// followed by `spine: batches=B records=R merge_work=W idle_turns=T` when
+/// the run kept spines).
+void WriteRunText(const RunResult& result, bool arrangement_sizes,
+                  std::ostream& out);
+/// WriteRunText into a string.
 std::string FormatRunText(const RunResult& result, bool arrangement_sizes);
 
-/// The JSON form: {"objects": [{"name", "rounds": [{"round", "contents":
-/// [[row, diff], ...]} or {"round", "error"}]}], "rounds": {"last",
-/// "listed", "skipped"}, "arrangements": [...]}; each arrangement has a
-/// "spine" object {"batches", "records", "merge_work", "idle_turns"} when
-/// the run kept spines.
+/// The JSON form, written to `out` as it is produced, as nlohmann prints it
+/// with an indent of 2: {"objects": [{"name", "rounds": [{"round",
+/// "contents": [[row, diff], ...]} or {"round", "error"}]}], "rounds":
+/// {"last", "listed", "skipped"}, "arrangements": [...]}; each arrangement
+/// has a "spine" object {"batches", "records", "merge_work", "idle_turns"}
+/// when the run kept spines. No newline after the closing brace.
+void WriteRunJson(const RunResult& result, bool arrangement_sizes,
+                  std::ostream& out);
+/// WriteRunJson parsed back (for tests and small runs).
 nlohmann::json RunToJson(const RunResult& result, bool arrangement_sizes);
 
 /// Whether two runs computed the same contents for every object and round
