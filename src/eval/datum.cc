@@ -139,14 +139,51 @@ size_t Datum::NestedHash(const Datum& d) {
   return absl::HashOf(static_cast<int>(nested.kind), nested.elements);
 }
 
+namespace {
+
+// a + b, or the largest count when that overflows (a value counted past
+// 2^64 bytes is past any budget anyway).
+uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
+  uint64_t sum;
+  return __builtin_add_overflow(a, b, &sum)
+             ? std::numeric_limits<uint64_t>::max()
+             : sum;
+}
+
+Datum MakeNested(Nested::Kind kind, std::vector<Datum> elements) {
+  uint64_t bytes = 0;
+  for (const Datum& element : elements) {
+    bytes = SaturatingAdd(bytes, DatumBytes(element));
+  }
+  return Datum{
+      std::make_shared<const Nested>(Nested{kind, std::move(elements), bytes})};
+}
+
+}  // namespace
+
 Datum Datum::List(std::vector<Datum> elements) {
-  return Datum{std::make_shared<const Nested>(
-      Nested{Nested::Kind::kList, std::move(elements)})};
+  return MakeNested(Nested::Kind::kList, std::move(elements));
 }
 
 Datum Datum::Array(std::vector<Datum> elements) {
-  return Datum{std::make_shared<const Nested>(
-      Nested{Nested::Kind::kArray, std::move(elements)})};
+  return MakeNested(Nested::Kind::kArray, std::move(elements));
+}
+
+uint64_t DatumBytes(const Datum& datum) {
+  uint64_t bytes = sizeof(Datum);
+  if (datum.is_string()) bytes += datum.as_string().size();
+  if (datum.is_bytea()) bytes += datum.as_bytea().size();
+  if (datum.is_nested()) {
+    bytes = SaturatingAdd(bytes + sizeof(Nested), datum.as_nested().bytes);
+  }
+  return bytes;
+}
+
+uint64_t RowBytes(const DataRow& row) {
+  uint64_t bytes = sizeof(RowDiff);
+  for (const Datum& datum : row)
+    bytes = SaturatingAdd(bytes, DatumBytes(datum));
+  return bytes;
 }
 
 int MzCompare(const Datum& a, const Datum& b) {

@@ -185,6 +185,8 @@ class IncrementalDataflow : public Dataflow {
     r.last_reader = &last_reader_;
     r.fuel = options_.fuel;
     r.max_rows = options_.max_rows_per_round;
+    r.max_bytes = options_.max_bytes_per_round;
+    r.work = options_.work;
     for (size_t i = 0; i < ops.size(); ++i) {
       Operator& op = *ops[i];
       r.current = i;
@@ -199,8 +201,10 @@ class IncrementalDataflow : public Dataflow {
       } catch (const std::bad_alloc&) {
         out = OutOfMemoryError(round);
       }
-      if (out.ok() && out->size() > r.max_rows) {
-        out = RowLimitError(r.max_rows, round);
+      if (out.ok()) {
+        absl::Status within =
+            CheckOperatorOutput(*out, r.max_rows, r.max_bytes, r.work, round);
+        if (!within.ok()) out = within;
       }
       if (!out.ok()) return AttachNode(op.node(), out.status());
       if (!op.CountsOwnActivations()) ++activations_;

@@ -67,6 +67,8 @@ class LetRecAdapter : public Operator {
     env.now = r.round;
     env.next = &next_;
     env.max_rows_per_round = r.max_rows;
+    env.max_bytes_per_round = r.max_bytes;
+    env.work = r.work;
     env.max_iterations = max_iterations_;
     for (Held& l : locals_) {
       LIR_ASSIGN_OR_RETURN(Multiset m, l.trace->ReadAll(r.round + 1));
@@ -128,10 +130,11 @@ class NodeAdapter : public Operator {
     // Only joins run here, whose closures Materialize evaluates without
     // time (temporal filters are rejected when the dataflow is built).
     std::optional<uint64_t> unused;
-    LIR_ASSIGN_OR_RETURN(Multiset now, snapshot_internal::ComputeNode(
-                                           node(), contents, false,
-                                           snapshot_internal::Clock{
-                                               r.round, &unused, r.max_rows}));
+    LIR_ASSIGN_OR_RETURN(
+        Multiset now, snapshot_internal::ComputeNode(
+                          node(), contents, false,
+                          snapshot_internal::Clock{r.round, &unused, r.max_rows,
+                                                   r.max_bytes}));
     return ReplaceContents(*output_, now, r.round);
   }
 

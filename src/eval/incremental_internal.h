@@ -41,6 +41,10 @@ struct Round {
   /// FlatMap and Join count what they make as they go; the engine checks
   /// every operator's output.
   uint64_t max_rows = kUnlimited;
+  /// Bytes of rows one operator may produce this round (RowBytes).
+  uint64_t max_bytes = kUnlimited;
+  /// The run's work meter (DataflowOptions::work); may be null.
+  WorkMeter* work = nullptr;
   /// Activations reported by operators that count their own.
   uint64_t activations = 0;
 

@@ -69,6 +69,14 @@ absl::Status Emit(const JoinStage& stage, const DataRow& key,
   return absl::OkStatus();
 }
 
+// Bytes of the rows joining `row` to each of `matches`, counted before they
+// are made.
+uint64_t JoinedBytes(const DataRow& row, const Multiset& matches) {
+  uint64_t bytes = matches.size() * RowBytes(row);
+  for (const auto& [match, diff] : matches) bytes += RowBytes(match);
+  return bytes;
+}
+
 // `stream` x the lookup's contents at rounds < `before`, counted against
 // the stage's `rows`.
 absl::Status StreamTimesLookup(const JoinStage& stage, const Multiset& stream,
@@ -78,6 +86,7 @@ absl::Status StreamTimesLookup(const JoinStage& stage, const Multiset& stream,
     LIR_ASSIGN_OR_RETURN(DataRow key, EvalKey(stage.stream_key, s));
     LIR_ASSIGN_OR_RETURN(Multiset matches, lookup.Read(key, before));
     LIR_RETURN_IF_ERROR(rows.Add(matches.size()));
+    LIR_RETURN_IF_ERROR(rows.AddBytes(JoinedBytes(s, matches)));
     for (const auto& [l, dl] : matches) {
       LIR_RETURN_IF_ERROR(Emit(stage, key, s, l, ds, dl, out));
     }
@@ -108,7 +117,7 @@ class JoinOperator : public Operator {
         const JoinStage& stage = path.stages[i];
         const Arranged& lookup = arranged_[lookup_of_[p][i]];
         std::vector<RowDiff> out;
-        RowCounter rows(r.max_rows, r.round);
+        RowCounter rows(r.max_rows, r.round, r.max_bytes);
         if (!op.delta) {
           // dS x L_old + S_new x dL.
           const Arranged& s = arranged_[stream_of_[i]];
@@ -125,6 +134,7 @@ class JoinOperator : public Operator {
             LIR_ASSIGN_OR_RETURN(Multiset matches,
                                  s.trace->Read(key, r.round + 1));
             LIR_RETURN_IF_ERROR(rows.Add(matches.size()));
+            LIR_RETURN_IF_ERROR(rows.AddBytes(JoinedBytes(l, matches)));
             for (const auto& [srow, ds] : matches) {
               LIR_RETURN_IF_ERROR(Emit(stage, key, srow, l, ds, dl, out));
             }

@@ -260,7 +260,7 @@ class FlatMapOperator : public Operator {
   }
   absl::StatusOr<Multiset> Run(Round& r) override {
     const FlatMapOp& op = node().As<FlatMapOp>();
-    RowCounter produced(r.max_rows, r.round);
+    RowCounter produced(r.max_rows, r.round, r.max_bytes);
     std::vector<RowDiff> out;
     LIR_ASSIGN_OR_RETURN(Multiset read,
                          ReadAsLayout(node(), r.TakeDelta(inputs[0])));

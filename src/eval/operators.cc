@@ -153,6 +153,11 @@ absl::StatusOr<std::vector<DataRow>> GenerateSeries(const DataRow& input,
   }
   const uint64_t n = SeriesLength(start, stop, step);
   LIR_RETURN_IF_ERROR(rows.Add(n));
+  // Each row is the input row and one integer: a long series of a wide row
+  // passes the byte budget before any is made.
+  const uint64_t row_bytes = RowBytes(input) + sizeof(Datum);
+  LIR_RETURN_IF_ERROR(
+      rows.AddBytes(n > kUnlimited / row_bytes ? kUnlimited : n * row_bytes));
   // Past max_size, reserve would throw std::length_error, not bad_alloc.
   if (n > out.max_size()) return OutOfMemoryError(rows.round());
   out.reserve(n);

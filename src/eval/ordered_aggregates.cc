@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "lir/eval/budget.h"
 #include "lir/status_macros.h"
 #include "src/explain/text_primitives.h"
 
@@ -162,6 +163,9 @@ absl::StatusOr<Datum> StringAgg(const std::string& func,
     }
     // The first value is not preceded by its separator; a NULL separator
     // is the empty string.
+    const size_t added = (any && sep.is_string() ? sep.as_string().size() : 0) +
+                         value.as_string().size();
+    LIR_RETURN_IF_ERROR(CheckValueBytes(out.size() + added));
     if (any && sep.is_string()) out += sep.as_string();
     out += value.as_string();
     any = true;
@@ -384,6 +388,7 @@ absl::StatusOr<Datum> EvalOrderedAggregate(
     // Concatenates the payload arrays (lists) in order.
     const bool arrays = f == "array_agg";
     std::vector<Datum> elements;
+    uint64_t bytes = 0;
     for (const Datum* record : sorted) {
       const Datum& payload = Payload(record);
       if (payload.is_null()) continue;
@@ -391,6 +396,8 @@ absl::StatusOr<Datum> EvalOrderedAggregate(
         return Shape(f, arrays ? "expected an array payload"
                                : "expected a list payload");
       }
+      bytes += payload.as_nested().bytes;
+      LIR_RETURN_IF_ERROR(CheckValueBytes(bytes));
       elements.insert(elements.end(), payload.elements().begin(),
                       payload.elements().end());
     }

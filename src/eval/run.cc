@@ -236,10 +236,15 @@ namespace {
 absl::StatusOr<RunResult> Run(const Document& doc, const InputData& data,
                               const RunOptions& options) {
   using Feeds = std::map<std::string, Feed>;
-  if (options.max_rows_per_round == 0 || options.max_iterations == 0) {
+  if (options.max_rows_per_round == 0 || options.max_iterations == 0 ||
+      options.max_bytes_per_round == 0 || options.max_value_bytes == 0 ||
+      options.max_work == 0) {
     return absl::InvalidArgumentError(
-        "max_rows_per_round and max_iterations must be at least 1");
+        "max_rows_per_round, max_bytes_per_round, max_value_bytes, "
+        "max_iterations and max_work must be at least 1");
   }
+  const ScopedValueLimit value_limit(options.max_value_bytes);
+  WorkMeter work(options.max_work);
   if (options.spine.has_value() && options.engine == Engine::kSnapshot) {
     return absl::InvalidArgumentError(
         "spines model the incremental engine's arrangements; the snapshot "
@@ -269,6 +274,8 @@ absl::StatusOr<RunResult> Run(const Document& doc, const InputData& data,
     dataflow_options.fuel = options.fuel;
     dataflow_options.max_rows_per_round = options.max_rows_per_round;
     dataflow_options.max_iterations = options.max_iterations;
+    dataflow_options.max_bytes_per_round = options.max_bytes_per_round;
+    dataflow_options.work = &work;
     dataflow_options.spine = options.spine;
     for (const auto& [name, feed] : feeds) {
       dataflow_options.globals[name] = feed.arity;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "lir/eval/budget.h"
 #include "lir/status_macros.h"
 #include "src/eval/bytea.h"
 #include "src/eval/eval_internal.h"
@@ -510,6 +511,9 @@ absl::StatusOr<Datum> EvalCall(const ScalarExpr& e, const DataRow& row) {
       if (!args[0].is_string() || !args[1].is_string()) {
         return TypeError(name, args[0], args[1]);
       }
+      // Checked before allocating: doubling a string stops at the limit.
+      LIR_RETURN_IF_ERROR(CheckValueBytes(args[0].as_string().size() +
+                                          args[1].as_string().size()));
       return Datum::String(
           absl::StrCat(args[0].as_string(), args[1].as_string()));
     case Op::kNeg: {
@@ -535,8 +539,15 @@ absl::StatusOr<Datum> EvalCall(const ScalarExpr& e, const DataRow& row) {
       return Datum::Bool(!a.as_bool());
     }
     case Op::kRow:
-    case Op::kListBuild: return Datum::List(std::move(args));
-    case Op::kArrayBuild: return Datum::Array(std::move(args));
+    case Op::kListBuild:
+    case Op::kArrayBuild: {
+      // Copies share nested values, so memory stays small while the value
+      // (and its printed form) doubles: count what it stands for.
+      Datum built = *op == Op::kArrayBuild ? Datum::Array(std::move(args))
+                                           : Datum::List(std::move(args));
+      LIR_RETURN_IF_ERROR(CheckValueBytes(built.as_nested().bytes));
+      return built;
+    }
     case Op::kRecordGet: {
       const Datum& r = args[0];
       if (r.is_null()) return Datum::Null();

@@ -119,8 +119,11 @@ class SnapshotVisitor : public ScopedVisitorBase<Multiset> {
     } catch (const std::bad_alloc&) {
       result = OutOfMemoryError(env_.now);
     }
-    if (result.ok() && result->size() > env_.max_rows_per_round) {
-      result = RowLimitError(env_.max_rows_per_round, env_.now);
+    if (result.ok()) {
+      absl::Status within =
+          CheckOperatorOutput(*result, env_.max_rows_per_round,
+                              env_.max_bytes_per_round, env_.work, env_.now);
+      if (!within.ok()) result = within;
     }
     if (!result.ok()) return AttachNode(node, result.status());
     return result;
@@ -160,8 +163,8 @@ class SnapshotVisitor : public ScopedVisitorBase<Multiset> {
   }
 
   snapshot_internal::Clock Clock() const {
-    return snapshot_internal::Clock{env_.now, env_.next,
-                                    env_.max_rows_per_round};
+    return snapshot_internal::Clock{
+        env_.now, env_.next, env_.max_rows_per_round, env_.max_bytes_per_round};
   }
 
   const SnapshotEnv& env_;
@@ -210,6 +213,8 @@ class SnapshotDataflow : public Dataflow {
     env_.check_delta_paths = true;
     env_.max_rows_per_round = options_.max_rows_per_round;
     env_.max_iterations = options_.max_iterations;
+    env_.max_bytes_per_round = options_.max_bytes_per_round;
+    env_.work = options_.work;
     for (const auto& [name, contents] : contents_) {
       env_.globals[name] = &contents;
     }

@@ -25,6 +25,7 @@ struct Clock {
   uint64_t now = 0;
   std::optional<uint64_t>* next = nullptr;
   uint64_t max_rows = kUnlimited;
+  uint64_t max_bytes = kUnlimited;
 };
 
 /// Reads `input` as Get::Arrangement / Mfp with `input_val` do: when `seek`

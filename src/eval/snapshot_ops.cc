@@ -48,7 +48,7 @@ absl::StatusOr<Multiset> ApplyMfp(const MapFilterProject& mfp, Multiset input,
 
 absl::StatusOr<Multiset> FlatMap(const FlatMapOp& op, const Multiset& input,
                                  const Clock& clock) {
-  RowCounter rows(clock.max_rows, clock.now);
+  RowCounter rows(clock.max_rows, clock.now, clock.max_bytes);
   if (HasTemporal(op.mfp_after)) {
     // The table function's rows, then the temporal mfp_after at `now`.
     std::vector<RowDiff> joined;
@@ -100,12 +100,16 @@ absl::StatusOr<Multiset> RunPath(const Node& join, const JoinPath& path,
       index[std::move(key)].push_back(&entry);
     }
     std::vector<RowDiff> next;
-    RowCounter rows(clock.max_rows, clock.now);
+    RowCounter rows(clock.max_rows, clock.now, clock.max_bytes);
     for (const auto& [row, diff] : stream) {
       LIR_ASSIGN_OR_RETURN(DataRow key, EvalKey(stage.stream_key, row));
       auto it = index.find(key);
       if (it == index.end()) continue;
       LIR_RETURN_IF_ERROR(rows.Add(it->second.size()));
+      // Before the rows are made: each joins `row` to one match.
+      uint64_t bytes = it->second.size() * RowBytes(row);
+      for (const RowDiff* match : it->second) bytes += RowBytes(match->first);
+      LIR_RETURN_IF_ERROR(rows.AddBytes(bytes));
       for (const RowDiff* match : it->second) {
         LIR_ASSIGN_OR_RETURN(int64_t mult, MulDiffs(diff, match->second));
         DataRow joined = JoinedRow(key, row, stage.stream_thinning,

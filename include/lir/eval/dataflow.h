@@ -89,6 +89,12 @@ struct DataflowOptions {
   uint64_t max_rows_per_round = kDefaultMaxRowsPerRound;
   /// Iterations of one LetRec in one round (budget.h).
   uint64_t max_iterations = kDefaultMaxIterations;
+  /// Bytes of rows (RowBytes) one operator may produce in one round, checked
+  /// where the row budget is.
+  uint64_t max_bytes_per_round = kDefaultMaxBytesPerRound;
+  /// The run's work meter (budget.h), counting every operator's output
+  /// rows; nullptr counts nothing. Not owned; outlives the dataflow.
+  WorkMeter* work = nullptr;
   /// When set, every arrangement the incremental engine keeps is also a
   /// spine (the snapshot engine keeps none and ignores it).
   std::optional<SpineOptions> spine;

@@ -149,6 +149,10 @@ struct Nested {
   enum class Kind { kList, kArray };
   Kind kind = Kind::kList;
   std::vector<Datum> elements;
+  /// DatumBytes of the elements, summed when built: copies of a nested value
+  /// share it, so `row(x, x)` nested 40 times is 40 allocations whose
+  /// printed size is 2^40 elements; this counts the latter without walking.
+  uint64_t bytes = 0;
 };
 
 inline bool Datum::is_list() const {
@@ -172,6 +176,16 @@ using DataRow = std::vector<Datum>;
 
 /// A row with its multiplicity (or multiplicity change).
 using RowDiff = std::pair<DataRow, int64_t>;
+
+/// The bytes `datum` stands for: its own size plus its string or bytea
+/// bytes, or its elements' (nested values count every element as often as
+/// it is printed, however its copies share memory). What the byte budgets
+/// (budget.h) count.
+uint64_t DatumBytes(const Datum& datum);
+
+/// The bytes of a row with its multiplicity: DatumBytes of each datum plus
+/// the row's own.
+uint64_t RowBytes(const DataRow& row);
 
 /// A consolidated multiset: rows in ascending order, each at most once,
 /// none with diff 0.

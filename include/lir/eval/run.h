@@ -48,6 +48,14 @@ struct RunOptions {
   /// a round error naming the operator. Both must be at least 1.
   uint64_t max_rows_per_round = kDefaultMaxRowsPerRound;
   uint64_t max_iterations = kDefaultMaxIterations;
+  /// Bytes of rows one operator may produce in one round (RowBytes), bytes
+  /// of one value, and rows produced by all operators over the whole run
+  /// (`--max_bytes_per_round`, `--max_value_bytes`, `--max_work`; budget.h).
+  /// Passing one ends the run with a round error naming the limit; each
+  /// must be at least 1.
+  uint64_t max_bytes_per_round = kDefaultMaxBytesPerRound;
+  uint64_t max_value_bytes = kDefaultMaxValueBytes;
+  uint64_t max_work = kDefaultMaxWork;
   /// When set (incremental engine only; `lir-opt run --spine`), every
   /// arrangement is also a fueled spine fed each round's updates, closed
   /// after the last round run; ArrangementStats::spine reports it. The

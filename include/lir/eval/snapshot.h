@@ -54,6 +54,11 @@ struct SnapshotEnv {
   /// limit (if any) is larger: then ResourceExhausted `did not converge`
   /// naming the LetRec (budget.h, IterationLimitError).
   uint64_t max_iterations = kDefaultMaxIterations;
+  /// Bytes of rows one node may produce (budget.h, ByteLimitError).
+  uint64_t max_bytes_per_round = kDefaultMaxBytesPerRound;
+  /// Counts every node's output rows, each LetRec iteration again
+  /// (budget.h, WorkLimitError); nullptr counts nothing. Not owned.
+  WorkMeter* work = nullptr;
 };
 
 /// The consolidated contents of `plan`'s output given the contents of what

@@ -1,0 +1,231 @@
+// RunDocument's work and byte budgets (include/lir/eval/budget.h): a LetRec
+// whose body grows each iteration ends at the run's work limit, a value
+// that doubles ends at the value limit before it is built, and an operator
+// whose rows are wide ends at the byte limit per round, in both engines,
+// each error naming its limit and flag.
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "lir/eval/budget.h"
+#include "lir/eval/data.h"
+#include "lir/eval/run.h"
+#include "lir/explain/text.h"
+
+namespace lir::eval {
+namespace {
+
+constexpr Engine kEngines[] = {Engine::kIncremental, Engine::kSnapshot};
+
+const char* EngineName(Engine engine) {
+  return engine == Engine::kSnapshot ? "snapshot" : "incremental";
+}
+
+Document Parse(const std::string& text) {
+  absl::StatusOr<Document> doc = explain::ParseText(text);
+  EXPECT_TRUE(doc.ok()) << doc.status();
+  return doc.ok() ? *std::move(doc) : Document{};
+}
+
+// The run's error, or "" when it ran to the end.
+std::string RunError(const Document& doc, const InputData& data,
+                     const RunOptions& options) {
+  absl::StatusOr<RunResult> run = RunDocument(doc, data, options);
+  EXPECT_TRUE(run.ok()) << run.status();
+  return run.ok() ? run->error.value_or("") : run.status().ToString();
+}
+
+// l0 = distinct({1} + (l0 + 1)): one more row every iteration, forever.
+constexpr char kGrowing[] =
+    "materialize.public.mv:\n"
+    "  With Mutually Recursive\n"
+    "    cte l0 =\n"
+    "      Reduce::Distinct\n"
+    "        key_plan=id\n"
+    "        val_plan\n"
+    "          project=()\n"
+    "        Union\n"
+    "          Constant\n"
+    "            - (1)\n"
+    "          Mfp\n"
+    "            project=(#1)\n"
+    "            map=((#0 + 1))\n"
+    "            Get::PassArrangements l0\n"
+    "              raw=true\n"
+    "  Return\n"
+    "    Get::PassArrangements l0\n"
+    "      raw=true\n";
+
+TEST(RunWork, ALetRecThatGrowsEveryIterationEndsAtTheWorkLimit) {
+  // Under the iteration limit alone its work is quadratic in iterations:
+  // the work limit counts every row of every iteration.
+  const Document doc = Parse(kGrowing);
+  for (Engine engine : kEngines) {
+    RunOptions options;
+    options.engine = engine;
+    options.max_work = 5000;
+    const std::string error = RunError(doc, InputData{}, options);
+    EXPECT_TRUE(absl::StrContains(
+        error,
+        "the run's operators produced more than 5000 rows in all by round 0 "
+        "(the work limit of a run, every LetRec iteration counted; raise it "
+        "with --max_work=N, RunOptions::max_work)"))
+        << EngineName(engine) << ": " << error;
+    // The same run under a work limit it stays within reaches the
+    // iteration limit instead: the work limit is what ended it.
+    options.max_work = kDefaultMaxWork;
+    options.max_iterations = 50;
+    EXPECT_TRUE(absl::StrContains(RunError(doc, InputData{}, options),
+                                  "did not converge in 50 iterations"))
+        << EngineName(engine);
+  }
+}
+
+TEST(RunWork, WorkIsCountedOverEveryRound) {
+  // One row per round through one Get: 3 rounds are 3 rows of work (the
+  // incremental engine) or 1 + 2 + 3 (the snapshot engine recomputes).
+  const Document doc = Parse(
+      "materialize.public.mv:\n"
+      "  Get::Collection materialize.public.t\n"
+      "    raw=true\n");
+  InputData data;
+  InputCollection& t = data.collections["materialize.public.t"];
+  t.arity = 1;
+  for (uint64_t r = 0; r < 3; ++r) {
+    t.updates.push_back({{Datum::Int(static_cast<int64_t>(r))}, r, 1});
+  }
+  RunOptions options;
+  options.max_work = 3;
+  EXPECT_EQ(RunError(doc, data, options), "");
+  options.max_work = 2;
+  EXPECT_TRUE(absl::StrContains(RunError(doc, data, options),
+                                "more than 2 rows in all by round 2"));
+  options.engine = Engine::kSnapshot;
+  options.max_work = 6;
+  EXPECT_EQ(RunError(doc, data, options), "");
+  options.max_work = 5;
+  EXPECT_TRUE(absl::StrContains(RunError(doc, data, options),
+                                "more than 5 rows in all by round 2"));
+}
+
+TEST(RunValueBytes, DoublingAStringEndsAtTheValueLimitNotInMemory) {
+  // Each map column doubles the one before: 2^40 bytes at the end.
+  std::string map;
+  for (int i = 0; i < 40; ++i) {
+    absl::StrAppend(&map, i == 0 ? "" : ", ", "(#", i, " || #", i, ")");
+  }
+  const Document doc =
+      Parse(absl::StrCat("materialize.public.mv:\n"
+                         "  Mfp\n"
+                         "    project=(#40)\n"
+                         "    map=(",
+                         map,
+                         ")\n"
+                         "    Constant\n"
+                         "      - (\"ab\")\n"));
+  for (Engine engine : kEngines) {
+    RunOptions options;
+    options.engine = engine;
+    const std::string error = RunError(doc, InputData{}, options);
+    // 2 bytes doubled 25 times is 64 MiB, the default; 26 times passes it.
+    EXPECT_TRUE(absl::StrContains(
+        error,
+        "a value of 134217728 bytes passes the limit of 67108864 bytes per "
+        "value (raise it with --max_value_bytes=N, "
+        "RunOptions::max_value_bytes)"))
+        << EngineName(engine) << ": " << error;
+    options.max_value_bytes = 1000;
+    EXPECT_TRUE(absl::StrContains(RunError(doc, InputData{}, options),
+                                  "a value of 1024 bytes passes the limit of "
+                                  "1000 bytes per value"))
+        << EngineName(engine);
+  }
+}
+
+TEST(RunValueBytes, NestedCopiesCountWhatTheyStandFor) {
+  // row(x, x) shares x, so 40 levels take little memory but stand for
+  // 2^40 elements: the value limit counts the latter.
+  // Built level by level in map columns.
+  std::string map;
+  for (int i = 0; i < 40; ++i) {
+    absl::StrAppend(&map, i == 0 ? "" : ", ", "row(#", i, ", #", i, ")");
+  }
+  const Document doc =
+      Parse(absl::StrCat("materialize.public.mv:\n"
+                         "  Mfp\n"
+                         "    project=(#40)\n"
+                         "    map=(",
+                         map,
+                         ")\n"
+                         "    Constant\n"
+                         "      - (1)\n"));
+  for (Engine engine : kEngines) {
+    RunOptions options;
+    options.engine = engine;
+    options.max_value_bytes = 1 << 20;
+    const std::string error = RunError(doc, InputData{}, options);
+    EXPECT_TRUE(absl::StrContains(error,
+                                  "bytes passes the limit of 1048576 "
+                                  "bytes per value"))
+        << EngineName(engine) << ": " << error;
+  }
+}
+
+TEST(RunBytesPerRound, WideRowsEndTheOperatorAtTheByteLimit) {
+  // 30 rows of a 1,000-byte string joined with themselves on a constant
+  // column: 900 rows of about 2,000 bytes, counted before they are made.
+  const Document doc = Parse(
+      "materialize.public.mv:\n"
+      "  Join::Linear\n"
+      "    linear_stage[0]\n"
+      "      lookup={ relation=1, key=[#1] }\n"
+      "      stream={ key=[#1], thinning=(#0) }\n"
+      "    source={ relation=0, raw }\n"
+      "    Get::Collection materialize.public.t\n"
+      "      raw=true\n"
+      "    Get::Collection materialize.public.t\n"
+      "      raw=true\n");
+  InputData data;
+  InputCollection& t = data.collections["materialize.public.t"];
+  t.arity = 2;
+  for (int i = 0; i < 30; ++i) {
+    t.updates.push_back(
+        {{Datum::String(std::string(1000, static_cast<char>('a' + i % 26)) +
+                        std::to_string(i)),
+          Datum::Int(0)},
+         0,
+         1});
+  }
+  for (Engine engine : kEngines) {
+    RunOptions options;
+    options.engine = engine;
+    options.max_bytes_per_round = 1'000'000;
+    const std::string error = RunError(doc, data, options);
+    EXPECT_TRUE(absl::StrContains(
+        error,
+        "LirId(3) Join::Linear: produced more than 1000000 bytes of rows in "
+        "round 0 (the limit per operator and round; raise it with "
+        "--max_bytes_per_round=N, RunOptions::max_bytes_per_round)"))
+        << EngineName(engine) << ": " << error;
+    options.max_bytes_per_round = 10'000'000;
+    EXPECT_EQ(RunError(doc, data, options), "") << EngineName(engine);
+  }
+}
+
+TEST(RunBudgets, ZeroIsNotAByteOrWorkBudget) {
+  const Document doc = Parse(kGrowing);
+  for (uint64_t RunOptions::*budget :
+       {&RunOptions::max_bytes_per_round, &RunOptions::max_value_bytes,
+        &RunOptions::max_work}) {
+    RunOptions options;
+    options.*budget = 0;
+    EXPECT_EQ(RunDocument(doc, InputData{}, options).status().code(),
+              absl::StatusCode::kInvalidArgument);
+  }
+}
+
+}  // namespace
+}  // namespace lir::eval
