@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "lir/eval/datum.h"
 #include "lir/eval/scalar_eval.h"
@@ -179,12 +180,92 @@ TEST(EvalScalar, FloatArithmeticPromotes) {
   EXPECT_EQ(Eval("(#0 + 1.5)", {I(1)}), F(2.5));
   EXPECT_EQ(Eval("(#0 % #1)", {F(5.5), I(2)}), F(1.5));
   EXPECT_EQ(Eval("-(#0)", {F(2.5)}), F(-2.5));
-  // IEEE: overflow to infinity, not an error.
-  EXPECT_EQ(Eval("(#0 * #0)", {F(1e300)}),
-            F(std::numeric_limits<double>::infinity()));
-  Datum nan = Eval("(#0 - #0)", {F(std::numeric_limits<double>::infinity())});
-  ASSERT_TRUE(nan.is_float());
-  EXPECT_TRUE(std::isnan(nan.as_float()));
+}
+
+// As Materialize's add/sub/mul/div_float64 and double_to_real (and
+// PostgreSQL's float8 operators): a finite computation past a double's
+// range is `value out of range: overflow`, a non-zero product or quotient
+// that rounds to 0 `value out of range: underflow`.
+TEST(EvalScalar, FloatOverflowAndUnderflowAreErrors) {
+  const double max = std::numeric_limits<double>::max();
+  struct Case {
+    const char* expr;
+    DataRow row;
+    const char* message;
+  };
+  const std::vector<Case> cases = {
+      {"(#0 + #1)", {F(max), F(max)}, "value out of range: overflow"},
+      {"(#0 + #1)",
+       {F(max), I(std::numeric_limits<int64_t>::max())},
+       nullptr},  // rounds back to max: no overflow
+      {"(#0 - #1)", {F(-max), F(max)}, "value out of range: overflow"},
+      {"(#0 * #1)", {F(1e300), F(1e300)}, "value out of range: overflow"},
+      {"(#0 * #1)", {F(1e300), I(-1000000000)}, "value out of range: overflow"},
+      {"(#0 * #1)", {F(1e-300), F(1e-300)}, "value out of range: underflow"},
+      {"(#0 / #1)", {F(1e300), F(1e-300)}, "value out of range: overflow"},
+      {"(#0 / #1)", {F(1e-300), F(1e300)}, "value out of range: underflow"},
+      {"(#0 / #1)", {I(1), F(1e-320)}, "value out of range: overflow"},
+      {"double_to_real(#0)", {F(1e39)}, "value out of range: overflow"},
+      {"double_to_real(#0)", {F(-1e39)}, "value out of range: overflow"},
+      {"double_to_real(#0)", {F(1e-50)}, "value out of range: underflow"},
+  };
+  for (const Case& c : cases) {
+    if (c.message == nullptr) {
+      EXPECT_TRUE(EvalScalar(E(c.expr), c.row).ok()) << c.expr;
+      continue;
+    }
+    absl::Status s = EvalError(c.expr, c.row);
+    EXPECT_EQ(s.code(), absl::StatusCode::kOutOfRange) << c.expr << ": " << s;
+    EXPECT_EQ(s.message(), c.message) << c.expr;
+  }
+}
+
+// Infinities and NaN given as values are values: they propagate as in
+// PostgreSQL, and exact zeros are not underflows.
+TEST(EvalScalar, NonFiniteFloatValuesPropagate) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(Eval("(#0 + 1)", {F(inf)}), F(inf));
+  EXPECT_EQ(Eval("(#0 * #1)", {F(-inf), F(2)}), F(-inf));
+  EXPECT_EQ(Eval("(#0 / #1)", {F(inf), F(1e-300)}), F(inf));
+  EXPECT_EQ(Eval("(#0 / #1)", {F(1), F(inf)}), F(0));  // not an underflow
+  EXPECT_EQ(Eval("(#0 * #1)", {F(0), F(1e-300)}), F(0));
+  EXPECT_EQ(Eval("double_to_real(#0)", {F(inf)}), F(inf));
+  EXPECT_EQ(Eval("double_to_real(#0)", {F(0)}), F(0));
+  for (const char* expr :
+       {"(#0 - #0)", "(#0 * 0)", "(#1 + 1)", "(#1 / 0)", "(#1 * #1)"}) {
+    Datum d = Eval(expr, {F(inf), F(nan)});
+    ASSERT_TRUE(d.is_float()) << expr;
+    EXPECT_TRUE(std::isnan(d.as_float())) << expr;
+  }
+}
+
+// A number literal is an integer within 64 bits, else a double when the
+// double holds its digits; never a double with digits silently rounded.
+TEST(EvalScalar, NumberLiteralsKeepTheirDigits) {
+  EXPECT_EQ(Eval("-9223372036854775808"), I(INT64_MIN));
+  EXPECT_EQ(Eval("0.1"), F(0.1));
+  EXPECT_EQ(Eval("1.50"), F(1.5));
+  EXPECT_EQ(Eval("-0.000125"), F(-0.000125));
+  // How Materialize prints the double 1e20, and the largest double.
+  EXPECT_EQ(Eval("100000000000000000000"), F(1e20));
+  EXPECT_EQ(Eval(absl::StrCat("17976931348623157", std::string(292, '0'))),
+            F(std::numeric_limits<double>::max()));
+  for (const char* text :
+       {"9223372036854775808", "-9223372036854775809", "18446744073709551615",
+        "100000000000000000001", "3.14159265358979323846"}) {
+    absl::Status s = EvalError(text);
+    EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented) << text;
+    EXPECT_TRUE(absl::StrContains(
+        s.message(),
+        absl::StrCat("unsupported literal ", text,
+                     ": the evaluator holds numbers as 64-bit integers "
+                     "(-9223372036854775808 to 9223372036854775807) or "
+                     "doubles, and a double would not keep its digits")))
+        << s;
+    EXPECT_EQ(CheckScalar(E(text)).code(), absl::StatusCode::kUnimplemented)
+        << text;
+  }
 }
 
 TEST(EvalScalar, TypeMismatchIsAnError) {

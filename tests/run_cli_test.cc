@@ -191,7 +191,16 @@ TEST_F(RunCliTest, BadDataNamesTheCollectionAndTheUpdate) {
        "null, "
        "a boolean, an integer, a number, a string, {\"list\": [...]}, "
        "{\"array\": [...]}, {\"timestamp\": ...}, {\"interval\": ...}, "
-       "{\"bytea\": ...} or {\"date\": ...}, got array"},
+       "{\"bytea\": ...}, {\"date\": ...} or {\"float\": ...}, got array"},
+      // Integers past 64 bits, which nlohmann reads as unsigned or as a
+      // double, at the number itself, also inside a list.
+      {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[1e20], 0, 1], [[-9223372036854775809], 0, 1]]}}})",
+       "bad.json:1:85: collections[\"materialize.public.a\"].updates[1] value "
+       "0: integer -9223372036854775809 is outside the 64-bit integer range "
+       "(-9223372036854775808 to 9223372036854775807)"},
+      {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[{"list": [9223372036854775808]}], 0, 1]]}}})",
+       "bad.json:1:79: collections[\"materialize.public.a\"].updates[0] value "
+       "0: integer 9223372036854775808 is outside the 64-bit integer range"},
       {R"({"collections": {"materialize.public.a": {"arity": 1, "updates": [[[{"bytea": "\\x6"}], 0, 1]]}}})",
        "collections[\"materialize.public.a\"].updates[0] value 0: invalid "
        "input syntax for type bytea: invalid hexadecimal data: odd number of "
@@ -265,6 +274,37 @@ TEST_F(RunCliTest, DatesReadAndPrintAsPostgreSQLDoes) {
   EXPECT_EQ(rounds[1]["contents"][0][0][0],
             nlohmann::json({{"date", "1997-07-06"}}))
       << json.out;
+}
+
+TEST_F(RunCliTest, NonFiniteFloatsWriteAsTaggedJsonAndReadBack) {
+  // b is empty, so the plan's result is a: infinities, NaN and NULL.
+  const std::string b =
+      R"("materialize.public.b": {"arity": 1, "updates": []})";
+  Temp("floats.json", R"({"collections": {"materialize.public.a": {"arity": 1,
+      "updates": [[[{"float": "Infinity"}], 0, 1], [[{"float": "NaN"}], 0, 1],
+      [[{"float": "-Infinity"}], 0, 2], [[null], 0, 1]]},
+      )" + b + "}}");
+  RunResult json = RunPlan({"--format=json"}, "floats.json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const nlohmann::json contents =
+      nlohmann::json::parse(json.out)["objects"][0]["rounds"][0]["contents"];
+  // NULL first, then the floats in order, -inf < inf < NaN: each tagged in
+  // PostgreSQL's spelling, none written as null.
+  EXPECT_EQ(contents, nlohmann::json::parse(R"([[[null], 1],
+      [[{"float": "-Infinity"}], 2], [[{"float": "Infinity"}], 1],
+      [[{"float": "NaN"}], 1]])"))
+      << json.out;
+  // The rows read back as data and give the same output.
+  nlohmann::json updates = nlohmann::json::array();
+  for (const nlohmann::json& entry : contents) {
+    updates.push_back({entry[0], 0, entry[1]});
+  }
+  Temp("again.json",
+       R"({"collections": {"materialize.public.a": {"arity": 1, "updates": )" +
+           updates.dump() + "}, " + b + "}}");
+  RunResult again = RunPlan({"--format=json"}, "again.json");
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.out, json.out);
 }
 
 TEST_F(RunCliTest, AGetWithoutDataIsAnErrorNamingTheCollection) {

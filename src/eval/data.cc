@@ -2,9 +2,13 @@
 #include "lir/eval/data.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <string_view>
+#include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "lir/explain/json.h"
 #include "lir/status_macros.h"
@@ -50,6 +54,15 @@ std::string TypeName(const json& value) { return value.type_name(); }
 // recursive).
 constexpr int kMaxNesting = 1000;
 
+// The 64-bit range every integer of a data file must be in.
+std::string OutOfIntegerRange(std::string_view integer) {
+  return absl::StrCat("integer ", std::string(integer),
+                      " is outside the 64-bit integer range (",
+                      std::numeric_limits<int64_t>::min(), " to ",
+                      std::numeric_limits<int64_t>::max(),
+                      "); a float needs a fraction or an exponent (1.0e20)");
+}
+
 // `{"list": [...]}` / `{"array": [...]}`: a nested datum. A plain JSON array
 // cannot be one: a row is already a JSON array of datums.
 absl::StatusOr<Datum> ReadNested(const json& value, int depth);
@@ -62,8 +75,7 @@ absl::StatusOr<Datum> ReadDatum(const json& value, int depth = 0) {
     case json::value_t::number_unsigned: {
       const uint64_t u = value.get<uint64_t>();
       if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("integer ", u, " does not fit in 64 signed bits"));
+        return absl::InvalidArgumentError(OutOfIntegerRange(absl::StrCat(u)));
       }
       return Datum::Int(static_cast<int64_t>(u));
     }
@@ -74,9 +86,29 @@ absl::StatusOr<Datum> ReadDatum(const json& value, int depth = 0) {
       return absl::InvalidArgumentError(absl::StrCat(
           "expected null, a boolean, an integer, a number, a string, "
           "{\"list\": [...]}, {\"array\": [...]}, {\"timestamp\": ...}, "
-          "{\"interval\": ...}, {\"bytea\": ...} or {\"date\": ...}, got ",
+          "{\"interval\": ...}, {\"bytea\": ...}, {\"date\": ...} or "
+          "{\"float\": ...}, got ",
           TypeName(value)));
   }
+}
+
+// `{"float": "NaN"}`, `{"float": "Infinity"}`, `{"float": "-Infinity"}`:
+// the floats JSON has no number for, spelled as PostgreSQL prints them.
+// Tagged, as a plain string is a string and null is NULL.
+absl::StatusOr<Datum> ReadNonFiniteFloat(const std::string& text) {
+  if (text == "NaN") {
+    return Datum::Float(std::numeric_limits<double>::quiet_NaN());
+  }
+  if (text == "Infinity") {
+    return Datum::Float(std::numeric_limits<double>::infinity());
+  }
+  if (text == "-Infinity") {
+    return Datum::Float(-std::numeric_limits<double>::infinity());
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "expected {\"float\": \"NaN\"}, {\"float\": \"Infinity\"} or "
+      "{\"float\": \"-Infinity\"} (finite floats are JSON numbers), got ",
+      explain::DumpJson(json(text))));
 }
 
 absl::StatusOr<Datum> ReadNested(const json& value, int depth) {
@@ -84,13 +116,14 @@ absl::StatusOr<Datum> ReadNested(const json& value, int depth) {
   // text EXPLAIN prints for such literals; `{"bytea": "\\x0a1b"}` (the
   // bytes 0a 1b; JSON doubles the backslash): bytea input text as
   // `'...'::bytea` reads it (bytea.h, ParseBytea); `{"date": "1997-07-06"}`.
-  for (const char* kind : {"timestamp", "interval", "bytea", "date"}) {
+  for (const char* kind : {"timestamp", "interval", "bytea", "date", "float"}) {
     if (value.size() != 1 || !value.contains(kind)) continue;
     const json& text = value.begin().value();
     if (!text.is_string()) {
       return absl::InvalidArgumentError(
           absl::StrCat("expected {\"", kind, "\": \"...\"}"));
     }
+    if (kind[0] == 'f') return ReadNonFiniteFloat(text.get<std::string>());
     if (kind[0] == 't') {
       LIR_ASSIGN_OR_RETURN(Timestamp ts,
                            ParseTimestamp(text.get<std::string>()));
@@ -114,7 +147,8 @@ absl::StatusOr<Datum> ReadNested(const json& value, int depth) {
     return absl::InvalidArgumentError(
         "expected an object {\"list\": [...]}, {\"array\": [...]}, "
         "{\"timestamp\": \"...\"}, {\"interval\": \"...\"}, "
-        "{\"bytea\": \"...\"} or {\"date\": \"...\"}");
+        "{\"bytea\": \"...\"}, {\"date\": \"...\"} or "
+        "{\"float\": \"...\"}");
   }
   if (depth >= kMaxNesting) {
     return absl::InvalidArgumentError(
@@ -134,6 +168,43 @@ absl::StatusOr<Datum> ReadNested(const json& value, int depth) {
   }
   return is_list ? Datum::List(std::move(elements))
                  : Datum::Array(std::move(elements));
+}
+
+// The first number of `text` (valid JSON) written as an integer, no
+// fraction and no exponent, outside the 64-bit signed range: its offset and
+// text, or npos. nlohmann reads such a number as unsigned (up to 2^64 - 1)
+// or as a double, so its value alone cannot tell `100000000000000000000`
+// (an integer that does not fit) from `1e20` (a float). One linear scan.
+std::pair<size_t, std::string_view> FirstWideInteger(std::string_view text) {
+  auto is_number_char = [](char c) {
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
+           c == 'e' || c == 'E';
+  };
+  size_t i = 0;
+  while (i < text.size()) {
+    const char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+        if (text[i] == '\\') ++i;
+      }
+      ++i;
+      continue;
+    }
+    if (c != '-' && (c < '0' || c > '9')) {
+      ++i;
+      continue;
+    }
+    const size_t start = i;
+    while (i < text.size() && is_number_char(text[i])) ++i;
+    const std::string_view token = text.substr(start, i - start);
+    int64_t value = 0;
+    if (token.find_first_of(".eE") == std::string_view::npos &&
+        !absl::SimpleAtoi(absl::string_view(token.data(), token.size()),
+                          &value)) {
+      return {start, token};
+    }
+  }
+  return {std::string_view::npos, {}};
 }
 
 // A JSON integer (signed or unsigned) as int64, or nullopt.
@@ -327,7 +398,15 @@ nlohmann::json DatumToJson(const Datum& datum) {
   switch (datum.value.index()) {
     case 1: return datum.as_bool();
     case 2: return datum.as_int();
-    case 3: return datum.as_float();
+    case 3: {
+      // JSON has no number for these (nlohmann would write null, which
+      // reads back as NULL): tagged, in PostgreSQL's spelling.
+      const double d = datum.as_float();
+      if (std::isnan(d)) return json{{"float", "NaN"}};
+      if (std::isinf(d))
+        return json{{"float", d > 0 ? "Infinity" : "-Infinity"}};
+      return d;
+    }
     case 4: return datum.as_string();
     case 5: {
       json elements = json::array();
@@ -374,6 +453,21 @@ absl::StatusOr<InputData> ParseInputData(std::string_view text,
   if (!collections.is_object()) {
     return errors.At({"collections"}, "collections",
                      "expected an object keyed by global name");
+  }
+  // An integer of a row beyond 64 bits would otherwise be a double, its
+  // digits silently rounded. (Rounds, diffs and arities refuse doubles
+  // with messages of their own.)
+  if (const auto [wide, token] = FirstWideInteger(text);
+      wide != std::string_view::npos) {
+    const Path at = JsonLocator(text).PathTo(wide);
+    if (at.size() >= 6 && at[0].key == "collections" &&
+        at[2].key == "updates" && at[3].is_index && at[4].is_index &&
+        at[4].index == 0 && at[5].is_index) {
+      return errors.At(at,
+                       absl::StrCat("collections[\"", at[1].key, "\"].updates[",
+                                    at[3].index, "] value ", at[5].index),
+                       OutOfIntegerRange(token));
+    }
   }
   InputData data;
   for (const auto& [name, collection] : collections.items()) {

@@ -5,6 +5,9 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string_view>
+#include <system_error>
 
 #include "absl/hash/hash.h"
 #include "absl/status/status.h"
@@ -105,6 +108,70 @@ Literal ToLiteral(const Datum& datum) {
     }
     default: return Literal::Null();
   }
+}
+
+// A decimal number as its sign, its significant digits (no leading or
+// trailing zeros) and the power of ten of the first of them: equal for
+// texts of equal value (`1.50` and `1.5e+00`).
+struct DecimalDigits {
+  bool negative = false;
+  std::string digits;
+  int64_t exponent = 0;
+  friend bool operator==(const DecimalDigits&, const DecimalDigits&) = default;
+};
+
+// `text` is `[-]digits[.digits][e[+-]digits]` (a plan literal or to_chars'
+// scientific form).
+DecimalDigits ToDecimalDigits(std::string_view text) {
+  DecimalDigits out;
+  size_t i = 0;
+  if (i < text.size() && text[i] == '-') {
+    out.negative = true;
+    ++i;
+  }
+  int64_t point = -1;  // digits before the decimal point
+  for (; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i) {
+    if (text[i] == '.') {
+      point = static_cast<int64_t>(out.digits.size());
+    } else {
+      out.digits += text[i];
+    }
+  }
+  if (point < 0) point = static_cast<int64_t>(out.digits.size());
+  int64_t exponent = 0;
+  if (i < text.size()) {
+    const std::string_view e = text.substr(i + 1);
+    std::from_chars(e.data() + (!e.empty() && e[0] == '+' ? 1 : 0),
+                    e.data() + e.size(), exponent);
+  }
+  const size_t first = out.digits.find_first_not_of('0');
+  if (first == std::string::npos) return DecimalDigits{};  // zero, any sign
+  const size_t last = out.digits.find_last_not_of('0');
+  out.digits = out.digits.substr(first, last - first + 1);
+  out.exponent = point - static_cast<int64_t>(first) + exponent;
+  return out;
+}
+
+// The double a number literal denotes when it holds the literal's value to
+// the digit, as a double prints (its shortest form): `0.1`, `1.50`, and
+// `100000000000000000000`, which is how Materialize prints the double 1e20.
+// nullopt when rounding to a double would change the digits (a numeric of
+// 17 or more significant digits) or the value is beyond a double's range.
+std::optional<double> ExactDouble(const std::string& text) {
+  double value = 0;
+  // Out of range reads as an infinity or a zero, which the comparison of
+  // digits below refuses.
+  if (!absl::SimpleAtod(text, &value) || !std::isfinite(value)) {
+    return std::nullopt;
+  }
+  char buffer[64];
+  const auto printed = std::to_chars(buffer, buffer + sizeof(buffer), value,
+                                     std::chars_format::scientific);
+  if (ToDecimalDigits(text) !=
+      ToDecimalDigits(std::string_view(buffer, printed.ptr - buffer))) {
+    return std::nullopt;
+  }
+  return value;
 }
 
 }  // namespace
@@ -407,9 +474,18 @@ absl::StatusOr<Datum> FromLiteral(const Literal& literal) {
       if (literal.text == "-inf") {
         return Datum::Float(-std::numeric_limits<double>::infinity());
       }
-      double value;
-      if (absl::SimpleAtod(literal.text, &value)) return Datum::Float(value);
-      break;
+      if (std::optional<double> exact = ExactDouble(literal.text)) {
+        return Datum::Float(*exact);
+      }
+      // An integer past 64 bits or a decimal with more digits than a double
+      // holds (a numeric or uint8 in Materialize): the evaluator has no
+      // exact numeric, and rounding would change the value silently.
+      return absl::UnimplementedError(
+          absl::StrCat("unsupported literal ", literal.text,
+                       ": the evaluator holds numbers as 64-bit integers (",
+                       std::numeric_limits<int64_t>::min(), " to ",
+                       std::numeric_limits<int64_t>::max(),
+                       ") or doubles, and a double would not keep its digits"));
     }
     default: break;
   }

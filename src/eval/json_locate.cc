@@ -179,6 +179,41 @@ size_t JsonLocator::Find(const std::vector<JsonStep>& path,
   return pos;
 }
 
+std::vector<JsonStep> JsonLocator::PathTo(size_t offset) const {
+  std::vector<JsonStep> path;
+  size_t pos = SkipSpace(text_.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0);
+  // Descend into the container at `pos` while one of its elements or
+  // members spans `offset`; siblings before it are skipped, never entered,
+  // so the walk reads each byte at most twice.
+  while (pos < text_.size() && (text_[pos] == '[' || text_[pos] == '{')) {
+    const bool is_array = text_[pos] == '[';
+    pos = SkipSpace(pos + 1);
+    bool found = false;
+    for (size_t i = 0;
+         pos < text_.size() && text_[pos] != ']' && text_[pos] != '}'; ++i) {
+      std::string key;
+      if (!is_array) {
+        pos = SkipSpace(ReadString(pos, &key));
+        if (pos < text_.size() && text_[pos] == ':') pos = SkipSpace(pos + 1);
+      }
+      const size_t end = SkipValue(pos);
+      if (offset >= pos && offset < end) {
+        if (is_array) {
+          path.emplace_back(i);
+        } else {
+          path.emplace_back(std::move(key));
+        }
+        found = true;
+        break;
+      }
+      pos = SkipSpace(end);
+      if (pos < text_.size() && text_[pos] == ',') pos = SkipSpace(pos + 1);
+    }
+    if (!found) break;
+  }
+  return path;
+}
+
 std::string JsonLocator::Where(std::string_view file, size_t offset) const {
   if (!lines_indexed_) {
     for (size_t i = 0; i < text_.size(); ++i) {

@@ -40,6 +40,11 @@ class JsonLocator {
   size_t Find(const std::vector<JsonStep>& path,
               bool key_of_last = false) const;
 
+  /// The path of the innermost value whose text contains byte `offset`
+  /// (empty: the root). One linear walk; for a value found by scanning the
+  /// text rather than by path.
+  std::vector<JsonStep> PathTo(size_t offset) const;
+
   /// The members of the object whose value starts at `offset`: each key
   /// (unescaped) with the offset of the key; empty when it is not an object.
   std::vector<std::pair<std::string, size_t>> Members(size_t offset) const;

@@ -19,6 +19,7 @@
 #include "lir/status_macros.h"
 #include "src/eval/bytea.h"
 #include "src/eval/eval_internal.h"
+#include "src/eval/float_ops.h"
 #include "src/eval/temporal.h"
 #include "src/eval/time_ops.h"
 
@@ -260,7 +261,8 @@ int CompareIntDouble(int64_t i, double d) {
 }
 
 /// SQL comparison of two non-NULL datums: numbers numerically, strings
-/// bytewise, booleans false < true. Other pairs are type errors.
+/// bytewise, booleans false < true, times (time_ops.h), byteas bytewise,
+/// lists and arrays element-wise. Other pairs are type errors.
 absl::StatusOr<int> CompareValues(const char* op, const Datum& a,
                                   const Datum& b) {
   if (a.is_int() && b.is_int()) {
@@ -280,6 +282,12 @@ absl::StatusOr<int> CompareValues(const char* op, const Datum& a,
     return static_cast<int>(a.as_bool()) - static_cast<int>(b.as_bool());
   }
   if (std::optional<int> c = CompareTimes(a, b)) return *c;
+  // Records, lists and arrays: Materialize's comparison operators order
+  // them as its datums order (element-wise, NULL elements last and equal
+  // to each other), not with SQL's NULL logic inside.
+  if ((a.is_list() && b.is_list()) || (a.is_array() && b.is_array())) {
+    return MzCompare(a, b);
+  }
   if (a.is_bytea() && b.is_bytea()) {
     // Unsigned bytes, as memcmp (and Materialize's &[u8] order) compare.
     int c = a.as_bytea().compare(b.as_bytea());
@@ -325,23 +333,12 @@ absl::StatusOr<Datum> Arithmetic(Op op, const char* name, const Datum& a,
     }
     return absl::InternalError("not an arithmetic operator");
   }
-  double x = AsDouble(a);
-  double y = AsDouble(b);
-  switch (op) {
-    case Op::kAdd: return Datum::Float(x + y);
-    case Op::kSub: return Datum::Float(x - y);
-    case Op::kMul: return Datum::Float(x * y);
-    // SQL (PostgreSQL and Materialize alike) rejects a zero divisor for
-    // floating-point and numeric values too, instead of producing inf/NaN.
-    case Op::kDiv:
-      if (y == 0) return DivisionByZero();
-      return Datum::Float(x / y);
-    case Op::kMod:
-      if (y == 0) return DivisionByZero();
-      return Datum::Float(std::fmod(x, y));
-    default: break;
-  }
-  return absl::InternalError("not an arithmetic operator");
+  const char symbol = op == Op::kAdd   ? '+'
+                      : op == Op::kSub ? '-'
+                      : op == Op::kMul ? '*'
+                      : op == Op::kDiv ? '/'
+                                       : '%';
+  return FloatArithmetic(symbol, AsDouble(a), AsDouble(b));
 }
 
 absl::StatusOr<Datum> Compare(Op op, const char* name, const Datum& a,
@@ -384,7 +381,7 @@ absl::StatusOr<Datum> CastInt(Op op, const char* name, const Datum& a) {
     case Op::kIntToReal:
     case Op::kFloatToReal:
       if (!IsNumber(a)) return TypeError(name, a);
-      return Datum::Float(static_cast<double>(static_cast<float>(AsDouble(a))));
+      return ToReal(AsDouble(a));
     case Op::kIntToText:
       if (!a.is_int()) return TypeError(name, a);
       return Datum::String(absl::StrCat(a.as_int()));

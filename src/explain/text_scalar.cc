@@ -16,6 +16,8 @@
 //   longer one can only be an interval's time part and is kInterval.
 // * A few non-canonical spellings are accepted and print canonically:
 //   `NOT((x) IS NULL)` prints `(x) IS NOT NULL`, `#0{"a"}` prints `#0{a}`.
+#include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -471,13 +473,30 @@ absl::StatusOr<Literal> PrimitiveCursor::ParseNumericLiteral(
     }
     return finish(LiteralKind::kTimestamp);
   }
+  // Materialize prints a double in full (1e300 as a 1 and 300 zeros), so a
+  // number literal may be long; but past the largest double (about
+  // 1.8e308, 309 integer digits) no SQL number type holds it.
+  auto number = [&]() -> absl::StatusOr<Literal> {
+    std::string_view integer = text_.substr(digits_start, digit_count);
+    integer.remove_prefix(
+        std::min(integer.find_first_not_of('0'), integer.size()));
+    double value = 0;
+    if (integer.size() > 309 ||
+        (integer.size() == 309 &&
+         (!absl::SimpleAtod(ToAbsl(integer), &value) || std::isinf(value)))) {
+      return ErrorAt(start,
+                     "a number within the range of a double (below 1.8e308 "
+                     "in magnitude; no SQL number type holds more)");
+    }
+    return finish(LiteralKind::kNumber);
+  };
   pos_ = digits_end;
   if (after == '.' && IsDigit(CharAt(digits_end + 1))) {
     pos_ = DigitsEnd(digits_end + 1);
-    return finish(LiteralKind::kNumber);
+    return number();
   }
   size_t unit_end = UnitWordEnd(pos_);
-  if (unit_end == std::string_view::npos) return finish(LiteralKind::kNumber);
+  if (unit_end == std::string_view::npos) return number();
   // An interval: unit parts, then at most one time part, single spaces.
   pos_ = unit_end;
   while (Peek() == ' ') {
