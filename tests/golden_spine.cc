@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "lir/eval/spine_workload.h"
@@ -46,6 +47,7 @@ std::string RunSpineGolden(const std::string& input, const ArgFn& arg) {
   if (trace) {
     trace_fn = [&out](std::string_view label, const spine::Spine& s) {
       out += spine::FormatTraceLine(label, s);
+      return absl::OkStatus();
     };
   }
   absl::StatusOr<spine::WorkloadResult> result =

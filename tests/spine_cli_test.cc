@@ -1,10 +1,13 @@
 // `lir-opt spine` end to end: its output is the library's (the golden
 // files in testdata/spine/ print through the same functions), its JSON has
-// exactly the members the issue names, and bad flags are usage errors that
-// name the flag.
+// exactly the members the issue names, bad flags are usage errors that
+// name the flag, and the limits on a run's turns and trace bytes (exit 1)
+// and on --close (exit 2) refuse what they bound and accept the documented
+// examples.
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "lir/eval/spine_workload.h"
@@ -32,6 +35,7 @@ TEST_F(SpineCliTest, TextIsTheLibrarysOutput) {
   absl::StatusOr<eval::spine::WorkloadResult> result = eval::spine::RunWorkload(
       w, [&expected](std::string_view label, const eval::spine::Spine& s) {
         expected += eval::spine::FormatTraceLine(label, s);
+        return absl::OkStatus();
       });
   ASSERT_TRUE(result.ok());
   expected += eval::spine::WorkloadResultToText(*result);
@@ -100,6 +104,8 @@ TEST_F(SpineCliTest, BadFlagsAreUsageErrorsNamingTheFlag) {
       {{"spine", "--idle_turns=1.5"}, "idle_turns"},
       {{"spine", "--batches=100000", "--idle_turns=100000"}, "--idle_turns"},
       {{"spine", "--trace", "--format=json"}, "--trace"},
+      {{"spine", "--max_spine_turns=0"}, "--max_spine_turns"},
+      {{"spine", "--trace", "--max_trace_bytes=0"}, "--max_trace_bytes"},
       {{"spine", "extra"}, "operands"},
   };
   for (const Case& c : cases) {
@@ -109,6 +115,118 @@ TEST_F(SpineCliTest, BadFlagsAreUsageErrorsNamingTheFlag) {
     EXPECT_TRUE(absl::StrContains(r.err, c.names))
         << c.args.back() << ": " << r.err;
   }
+}
+
+// The worked example of SPINE.md section 7 (docs/spine.md's trace line): 11
+// turns, 11 trace lines.
+const std::vector<std::string> kWorkedExample = {"spine",
+                                                 "--policy=idle_merge:1000",
+                                                 "--snapshot=3000",
+                                                 "--batch_size=1000",
+                                                 "--idle_turns=100",
+                                                 "--trace"};
+
+std::vector<std::string> With(std::vector<std::string> args,
+                              const std::string& flag) {
+  args.push_back(flag);
+  return args;
+}
+
+TEST_F(SpineCliTest, ARunPastTheTurnLimitStopsThereWithExitOne) {
+  RunResult full = Run(kWorkedExample);
+  ASSERT_EQ(full.exit_code, 0) << full.err;
+  ASSERT_TRUE(Run(With(kWorkedExample, "--max_spine_turns=11")).exit_code == 0);
+  RunResult cut = Run(With(kWorkedExample, "--max_spine_turns=10"));
+  EXPECT_EQ(cut.exit_code, 1) << cut.err;
+  EXPECT_TRUE(absl::StrContains(cut.err, "stopped before batch 1 idle 9"))
+      << cut.err;
+  EXPECT_TRUE(absl::StrContains(cut.err, "raise it with --max_spine_turns=N"))
+      << cut.err;
+  // The ten turns taken are traced as in the full run, and nothing else.
+  size_t at = 0;
+  for (int line = 0; line < 10; ++line) at = full.out.find('\n', at) + 1;
+  EXPECT_EQ(cut.out, full.out.substr(0, at));
+}
+
+TEST_F(SpineCliTest, TooManyActivationsAreRefusedBeforeRunning) {
+  // 2^26 + 1 activations: past the default limit, refused at once.
+  RunResult r =
+      Run({"spine", "--policy=none", "--batches=67108865", "--batch_size=1"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(r.out.empty()) << "nothing ran";
+  EXPECT_TRUE(absl::StrContains(r.err, "at least 67108865 activations"))
+      << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "--max_spine_turns=N")) << r.err;
+}
+
+TEST_F(SpineCliTest, TraceStopsBeforePassingItsByteLimit) {
+  RunResult full = Run(kWorkedExample);
+  ASSERT_EQ(full.exit_code, 0) << full.err;
+  RunResult cut = Run(With(kWorkedExample, "--max_trace_bytes=200"));
+  EXPECT_EQ(cut.exit_code, 1) << cut.err;
+  EXPECT_TRUE(absl::StrContains(cut.err, "the limit of 200 bytes")) << cut.err;
+  EXPECT_TRUE(absl::StrContains(cut.err, "--max_trace_bytes=N")) << cut.err;
+  // Whole lines only, within the limit, as the full trace has them, and no
+  // metrics after.
+  EXPECT_LE(cut.out.size(), 200u);
+  ASSERT_FALSE(cut.out.empty());
+  EXPECT_EQ(cut.out.back(), '\n');
+  EXPECT_TRUE(absl::StartsWith(full.out, cut.out)) << cut.out;
+  EXPECT_GT(full.out.find('\n', cut.out.size()) + 1, 200u)
+      << "the next line would have passed the limit";
+  // The limit bounds the trace only.
+  RunResult metrics =
+      Run({"spine", "--policy=idle_merge:1000", "--snapshot=3000",
+           "--idle_turns=100", "--max_trace_bytes=1"});
+  EXPECT_EQ(metrics.exit_code, 0) << metrics.err;
+}
+
+TEST_F(SpineCliTest, ACloseThatCannotSettleIsAUsageError) {
+  // idle_merge:1 merges 8 records a turn; one batch of 2^40 + 2^20 updates
+  // needs about 2^37 idle turns after close.
+  RunResult r =
+      Run({"spine", "--policy=idle_merge:1", "--snapshot=1099511627776",
+           "--batch_size=1048576", "--close"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_TRUE(absl::StrContains(r.err, "--close cannot settle")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "idle_merge:1")) << r.err;
+  // The same data with an effort of 2^30 settles.
+  RunResult ok =
+      Run({"spine", "--policy=idle_merge:1073741824",
+           "--snapshot=1099511627776", "--batch_size=1048576", "--close"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+}
+
+// The examples of README.md, `lir-opt --help` and docs/spine.md run within
+// the default limits, with the output the README shows.
+TEST_F(SpineCliTest, DefaultLimitsAcceptTheDocumentedExamples) {
+  RunResult stock =
+      Run({"spine", "--policy=idle_merge:1000", "--snapshot=1048576",
+           "--batches=64", "--batch_size=1024", "--idle_turns=4096"});
+  ASSERT_EQ(stock.exit_code, 0) << stock.err;
+  EXPECT_TRUE(absl::StartsWith(
+      stock.out, "merge_work 66441456\nwork_per_update 1013.82\n"))
+      << stock.out;
+  RunResult funded =
+      Run({"spine", "--policy=idle_merge:1000", "--exertion=funded",
+           "--snapshot=1048576", "--batches=64", "--batch_size=1024",
+           "--idle_turns=4096"});
+  ASSERT_EQ(funded.exit_code, 0) << funded.err;
+  EXPECT_TRUE(absl::StartsWith(funded.out,
+                               "merge_work 328704\nwork_per_update 5.01562\n"))
+      << funded.out;
+  RunResult help =
+      Run({"spine", "--policy=idle_merge:1000", "--exertion=funded",
+           "--snapshot=1048576", "--batches=64", "--batch_size=1024",
+           "--idle_turns=256"});
+  EXPECT_EQ(help.exit_code, 0) << help.err;
+  RunResult traced = Run(kWorkedExample);
+  ASSERT_EQ(traced.exit_code, 0) << traced.err;
+  EXPECT_TRUE(absl::StrContains(
+      traced.out,
+      "batch 1 idle 4: fuel | 12:P(3000+1000,done=1000) | work 1000\n"))
+      << traced.out;
 }
 
 }  // namespace

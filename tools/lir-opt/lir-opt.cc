@@ -76,7 +76,9 @@ constexpr Subcommand kSubcommands[] = {
      "print merge work, work per inserted update, grants and declines, and "
      "the final layers (text, or JSON with --format=json; --trace prints "
      "the layers after every step). --policy and --exertion choose the "
-     "spine.",
+     "spine; --max_spine_turns and --max_trace_bytes bound the run and its "
+     "trace (exit 1), and a --close that cannot settle within them is a "
+     "usage error.",
      &RunSpine},
     {"help", "", "Print this text.", nullptr},
 };

@@ -4,9 +4,11 @@
 #include <string>
 
 #include "absl/flags/flag.h"
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "lir/eval/spine_workload.h"
 #include "lir/explain/json.h"
+#include "src/lir/string_view_compat.h"
 #include "tools/lir-opt/commands.h"
 #include "tools/lir-opt/flags.h"
 
@@ -43,10 +45,23 @@ ABSL_FLAG(uint64_t, empty_batches, 0,
           "an activation with its own idle turns.");
 ABSL_FLAG(bool, close, false,
           "spine: after the last batch, close the input and exert until "
-          "quiet; the drain is counted.");
+          "quiet; the drain is counted. A drain that provably cannot end "
+          "within --max_spine_turns (idle_merge:E with E small for the "
+          "data) is a usage error.");
 ABSL_FLAG(bool, trace, false,
           "spine: print the layers after every activation and idle turn "
           "(text output only).");
+ABSL_FLAG(uint64_t, max_spine_turns, lir::eval::spine::kDefaultMaxSpineTurns,
+          "spine: the most activations and idle turns one run may take, "
+          "the snapshot's settling and the --close drain included; this "
+          "bounds its time (the default, 2^26, is under a minute at worst). "
+          "More activations than this are refused before running; a run "
+          "needing more idle turns stops with an error at the limit (exit "
+          "1). At least 1.");
+ABSL_FLAG(uint64_t, max_trace_bytes, lir::eval::spine::kDefaultMaxTraceBytes,
+          "spine: the most bytes --trace prints (default 64 MiB); the line "
+          "that would pass it is not printed and the run stops with an "
+          "error (exit 1). At least 1.");
 
 namespace lir::cli {
 
@@ -75,14 +90,41 @@ int RunSpine(const CommandArgs& args) {
   workload.idle_turns = absl::GetFlag(FLAGS_idle_turns);
   workload.empty_batches = absl::GetFlag(FLAGS_empty_batches);
   workload.close = absl::GetFlag(FLAGS_close);
+  workload.max_turns = absl::GetFlag(FLAGS_max_spine_turns);
+  const uint64_t max_trace_bytes = absl::GetFlag(FLAGS_max_trace_bytes);
+  if (max_trace_bytes == 0) {
+    return UsageError(
+        absl::StrCat(args.command, ": --max_trace_bytes must be at least 1"));
+  }
   if (absl::Status checked = eval::spine::CheckWorkload(workload);
       !checked.ok()) {
+    // A limit passed is exit 1, as --max_rows_per_round's; a bad or
+    // impossible combination of flags is a usage error.
+    if (absl::IsResourceExhausted(checked)) {
+      return InputError(
+          absl::StrCat("lir-opt: ", args.command, ": ", checked.message()));
+    }
     return UsageError(absl::StrCat(args.command, ": ", checked.message()));
   }
   eval::spine::TraceFn print_trace;
+  uint64_t trace_bytes = 0;
   if (trace) {
-    print_trace = [](std::string_view label, const eval::spine::Spine& spine) {
-      std::cout << eval::spine::FormatTraceLine(label, spine);
+    // Checked before each line is printed, so the output never passes the
+    // limit and never ends in a partial line.
+    print_trace = [&trace_bytes, max_trace_bytes](
+                      std::string_view label,
+                      const eval::spine::Spine& spine) -> absl::Status {
+      const std::string line = eval::spine::FormatTraceLine(label, spine);
+      if (line.size() > max_trace_bytes - trace_bytes) {
+        return absl::ResourceExhaustedError(absl::StrCat(
+            "stopped at ", ToAbsl(label), ": --trace has printed ", trace_bytes,
+            " bytes and the next line would pass the limit of ",
+            max_trace_bytes,
+            " bytes (raise it with --max_trace_bytes=N, or drop --trace)"));
+      }
+      trace_bytes += line.size();
+      std::cout << line;
+      return absl::OkStatus();
     };
   }
   absl::StatusOr<eval::spine::WorkloadResult> result =

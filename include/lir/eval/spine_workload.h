@@ -19,14 +19,20 @@
 
 namespace lir::eval::spine {
 
-/// Limits that keep a workload's run time bounded: sizes up to 2^40 keep
-/// levels and fuel far from overflow; the number of activations and idle
-/// turns a workload may take bounds its time.
+/// Limits on a workload's sizes: up to 2^40 keeps levels and fuel far from
+/// overflow, and at most 2^32 activations and idle turns keeps the counts of
+/// CheckWorkload's arithmetic in range. These are usage errors; the time a
+/// run takes is bounded by `Workload::max_turns` below.
 inline constexpr uint64_t kMaxWorkloadUpdates = uint64_t{1} << 40;
 inline constexpr uint64_t kMaxWorkloadTurns = uint64_t{1} << 32;
-/// Idle turns a settle or a drain may take before it is reported as not
-/// converging (no policy takes more than a few hundred).
-inline constexpr uint64_t kMaxSettleTurns = uint64_t{1} << 24;
+/// Default of `Workload::max_turns` (`lir-opt spine --max_spine_turns`):
+/// 2^26 activations and idle turns. A turn costs from about 0.25 to 0.75
+/// microseconds of CPU at -O2 (the most when every turn rolls a virtual
+/// batch up through some 40 layers), so the worst accepted run takes about
+/// 50 seconds (docs/RELIABILITY.md has the measurement).
+inline constexpr uint64_t kDefaultMaxSpineTurns = uint64_t{1} << 26;
+/// Default of `lir-opt spine --max_trace_bytes`: 64 MiB of trace lines.
+inline constexpr uint64_t kDefaultMaxTraceBytes = uint64_t{64} << 20;
 
 /// The workload (defaults as `lir-opt spine`'s).
 struct Workload {
@@ -44,11 +50,30 @@ struct Workload {
   uint64_t empty_batches = 0;
   /// Close the input after the last batch and exert until quiet.
   bool close = false;
+  /// The most turns (activations and idle turns, the snapshot's and the
+  /// drain's included) the run may take: the bound on its time. At least 1.
+  uint64_t max_turns = kDefaultMaxSpineTurns;
 };
 
-/// Checks a workload's sizes against the limits above; the error names the
-/// flag-like field (`batches`, `batch_size`, ...) and the limit.
+/// Checks a workload before it runs. A size past the limits above, or a
+/// `close` that cannot settle within `max_turns` (MinDrainTurns), is
+/// InvalidArgument naming the flag-like field (`--batches`, ...); more
+/// activations than `max_turns` is ResourceExhausted naming the limit.
 absl::Status CheckWorkload(const Workload& workload);
+
+/// The activations a workload takes whatever the spine does: the snapshot's
+/// (when N > 0), n x (1 + E), and the close.
+uint64_t CertainActivations(const Workload& workload);
+
+/// A lower bound on the idle turns the drain after `close` takes, 0 when
+/// none can be proven. Only idle_merge:E has one: it is quiet only once all
+/// updates sit in one batch, so the merge that writes that batch (which
+/// contains the last batch, so begins after it is inserted) must write all
+/// n x B + N updates. A merge at a layer above the levels where inserts and
+/// virtual batches complete merges unfueled (level(B) and level(E)) gets at
+/// most 8 << level(E) fuel per step, and the steps after the last insert
+/// before the drain are known.
+uint64_t MinDrainTurns(const Workload& workload);
 
 /// What a run measured, counted from the moment the snapshot settled.
 struct WorkloadResult {
@@ -62,13 +87,21 @@ struct WorkloadResult {
   std::vector<LayerView> layers;
   /// The final layers in section 7's notation.
   std::string described;
+  /// Turns taken (activations and idle turns, the snapshot's and the
+  /// drain's included), and the drain's idle turns alone.
+  uint64_t turns = 0;
+  uint64_t drain_turns = 0;
 };
 
 /// Called after every activation and idle turn with a label (`batch 3
-/// idle 2`) and the spine.
-using TraceFn = std::function<void(std::string_view label, const Spine&)>;
+/// idle 2`) and the spine; an error stops the run and is returned (how
+/// `lir-opt spine` bounds its trace's bytes).
+using TraceFn =
+    std::function<absl::Status(std::string_view label, const Spine&)>;
 
-/// Runs `workload` (CheckWorkload first); `trace` may be null.
+/// Runs `workload` (CheckWorkload first); `trace` may be null. A run that
+/// needs more than `max_turns` turns stops before the next one with
+/// ResourceExhausted naming the limit and where it stopped.
 absl::StatusOr<WorkloadResult> RunWorkload(const Workload& workload,
                                            const TraceFn& trace = nullptr);
 
