@@ -582,7 +582,9 @@ TEST_F(RunCliTest, MaxIterationsEndsALetRecThatNeverConverges) {
 }
 
 TEST_F(RunCliTest, BudgetsOfZeroAreUsageErrors) {
-  for (const char* flag : {"--max_rows_per_round=0", "--max_iterations=0"}) {
+  for (const char* flag :
+       {"--max_rows_per_round=0", "--max_iterations=0",
+        "--max_bytes_per_round=0", "--max_value_bytes=0", "--max_work=0"}) {
     RunResult r = RunPlan({flag});
     EXPECT_EQ(r.exit_code, 2) << flag;
     EXPECT_TRUE(absl::StrContains(r.err, "must be at least 1")) << r.err;
@@ -594,6 +596,38 @@ TEST_F(RunCliTest, BudgetsOfZeroAreUsageErrors) {
       << help.out;
   EXPECT_TRUE(
       absl::StrContains(help.out, "--max_iterations=VALUE  (default: 10000)"));
+  for (const char* flag : {"--max_bytes_per_round=VALUE  (default: 2147483648)",
+                           "--max_value_bytes=VALUE  (default: 67108864)",
+                           "--max_work=VALUE  (default: 200000000)"}) {
+    EXPECT_TRUE(absl::StrContains(help.out, flag)) << flag;
+  }
+}
+
+TEST_F(RunCliTest, AStringDoubledPastTheValueLimitNamesTheLimit) {
+  // The probe's plan: one row whose string doubles 40 times. It used to
+  // exhaust memory and blame --max_rows_per_round.
+  std::string map;
+  for (int i = 0; i < 40; ++i) {
+    absl::StrAppend(&map, i == 0 ? "" : ", ", "(#", i, " || #", i, ")");
+  }
+  Temp("double.txt", absl::StrCat("materialize.public.mv:\n"
+                                  "  Mfp\n"
+                                  "    project=(#40)\n"
+                                  "    map=(",
+                                  map,
+                                  ")\n"
+                                  "    Constant\n"
+                                  "      - (\"ab\")\n"));
+  Temp("empty.json", "{\"collections\": {}}");
+  RunResult r = Run({"run", "--data=empty.json", "--max_value_bytes=4096",
+                     "double.txt"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(absl::StrContains(
+      r.err,
+      "materialize.public.mv: round 0: LirId(2) Mfp: a value of 8192 bytes "
+      "passes the limit of 4096 bytes per value (raise it with "
+      "--max_value_bytes=N"))
+      << r.err;
 }
 
 TEST_F(RunCliTest, DataForACollectionTheDocumentComputesIsAnError) {

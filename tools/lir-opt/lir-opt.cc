@@ -49,8 +49,9 @@ constexpr Subcommand kSubcommands[] = {
      "by round, after the optimizer passes whose features are on, and print "
      "every object's contents after every round that has changes (text, or "
      "JSON with --format=json). --engine, --compaction, --fuel and "
-     "--arrangement_sizes control the evaluator; --max_rows_per_round and "
-     "--max_iterations bound it. --spine=stock|funded also keeps every "
+     "--arrangement_sizes control the evaluator; --max_rows_per_round, "
+     "--max_bytes_per_round, --max_value_bytes, --max_iterations and "
+     "--max_work bound it. --spine=stock|funded also keeps every "
      "arrangement as differential's fueled spine (--spine_policy, "
      "--idle_turns per round), whose batches and merge work "
      "--arrangement_sizes then reports; the contents do not change.",
@@ -90,9 +91,11 @@ constexpr absl::string_view kExitCodes =
     "     with --arity, --monotonic_ids or the data; stderr holds one\n"
     "     message naming it (FILE:LINE:COLUMN: expected ...) and stdout is\n"
     "     empty; for run, also a plan that cannot run, or a round that\n"
-    "     failed, a budget passed (--max_rows_per_round, --max_iterations)\n"
-    "     or memory ran out (stdout then holds the rounds up to the failed\n"
-    "     one)\n"
+    "     failed, a budget passed (--max_rows_per_round,\n"
+    "     --max_bytes_per_round, --max_value_bytes, --max_iterations,\n"
+    "     --max_work) or memory ran out (stdout then holds the rounds up to\n"
+    "     the failed one); for spine, a limit passed (--max_spine_turns,\n"
+    "     --max_trace_bytes)\n"
     "  2  usage error: unknown command or flag, bad flag value, missing or\n"
     "     extra FILE\n";
 

@@ -38,6 +38,21 @@ ABSL_FLAG(uint64_t, max_iterations, lir::eval::kDefaultMaxIterations,
           "run: the most iterations of one LetRec (WITH MUTUALLY RECURSIVE) "
           "in one round; a LetRec still changing after them ends the run "
           "with an error naming it. At least 1.");
+ABSL_FLAG(uint64_t, max_bytes_per_round,
+          lir::eval::kDefaultMaxBytesPerRound,
+          "run: the most bytes of rows one operator may produce in one round "
+          "(the evaluator's row form, strings and nested values included; "
+          "join and generate_series rows are counted before they are made). "
+          "More ends the run with an error naming the operator. At least 1.");
+ABSL_FLAG(uint64_t, max_value_bytes, lir::eval::kDefaultMaxValueBytes,
+          "run: the most bytes of one value the evaluator builds (||, "
+          "row/list/array constructors, string_agg, list_agg, array_agg), "
+          "checked before it is built. At least 1.");
+ABSL_FLAG(uint64_t, max_work, lir::eval::kDefaultMaxWork,
+          "run: the most rows all operators may produce over the whole run, "
+          "every round and every LetRec iteration counted (the default is "
+          "about half a minute of the evaluator's work). More ends the run "
+          "with an error naming the operator where it ran out. At least 1.");
 ABSL_FLAG(bool, arrangement_sizes, false,
           "run: also report every maintained arrangement: object, LirId, "
           "operator, records, batches, estimated bytes (and its spine's, "
@@ -115,11 +130,16 @@ int RunRun(const CommandArgs& args) {
   options.fuel = absl::GetFlag(FLAGS_fuel);
   options.max_rows_per_round = absl::GetFlag(FLAGS_max_rows_per_round);
   options.max_iterations = absl::GetFlag(FLAGS_max_iterations);
-  if (options.max_rows_per_round == 0 || options.max_iterations == 0) {
-    return UsageError(
-        absl::StrCat(args.command,
-                     ": --max_rows_per_round and --max_iterations must be at "
-                     "least 1"));
+  options.max_bytes_per_round = absl::GetFlag(FLAGS_max_bytes_per_round);
+  options.max_value_bytes = absl::GetFlag(FLAGS_max_value_bytes);
+  options.max_work = absl::GetFlag(FLAGS_max_work);
+  if (options.max_rows_per_round == 0 || options.max_iterations == 0 ||
+      options.max_bytes_per_round == 0 || options.max_value_bytes == 0 ||
+      options.max_work == 0) {
+    return UsageError(absl::StrCat(
+        args.command,
+        ": --max_rows_per_round, --max_bytes_per_round, --max_value_bytes, "
+        "--max_iterations and --max_work must be at least 1"));
   }
   const bool sizes = absl::GetFlag(FLAGS_arrangement_sizes);
   if (int exit_code = ResolveSpineOptions(args, options);
