@@ -185,6 +185,119 @@ TEST_F(CatalogCliTest, UniqueKeysMustFitTheArityFlag) {
             "unique key column 1 is not below its arity 1 (--arity)\n");
 }
 
+// A plan shows arities of its own: an advertised arrangement's layout, the
+// widths of Union arms, a Source block's columns. An arity the catalog or
+// --arity gives that contradicts one is refused, naming both sides, before
+// any analysis or pass trusts it.
+TEST_F(CatalogCliTest, ArityMustAgreeWithThePlansArrangements) {
+  Temp("arity3.json",
+       R"({"collections": {"materialize.public.t": {"arity": 3}}})");
+  RunResult r = Run({"explain", "--catalog=arity3.json", "plan.txt"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "arity3.json:1:18: collections[\"materialize.public.t\"]: the "
+            "catalog gives arity 3; plan.txt: Explained Query: LirId(1) "
+            "Get::Arrangement: arrangements[0]: key and thinning describe "
+            "arity 2, but the collection has arity 3\n");
+  r = Run({"explain", "--arity=materialize.public.t=3", "plan.txt"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err,
+            "--arity=materialize.public.t=3; plan.txt: Explained Query: "
+            "LirId(1) Get::Arrangement: arrangements[0]: key and thinning "
+            "describe arity 2, but the collection has arity 3\n");
+  // run refuses it too, though the data agrees with the catalog.
+  Temp("t3.json", R"({"collections": {"materialize.public.t": {"arity": 3,
+      "updates": [[[1, 2, 3], 0, 1]]}}})");
+  r = Run({"run", "--data=t3.json", "--catalog=arity3.json", "plan.txt"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(absl::StartsWith(
+      r.err,
+      "arity3.json:1:18: collections[\"materialize.public.t\"]: the "
+      "catalog gives arity 3; plan.txt: Explained Query: LirId(1)"))
+      << r.err;
+}
+
+TEST_F(CatalogCliTest, ArityMustAgreeWithThePlansOperators) {
+  // Nothing about t itself shows its width; the Union's other arm does.
+  Temp("union.txt",
+       "Explained Query:\n"
+       "  Union\n"
+       "    Get::Collection materialize.public.t\n"
+       "      raw=true\n"
+       "    Constant\n"
+       "      - (1, 2)\n"
+       "\n"
+       "Target cluster: quickstart\n");
+  Temp("arity3.json",
+       R"({"collections": {"materialize.public.t": {"arity": 3}}})");
+  RunResult r = Run({"explain", "--catalog=arity3.json", "union.txt"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "arity3.json:1:18: collections[\"materialize.public.t\"]: the "
+            "catalog gives arity 3; union.txt: Explained Query: LirId(3) "
+            "Union: input 1 has arity 2, but input 0 has arity 3\n");
+  // The arity the plan shows is accepted, and feeds the analyses.
+  Temp("arity2.json",
+       R"({"collections": {"materialize.public.t": {"arity": 2}}})");
+  r = Run(
+      {"explain", "--annotate=arity", "--catalog=arity2.json", "union.txt"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(absl::StrContains(
+      r.out, "    Get::Collection materialize.public.t // { arity: 2 }\n"))
+      << r.out;
+}
+
+TEST_F(CatalogCliTest, ArityMustCoverTheSourceBlock) {
+  const std::string examples = std::string(LIR_SOURCE_DIR) + "/examples/";
+  // The example catalog gives t2 two columns; its Source block reads #0.
+  RunResult r = Run({"explain", "--catalog=" + examples + "except.catalog.json",
+                     examples + "except.plan"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string plan = r.out;
+  const std::string block = "Source materialize.public.t2\n  project=(#0)\n";
+  ASSERT_TRUE(absl::StrContains(plan, block)) << plan;
+  plan.replace(plan.find(block), block.size(),
+               "Source materialize.public.t2\n  project=(#2)\n");
+  Temp("source.txt", plan);
+  r = Run({"explain", "--catalog=" + examples + "except.catalog.json",
+           "source.txt"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, examples +
+                       "except.catalog.json:3:3: "
+                       "collections[\"materialize.public.t2\"]: the catalog "
+                       "gives arity 2; source.txt: Source "
+                       "materialize.public.t2 reads 3 columns of the "
+                       "collection\n");
+}
+
+TEST_F(CatalogCliTest, UniqueKeysMustBeColumnsThePlanShows) {
+  // No arity given: the plan's arrangement of t shows 2 columns.
+  Temp("key5.json",
+       R"({"collections": {"materialize.public.t": {"unique_keys": [[5]]}}})");
+  RunResult r = Run({"explain", "--catalog=key5.json", "plan.txt"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "key5.json:1:18: collections[\"materialize.public.t\"]: unique "
+            "key column 5 is not below the arity 2 the plan shows; plan.txt: "
+            "Explained Query: LirId(1) Get materialize.public.t advertises an "
+            "arrangement of 2 columns\n");
+  Temp("key1.json",
+       R"({"collections": {"materialize.public.t": {"unique_keys": [[1]]}}})");
+  r = Run(
+      {"explain", "--annotate=unique_keys", "--catalog=key1.json", "plan.txt"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(absl::StrContains(
+      r.out,
+      "  Get::Arrangement materialize.public.t // { unique_keys: \"[#1]\" "
+      "}\n"))
+      << r.out;
+}
+
 TEST_F(CatalogCliTest, MonotonicIdsFlagMustAgreeWithTheCatalog) {
   Temp("not_monotonic.json",
        R"({"collections": {"materialize.public.u": {"monotonic": false}}})");

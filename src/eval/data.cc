@@ -733,11 +733,20 @@ absl::Status AddCatalogToAnalysisInputs(const Catalog& catalog,
       }
       inputs->global_arity[name] = *arity;
     }
+    // Where the facts came from, for CheckGlobalFacts' errors: an arity the
+    // catalog gives is named there (--arity, if it gave one, agrees).
+    const std::string where =
+        absl::StrCat(collection.location, ": collections[\"", name, "\"]");
+    if (collection.arity.has_value()) {
+      inputs->global_arity_origin[name] =
+          absl::StrCat(where, ": the catalog gives arity ", *collection.arity);
+    }
     if (collection.monotonic == true) inputs->monotonic_ids.insert(name);
     if (!collection.unique_keys.empty()) {
       std::vector<std::vector<int>>& keys = inputs->global_unique_keys[name];
       keys.insert(keys.end(), collection.unique_keys.begin(),
                   collection.unique_keys.end());
+      inputs->global_keys_origin.emplace(name, where);
     }
   }
   return absl::OkStatus();

@@ -7,6 +7,7 @@
 #include "lir/explain/concise.h"
 #include "lir/explain/json.h"
 #include "lir/explain/text.h"
+#include "lir/interp/global_facts.h"
 #include "lir/interp/partial_inference.h"
 #include "lir/node_error.h"
 #include "lir/partial.h"
@@ -49,6 +50,10 @@ absl::StatusOr<Document> ReadDocument(std::string_view text,
   if (!doc.ok()) return NameInput(doc.status(), options.file_name);
   if (options.validate) {
     LIR_RETURN_IF_ERROR(NameInput(Validate(*doc), options.file_name));
+  }
+  if (options.given_facts.has_value()) {
+    LIR_RETURN_IF_ERROR(interp::CheckGlobalFacts(*doc, *options.given_facts,
+                                                 options.file_name));
   }
   if (options.infer_partial_facts && IsPartial(*doc)) {
     LIR_RETURN_IF_ERROR(

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "lir/interp/global_facts.h"
 #include "lir/node_error.h"
 #include "lir/partial.h"
 #include "lir/status_macros.h"
@@ -30,6 +31,8 @@ absl::StatusOr<PipelineResult> Pipeline::Run(std::string_view text,
   ReadOptions checked = read;
   checked.validate = options_.validate;
   checked.global_arity = options_.inputs.global_arity;
+  // Checked there before the inference reads the arities.
+  checked.given_facts = options_.inputs;
   absl::StatusOr<Document> doc = ReadDocument(text, checked);
   if (!doc.ok()) return doc.status();
   return RunChecked(*std::move(doc), read.file_name);
@@ -40,6 +43,7 @@ absl::StatusOr<PipelineResult> Pipeline::Run(Document doc,
   if (options_.validate) {
     LIR_RETURN_IF_ERROR(NameInput(Validate(doc), name));
   }
+  LIR_RETURN_IF_ERROR(interp::CheckGlobalFacts(doc, options_.inputs, name));
   return RunChecked(std::move(doc), name);
 }
 
@@ -48,6 +52,14 @@ absl::StatusOr<PipelineResult> Pipeline::Run(Document doc,
 // the node-error payload).
 absl::StatusOr<OptimizeResult> Pipeline::Optimize(Document doc,
                                                   std::string_view name) const {
+  // The passes trust the given facts; a plan read elsewhere has not had
+  // them checked against it.
+  LIR_RETURN_IF_ERROR(interp::CheckGlobalFacts(doc, options_.inputs, name));
+  return OptimizeChecked(std::move(doc), name);
+}
+
+absl::StatusOr<OptimizeResult> Pipeline::OptimizeChecked(
+    Document doc, std::string_view name) const {
   absl::StatusOr<OptimizeResult> optimized =
       lir::Optimize(std::move(doc), options_.features, options_.inputs);
   if (!optimized.ok()) {
@@ -103,7 +115,7 @@ absl::StatusOr<std::string> Pipeline::Print(const Document& doc,
 absl::StatusOr<PipelineResult> Pipeline::RunChecked(
     Document doc, std::string_view name) const {
   LIR_ASSIGN_OR_RETURN(OptimizeResult optimized,
-                       Optimize(std::move(doc), name));
+                       OptimizeChecked(std::move(doc), name));
   PipelineResult result;
   LIR_ASSIGN_OR_RETURN(result.output, Print(optimized.document, name));
   result.document = std::move(optimized.document);

@@ -1,7 +1,9 @@
 // Form B of the antijoin rendering (../shared/reference/SEMANTICS.md 7.4):
 // the single equi-join lowering `Union(P, Negate(Join(P, K)))` found and
 // reported with its arrangement counts, never rewritten.
+#include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -211,6 +213,63 @@ std::optional<GetRead> ReadOfGet(const Node& node) {
   return GetRead{get, outer.has_value() ? *outer : get->mfp};
 }
 
+// The values of the plain Let bindings whose body holds a candidate, by
+// local id. A LetRec's ids are left out: inside its scope a Get reads an
+// iterate, not one evaluation of the value as printed.
+using LetValues = std::map<uint64_t, const Node*>;
+
+LetValues LetValuesInScope(std::span<Node* const> ancestors,
+                           const Node& candidate) {
+  LetValues values;
+  for (size_t i = 0; i < ancestors.size(); ++i) {
+    const Node& let = *ancestors[i];
+    if (!let.Is<LetOp>() || let.inputs.size() != 2) continue;
+    const Node* child =
+        i + 1 < ancestors.size() ? ancestors[i + 1] : &candidate;
+    // In the value, the id is not bound (no shadowing, no recursion).
+    if (let.inputs[1].get() == child) {
+      values.emplace(let.As<LetOp>().id, let.inputs[0].get());
+    }
+  }
+  return values;
+}
+
+// `read` continued into the value of the Let binding its Get reads: the same
+// rows, as a read of what the value reads. Nullopt when the Get is not of a
+// Let-bound id, reads its binding through an arrangement's layout (an MFP
+// over the layout of the binding's form, not over the value's rows), or the
+// value is not such a read, or both carry an MFP (ReadOfGet composes none).
+std::optional<GetRead> ResolveLocalGet(const GetRead& read,
+                                       const LetValues& lets) {
+  const GetOp& get = *read.get;
+  if (!get.id.is_local || get.kind == GetKind::kArrangement) {
+    return std::nullopt;
+  }
+  auto bound = lets.find(get.id.local);
+  if (bound == lets.end()) return std::nullopt;
+  std::optional<GetRead> value = ReadOfGet(*bound->second);
+  if (!value.has_value()) return std::nullopt;
+  if (!read.mfp.IsIdentity()) {
+    if (!value->mfp.IsIdentity()) return std::nullopt;
+    value->mfp = read.mfp;
+  }
+  return value;
+}
+
+// The reads `node` is, outermost first: ReadOfGet's, then each Let-bound
+// local Get resolved into its value (ResolveLocalGet) while that can go on.
+// Every one has the node's rows; each reads a different id (a value only
+// sees the ids bound outside its own Let), so the chain ends.
+std::vector<GetRead> ReadsThroughLets(const Node& node, const LetValues& lets) {
+  std::vector<GetRead> reads;
+  std::optional<GetRead> read = ReadOfGet(node);
+  while (read.has_value() && reads.size() <= lets.size()) {
+    reads.push_back(*read);
+    read = ResolveLocalGet(*read, lets);
+  }
+  return reads;
+}
+
 // `(#c) IS NOT NULL`: the column c, or -1.
 int NotNullColumn(const ScalarExpr& e) {
   if (e.kind != ScalarKind::kCall || e.style != CallStyle::kNot ||
@@ -225,13 +284,12 @@ int NotNullColumn(const ScalarExpr& e) {
   return is.args[0].column;
 }
 
-// Whether `arm` is `probe` itself, or `probe` before an IS NOT NULL filter
-// on key columns (the probe filtered, the arm not).
-std::optional<std::string> MatchProbe(const Node& arm, const Node& probe,
-                                      const std::vector<int>& key) {
-  std::optional<GetRead> a = ReadOfGet(arm);
-  std::optional<GetRead> p = ReadOfGet(probe);
-  if (!a.has_value() || !p.has_value()) {
+// Whether the read `a` (the other Union arm) is the read `p` (the join's
+// probe) itself, or `p` before an IS NOT NULL filter on key columns (the
+// probe filtered, the arm not).
+std::optional<std::string> MatchRead(const GetRead* a, const GetRead* p,
+                                     const std::vector<int>& key) {
+  if (a == nullptr || p == nullptr) {
     return "the other Union arm and the join's probe are not both reads of "
            "one collection";
   }
@@ -279,6 +337,32 @@ std::optional<std::string> MatchProbe(const Node& arm, const Node& probe,
     }
   }
   return std::nullopt;
+}
+
+// MatchRead on the arm and the probe as read, or as any pair of the reads
+// their Let-bound Gets resolve to that reads one id (a probe that is a Let
+// binding of the filtered base, beside an arm reading the base itself). The
+// reason given is the one for the reads as printed.
+std::optional<std::string> MatchProbe(const Node& arm, const Node& probe,
+                                      const std::vector<int>& key,
+                                      const LetValues& lets) {
+  const std::vector<GetRead> arms = ReadsThroughLets(arm, lets);
+  const std::vector<GetRead> probes = ReadsThroughLets(probe, lets);
+  std::optional<std::string> why =
+      MatchRead(arms.empty() ? nullptr : &arms[0],
+                probes.empty() ? nullptr : &probes[0], key);
+  if (!why.has_value()) return why;
+  // Each chain reads every id at most once, so only the pair on a shared id
+  // can match.
+  std::map<std::string, const GetRead*> probe_by_id;
+  for (const GetRead& p : probes) probe_by_id.emplace(p.get->id.ToString(), &p);
+  for (const GetRead& a : arms) {
+    auto p = probe_by_id.find(a.get->id.ToString());
+    if (p != probe_by_id.end() && !MatchRead(&a, p->second, key).has_value()) {
+      return std::nullopt;
+    }
+  }
+  return why;
 }
 
 }  // namespace
@@ -347,7 +431,8 @@ AntiJoinDecision DecideSemijoinAntiSide(const Node& union_node,
                                 "unique key"),
                    "keys");
   }
-  if (auto why = MatchProbe(other, probe, semijoin.key)) {
+  if (auto why = MatchProbe(other, probe, semijoin.key,
+                            LetValuesInScope(ctx.ancestors, union_node))) {
     return Decline(kBaseNotProbe, std::move(*why), "base");
   }
   // What the anti-side builds now: the join's own arrangements and its

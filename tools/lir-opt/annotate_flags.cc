@@ -106,6 +106,12 @@ int ResolveAnalysisInputsOrReport(interp::AnalysisInputs* inputs,
       return UsageError(absl::StrCat("--arity: ", status.message()));
     }
   }
+  // How an arity the plan contradicts is named (a catalog's, if it gives
+  // one too, replaces this).
+  for (const auto& [name, arity] : inputs->global_arity) {
+    inputs->global_arity_origin[name] =
+        absl::StrCat("--arity=", name, "=", arity);
+  }
   const std::string path = absl::GetFlag(FLAGS_catalog);
   if (path.empty()) return kExitOk;
   absl::StatusOr<InputText> text =

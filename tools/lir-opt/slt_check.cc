@@ -7,6 +7,7 @@
 #include "lir/explain/concise.h"
 #include "lir/explain/line_diff.h"
 #include "lir/explain/text.h"
+#include "lir/interp/global_facts.h"
 #include "lir/interp/partial_inference.h"
 #include "lir/partial.h"
 #include "lir/recognizer/pass.h"
@@ -106,6 +107,13 @@ BlockResult CheckBlock(const SltFile& file, const ExplainBlock& block,
                               FirstDifferingLine(text, printed, plan_line),
                               ": the plan does not print back as it reads "
                               "(the diff shows lir's printing)"));
+  }
+  // As ReadDocument does: the given facts must agree with the plan before
+  // anything is inferred from them or trusts them.
+  if (absl::Status agree = interp::CheckGlobalFacts(
+          *doc, inputs, absl::StrCat(file.name, ":", plan_line));
+      !agree.ok()) {
+    return Error(std::move(result), std::string(agree.message()));
   }
   // As ReadDocument does: a concise plan's passes see what its shown facts
   // imply (layouts, input keys), never defaults.

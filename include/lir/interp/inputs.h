@@ -24,6 +24,14 @@ struct AnalysisInputs {
   /// columns of the collection's row on which no value occurs twice (an
   /// empty list: at most one row). For the unique-keys analysis.
   std::map<std::string, std::vector<std::vector<int>>> global_unique_keys;
+  /// Where global_arity's entry for a collection came from, as errors name
+  /// it: `catalog.json:2:3: collections["t"]: the catalog gives arity 3`,
+  /// `--arity=t=3`. Optional; CheckGlobalFacts names an entry without one by
+  /// the collection and the value.
+  std::map<std::string, std::string> global_arity_origin;
+  /// Where global_unique_keys' entry for a collection came from, likewise
+  /// (`catalog.json:2:3: collections["t"]`).
+  std::map<std::string, std::string> global_keys_origin;
 };
 
 }  // namespace lir::interp

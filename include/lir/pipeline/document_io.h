@@ -6,11 +6,13 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "absl/status/statusor.h"
 #include "lir/document.h"
+#include "lir/interp/inputs.h"
 #include "nlohmann/json.hpp"
 
 namespace lir {
@@ -37,6 +39,11 @@ struct ReadOptions {
   /// their Source blocks), when known, help.
   bool infer_partial_facts = true;
   std::map<std::string, int> global_arity;
+  /// Facts given beside the plan (a catalog, --arity), checked against what
+  /// the plan shows (interp::CheckGlobalFacts) once it is valid and before
+  /// the inference uses any: a contradiction is the error. Set it to the
+  /// inputs whose arities global_arity holds.
+  std::optional<interp::AnalysisInputs> given_facts;
 };
 
 /// kJson when the first byte of `text` that is not whitespace (after an

@@ -83,12 +83,15 @@ class Pipeline {
   absl::StatusOr<PipelineResult> Run(std::string_view text,
                                      const ReadOptions& read = {}) const;
 
-  /// Validates `doc` (when options().validate), then Optimize and Print.
+  /// Validates `doc` (when options().validate), checks the given facts
+  /// against it (as Optimize), then Optimize and Print.
   /// `name` stands for the input in error messages.
   absl::StatusOr<PipelineResult> Run(
       Document doc, std::string_view name = "<document>") const;
 
-  /// Step: runs every registered pass (those whose feature is on rewrite;
+  /// Step: checks the facts options().inputs gives about global collections
+  /// against `doc` (interp::CheckGlobalFacts: a contradiction is the error),
+  /// runs every registered pass (those whose feature is on rewrite;
   /// the others report), then validates the result when options().validate
   /// (`name: internal error: the optimized plan is invalid: ...`).
   absl::StatusOr<OptimizeResult> Optimize(Document doc,
@@ -104,6 +107,9 @@ class Pipeline {
   // Optimize and Print on a document already checked.
   absl::StatusOr<PipelineResult> RunChecked(Document doc,
                                             std::string_view name) const;
+  // Optimize on a document whose given facts were checked.
+  absl::StatusOr<OptimizeResult> OptimizeChecked(Document doc,
+                                                 std::string_view name) const;
 
   PipelineOptions options_;
 };
