@@ -516,11 +516,12 @@ TEST_F(RunCliTest, MemoryRunningOutIsAnErrorNotAnAbort) {
        "Target cluster: quickstart\n");
   Temp("one.json", R"({"collections": {"materialize.public.a": {"arity": 1,
       "updates": [[[1], 0, 1]]}}})");
-  const std::string command = absl::StrCat(
-      "cd ", lir::testing_util::ShellQuote(dir_.string()), " && ",
-      lir::testing_util::ShellQuote(LIR_OPT_PATH),
-      " run --data=one.json --max_rows_per_round=10000000000000 huge.txt "
-      ">out.txt 2>err.txt");
+  const std::string command =
+      absl::StrCat("cd ", lir::testing_util::ShellQuote(dir_.string()), " && ",
+                   lir::testing_util::ShellQuote(LIR_OPT_PATH),
+                   " run --data=one.json --max_rows_per_round=10000000000000 "
+                   "--max_bytes_per_round=18446744073709551615 huge.txt "
+                   ">out.txt 2>err.txt");
   const int status = std::system(command.c_str());
   ASSERT_TRUE(WIFEXITED(status)) << "killed by a signal";
   EXPECT_EQ(WEXITSTATUS(status), 1);
@@ -549,7 +550,24 @@ TEST_F(RunCliTest, MemoryRunningOutInAnyCommandIsExit1NotAnAbort) {
   ASSERT_TRUE(WIFEXITED(status)) << "killed by a signal";
   EXPECT_EQ(WEXITSTATUS(status), 1);
   EXPECT_EQ(ReadFile(dir_ / "err.txt"),
-            "lir-opt: out of memory (std::bad_alloc)\n");
+            "lir-opt: out of memory (std::bad_alloc; not an error in the "
+            "input's syntax: the input, or what it asked to compute, did not "
+            "fit in memory)\n");
+}
+
+TEST_F(RunCliTest, OutputThatCannotBeWrittenIsAFailure) {
+  // `> /dev/full` used to exit 0 with the output lost.
+  Temp("plan.txt", "Explained Query:\n  Constant\n    - (1)\n");
+  const std::string command =
+      absl::StrCat("cd ", lir::testing_util::ShellQuote(dir_.string()), " && ",
+                   lir::testing_util::ShellQuote(LIR_OPT_PATH),
+                   " explain plan.txt >/dev/full 2>err.txt");
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by a signal";
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  EXPECT_TRUE(absl::StrContains(ReadFile(dir_ / "err.txt"),
+                                "lir-opt: cannot write to standard output"))
+      << ReadFile(dir_ / "err.txt");
 }
 
 TEST_F(RunCliTest, MaxIterationsEndsALetRecThatNeverConverges) {
@@ -619,8 +637,8 @@ TEST_F(RunCliTest, AStringDoubledPastTheValueLimitNamesTheLimit) {
                                   "    Constant\n"
                                   "      - (\"ab\")\n"));
   Temp("empty.json", "{\"collections\": {}}");
-  RunResult r = Run({"run", "--data=empty.json", "--max_value_bytes=4096",
-                     "double.txt"});
+  RunResult r =
+      Run({"run", "--data=empty.json", "--max_value_bytes=4096", "double.txt"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(absl::StrContains(
       r.err,

@@ -256,6 +256,10 @@ class SltCorpusTest : public SltCliTest {
     for (const auto& entry : fs::directory_iterator(corpus)) {
       if (entry.path().extension() != ".slt") continue;
       fs::copy_file(entry.path(), dir_ / entry.path().filename());
+      // The shared corpus is read-only, and so are copies of it; --rewrite
+      // refuses read-only files.
+      fs::permissions(dir_ / entry.path().filename(), fs::perms::owner_write,
+                      fs::perm_options::add);
       files_.push_back(entry.path().filename().string());
     }
     std::sort(files_.begin(), files_.end());

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_replace.h"
 #include "lir/eval/run.h"
+#include "lir/explain/json.h"
 #include "lir/status_macros.h"
 
 namespace lir::eval {
@@ -68,16 +68,8 @@ std::string ArrangementsText(const RunResult& result) {
   return out;
 }
 
-// Writes `value` as nlohmann prints it with an indent of 2, for a value
-// whose first line sits `depth` levels deep in the enclosing document.
-// Strings print with their newlines escaped, so indenting after each
-// newline indents exactly the value's lines. Invalid UTF-8 (only in strings
-// no reader produced) prints as U+FFFD, as explain::DumpJson prints it.
 void PutJson(std::ostream& out, const nlohmann::json& value, int depth) {
-  const std::string text =
-      value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-  out << absl::StrReplaceAll(
-      text, {{"\n", absl::StrCat("\n", std::string(2 * depth, ' '))}});
+  out << explain::DumpJsonAt(value, depth);
 }
 
 std::string Indent(int depth) { return std::string(2 * depth, ' '); }

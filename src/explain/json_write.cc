@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "lir/document.h"
 #include "lir/explain/json.h"
 #include "lir/node.h"
@@ -458,6 +460,14 @@ std::string DumpJson(const nlohmann::json& value, int indent) {
     // Only strings that no reader produced get here (see json.h).
     return value.dump(indent, ' ', false, json::error_handler_t::replace);
   }
+}
+
+std::string DumpJsonAt(const nlohmann::json& value, int depth) {
+  // Strings print with their newlines escaped, so each newline of the dump
+  // starts one of the value's own lines.
+  return absl::StrReplaceAll(
+      DumpJson(value, 2),
+      {{"\n", absl::StrCat("\n", std::string(2 * depth, ' '))}});
 }
 
 std::string WriteJson(const Document& doc, const JsonWriteOptions& options) {

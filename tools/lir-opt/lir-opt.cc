@@ -1,7 +1,9 @@
 // lir-opt: the command-line front end of lir. `lir-opt <command> [flags]
 // operands`; see Usage() for the commands, flags and exit codes.
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <new>
 #include <string>
@@ -258,15 +260,34 @@ int InputError(absl::string_view message) {
 
 }  // namespace lir::cli
 
+namespace {
+
+// Output that did not reach standard output (a full disk, `> /dev/full`, a
+// closed pipe) is a failure, never a silent success with truncated output.
+int CheckStdout(int exit_code) {
+  std::cout.flush();
+  if (std::cout.fail() || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::cerr << "lir-opt: cannot write to standard output"
+              << (errno != 0 ? absl::StrCat(": ", std::strerror(errno)) : "")
+              << " (the output is incomplete)\n";
+    return lir::cli::kExitInvalidInput;
+  }
+  return exit_code;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   // The last line of defence: memory running out anywhere is invalid input
   // of the size it came from, never an abort (`run` reports it per round
-  // first, and its --max_rows_per_round stops the usual causes earlier).
+  // first, and its budgets stop the usual causes earlier).
   try {
-    return lir::cli::Main(argc, argv);
+    return CheckStdout(lir::cli::Main(argc, argv));
   } catch (const std::bad_alloc&) {
     std::cout << std::flush;
-    std::cerr << "lir-opt: out of memory (std::bad_alloc)\n";
+    std::cerr << "lir-opt: out of memory (std::bad_alloc; not an error in "
+                 "the input's syntax: the input, or what it asked to "
+                 "compute, did not fit in memory)\n";
     return lir::cli::kExitInvalidInput;
   }
 }

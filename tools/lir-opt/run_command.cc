@@ -38,8 +38,7 @@ ABSL_FLAG(uint64_t, max_iterations, lir::eval::kDefaultMaxIterations,
           "run: the most iterations of one LetRec (WITH MUTUALLY RECURSIVE) "
           "in one round; a LetRec still changing after them ends the run "
           "with an error naming it. At least 1.");
-ABSL_FLAG(uint64_t, max_bytes_per_round,
-          lir::eval::kDefaultMaxBytesPerRound,
+ABSL_FLAG(uint64_t, max_bytes_per_round, lir::eval::kDefaultMaxBytesPerRound,
           "run: the most bytes of rows one operator may produce in one round "
           "(the evaluator's row form, strings and nested values included; "
           "join and generate_series rows are counted before they are made). "

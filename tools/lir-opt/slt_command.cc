@@ -50,9 +50,14 @@ int RunSlt(const CommandArgs& args) {
       exit_code != kExitOk) {
     return exit_code;
   }
+  // Each block's result is printed as soon as it is checked and then
+  // dropped: what is held is the file being read and the plans a rewrite
+  // will write back, not a report per block (a 90 MB file of small blocks
+  // used to hold 2.5 KB for each).
   slt::Summary summary;
-  nlohmann::json blocks = nlohmann::json::array();
-  nlohmann::json written = nlohmann::json::array();
+  std::vector<std::string> written;
+  bool first_block = true;
+  if (json) std::cout << "{\n  \"blocks\": [";
   bool failed = false;
   for (const std::string& path : args.operands) {
     absl::StatusOr<InputText> input =
@@ -66,20 +71,19 @@ int RunSlt(const CommandArgs& args) {
     file.name = input->name;
     file.content = std::move(input->text);
     slt::ParseSltFile(&file);
-    std::vector<slt::BlockResult> results;
     std::vector<slt::Replacement> replacements;
     for (const slt::ExplainBlock& block : file.blocks) {
-      results.push_back(slt::CheckBlock(file, block, features, inputs));
-      summary.Add(results.back().outcome);
-      if (results.back().outcome == slt::Outcome::kWouldChange) {
-        replacements.push_back({&block, results.back().rewritten});
-      }
-    }
-    for (const slt::BlockResult& result : results) {
+      slt::BlockResult result = slt::CheckBlock(file, block, features, inputs);
+      summary.Add(result.outcome);
       if (json) {
-        blocks.push_back(slt::BlockToJson(result));
+        std::cout << (first_block ? "\n    " : ",\n    ")
+                  << explain::DumpJsonAt(slt::BlockToJson(result), 2);
+        first_block = false;
       } else {
         std::cout << slt::FormatBlockText(result);
+      }
+      if (result.outcome == slt::Outcome::kWouldChange && rewrite) {
+        replacements.push_back({&block, std::move(result.rewritten)});
       }
     }
     if (rewrite && !replacements.empty()) {
@@ -98,15 +102,16 @@ int RunSlt(const CommandArgs& args) {
     }
   }
   if (json) {
-    nlohmann::json out = {{"blocks", std::move(blocks)},
-                          {"summary",
-                           {{"blocks", summary.blocks},
-                            {"unchanged", summary.unchanged},
-                            {"would_change", summary.would_change},
-                            {"errors", summary.errors},
-                            {"skipped", summary.skipped}}},
-                          {"rewritten", std::move(written)}};
-    std::cout << explain::DumpJson(out, 2) << "\n";
+    // The members after "blocks", in the order nlohmann prints them.
+    const nlohmann::json summary_json = {{"blocks", summary.blocks},
+                                         {"unchanged", summary.unchanged},
+                                         {"would_change", summary.would_change},
+                                         {"errors", summary.errors},
+                                         {"skipped", summary.skipped}};
+    std::cout << (first_block ? "],\n" : "\n  ],\n")
+              << "  \"rewritten\": " << explain::DumpJsonAt(written, 1)
+              << ",\n  \"summary\": " << explain::DumpJsonAt(summary_json, 1)
+              << "\n}\n";
   } else {
     std::cout << summary.Line();
   }

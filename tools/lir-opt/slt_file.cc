@@ -264,6 +264,26 @@ absl::Status WriteFileAtomically(const std::string& path,
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": cannot stat: ", std::strerror(errno)));
   }
+  // Replacing by rename is only right for a regular file that its owner
+  // may write and that has no other names: a FIFO or device would become a
+  // plain file, a read-only file would be silently overwritten, and a hard
+  // link would keep the old content under its other names.
+  if (!S_ISREG(st.st_mode)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path,
+        ": not a regular file (a FIFO, device or directory); --rewrite "
+        "replaces regular files only (left unchanged)"));
+  }
+  if ((st.st_mode & S_IWUSR) == 0 || ::access(target.c_str(), W_OK) != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": read-only; --rewrite does not overwrite it (left unchanged)"));
+  }
+  if (st.st_nlink > 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": has ", st.st_nlink,
+        " hard links; replacing it would leave the others with the old plan "
+        "(left unchanged)"));
+  }
   std::string temp =
       (target.parent_path() /
        absl::StrCat(".", target.filename().string(), ".lir-opt-XXXXXX"))
@@ -292,6 +312,12 @@ absl::Status WriteFileAtomically(const std::string& path,
     written += static_cast<size_t>(n);
   }
   if (::fchmod(fd, st.st_mode & 07777) != 0) return fail("cannot set mode");
+  // Keep the owner and group (a root run would otherwise hand the file to
+  // root); only a privileged run can, and only it needs to.
+  if ((st.st_uid != ::geteuid() || st.st_gid != ::getegid()) &&
+      ::fchown(fd, st.st_uid, st.st_gid) != 0 && errno != EPERM) {
+    return fail("cannot keep the owner");
+  }
   if (::fsync(fd) != 0) return fail("cannot flush");
   if (::close(fd) != 0) {
     ::unlink(temp.c_str());

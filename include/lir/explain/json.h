@@ -47,6 +47,12 @@ absl::StatusOr<Document> FromJson(const nlohmann::json& json);
 /// than aborting the program.
 std::string DumpJson(const nlohmann::json& value, int indent = -1);
 
+/// DumpJson(value, 2) for a value whose first line sits `depth` levels (of
+/// two spaces) deep in an enclosing document: every later line is indented
+/// by as much, so that a document written piece by piece (a run's rounds,
+/// slt's blocks) reads exactly as DumpJson(whole, 2) would print it.
+std::string DumpJsonAt(const nlohmann::json& value, int depth);
+
 /// Serializes ToJson(doc) with two-space indentation and a final newline.
 std::string WriteJson(const Document& doc,
                       const JsonWriteOptions& options = {});

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Peak memory of lir-opt against the size of its input (docs/RELIABILITY.md).
+
+Generates inputs of growing size for the commands that read user files
+whole (slt, explain, run's data file), runs `lir-opt` on each in a child
+process, and prints the child's peak resident set size (getrusage's
+ru_maxrss) beside the input's size and their ratio. The promise this
+measures: memory stays within a small multiple of the input.
+
+Usage: bench/peak_rss.py [--lir-opt=build/tools/lir-opt/lir-opt] [--scale=N]
+(--scale multiplies every input size; 1 is 5 to 20 MB per input).
+"""
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+
+SLT_BLOCK = """query T multiline
+EXPLAIN PHYSICAL PLAN AS VERBOSE TEXT FOR SELECT 1
+----
+Explained Query (fast path):
+  Constant
+    - (1)
+
+Target cluster: quickstart
+
+EOF
+
+"""
+
+
+def slt_input(path, size):
+    """A .slt file of `size` bytes of small plan blocks (the probe's case)."""
+    with open(path, "w") as out:
+        out.write(SLT_BLOCK * max(1, size // len(SLT_BLOCK)))
+
+
+def wide_plan_input(path, size):
+    """A verbose plan whose Constant has rows of `size` bytes in all."""
+    row = '    - (1, "xxxxxxxxxxxxxxxxxxxx")\n'
+    with open(path, "w") as out:
+        out.write("Explained Query:\n  Constant\n")
+        out.write(row * max(1, size // len(row)))
+        out.write("\nTarget cluster: quickstart\n")
+
+
+def deep_plan_input(path, size):
+    """A verbose plan of nested Negates, `size` bytes of text."""
+    depth = 1
+    while (depth + 1) * (depth + 2) + 40 < size:  # 2 spaces per level
+        depth += 1
+    depth = min(depth, 90000)
+    with open(path, "w") as out:
+        out.write("Explained Query:\n")
+        for level in range(depth):
+            out.write("  " * (level + 1) + "Negate\n")
+        out.write("  " * (depth + 1) + "Constant\n")
+        out.write("  " * (depth + 2) + "- (1)\n")
+        out.write("\nTarget cluster: quickstart\n")
+
+
+def data_input(path, size):
+    """A data file of many one-update collections (`size` bytes)."""
+    entry = len(json.dumps({"c00000": {"arity": 1, "updates": [[[0], 0, 1]]}}))
+    count = max(1, size // entry)
+    collections = {
+        f"c{i:05d}": {"arity": 1, "updates": [[[i], 0, 1]]} for i in range(count)
+    }
+    with open(path, "w") as out:
+        json.dump({"collections": collections}, out)
+
+
+def run_rows_input(path, size):
+    """100,000 rows then one-row rounds (500 per 5 MB of `size`): run must
+    not keep every round's contents."""
+    rounds = max(1, size // 10000)
+    updates = [[[i], 0, 1] for i in range(100000)]
+    updates += [[[-r], r, 1] for r in range(1, rounds + 1)]
+    with open(path, "w") as out:
+        json.dump(
+            {"collections": {"materialize.public.t": {"arity": 1, "updates": updates}}},
+            out,
+        )
+
+
+GET_T = "materialize.public.mv:\n  Get::Collection materialize.public.t\n    raw=true\n"
+EMPTY_PLAN = "materialize.public.mv:\n  Constant\n    - (1)\n"
+
+
+def peak_kb(argv):
+    """Runs argv with stdout discarded; returns (exit code, peak RSS in KB)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    proc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    # ru_maxrss of children is the largest of any child so far: measure
+    # inputs from small to large so that each run is the new maximum.
+    return proc.returncode, max(after, before), after > before
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lir-opt", default="build/tools/lir-opt/lir-opt")
+    parser.add_argument("--scale", type=float, default=1.0)
+    args = parser.parse_args()
+    tmp = tempfile.mkdtemp(prefix="lir_peak_rss_")
+    plan_path = os.path.join(tmp, "get_t.plan")
+    with open(plan_path, "w") as out:
+        out.write(GET_T)
+    const_path = os.path.join(tmp, "const.plan")
+    with open(const_path, "w") as out:
+        out.write(EMPTY_PLAN)
+    cases = [
+        ("slt, small blocks", "in.slt", slt_input, lambda p: ["slt", p]),
+        ("explain, wide Constant", "wide.plan", wide_plan_input, lambda p: ["explain", p]),
+        ("explain, deep plan", "deep.plan", deep_plan_input, lambda p: ["explain", p]),
+        (
+            "run data file, many collections",
+            "data.json",
+            data_input,
+            lambda p: ["run", f"--data={p}", const_path],
+        ),
+        (
+            "run, 100,000 rows then one-row rounds (Get)",
+            "rounds.json",
+            run_rows_input,
+            lambda p: ["run", f"--data={p}", plan_path],
+        ),
+    ]
+    # Each child's peak is only visible when it exceeds every earlier one,
+    # so each case runs in its own interpreter.
+    if os.environ.get("LIR_PEAK_RSS_CASE") is None:
+        print("| input | bytes | peak RSS (MB) | RSS / input |")
+        print("|---|---:|---:|---:|", flush=True)
+        for index in range(len(cases)):
+            for size in (5_000_000, 20_000_000):
+                env = dict(os.environ, LIR_PEAK_RSS_CASE=f"{index}:{size}")
+                subprocess.run([sys.executable] + sys.argv, env=env, check=True)
+        return
+    index, size = (int(x) for x in os.environ["LIR_PEAK_RSS_CASE"].split(":"))
+    size = int(size * args.scale)
+    name, file, make, command = cases[index]
+    path = os.path.join(tmp, file)
+    make(path, size)
+    actual = os.path.getsize(path)
+    code, kb, _ = peak_kb([args.lir_opt] + command(path))
+    print(
+        f"| {name}{'' if code == 0 else f' (exit {code})'} | {actual:,} "
+        f"| {kb / 1024:.1f} | {kb * 1024 / actual:.1f} |"
+    )
+
+
+if __name__ == "__main__":
+    main()
