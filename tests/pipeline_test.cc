@@ -157,6 +157,35 @@ TEST(DocumentIo, ValidationIsOnUnlessTurnedOff) {
   EXPECT_EQ(Written(WriteDocument(*unchecked)), kUnboundPlan);
 }
 
+TEST(DocumentIo, TextOfADeepPlanIsRefusedBeforeItIsPrinted) {
+  // 2,000 nested Negates: the text holds 2 + 4 + ... + 4002 bytes of
+  // indentation (about 4 MB), JSON a few hundred KB.
+  std::string text = "Explained Query:\n";
+  for (int level = 1; level <= 2000; ++level) {
+    text += std::string(2 * level, ' ') + "Negate\n";
+  }
+  text += std::string(2 * 2001, ' ') + "Constant\n" +
+          std::string(2 * 2002, ' ') + "- (1)\n\nTarget cluster: quickstart\n";
+  const Document doc = Read(text);
+  EXPECT_EQ(Written(WriteDocument(doc)), text);
+  const absl::StatusOr<std::string> refused =
+      WriteDocument(doc, {.max_text_bytes = 1'000'000});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_TRUE(absl::StrContains(
+      refused.status().message(),
+      "would hold at least 4006002 bytes of indentation (its plans nest 2001 "
+      "levels deep"))
+      << refused.status();
+  // Concise text indents the same way; JSON is not limited.
+  EXPECT_FALSE(WriteDocument(doc, {.format = WriteFormat::kConcise,
+                                   .max_text_bytes = 1'000'000})
+                   .ok());
+  EXPECT_TRUE(WriteDocument(doc, {.format = WriteFormat::kJson,
+                                  .max_text_bytes = 1'000'000})
+                  .ok());
+}
+
 TEST(DocumentIo, WritesTheExampleByteForByteAndJsonRoundTrips) {
   const std::string text = ExamplePlan();
   const Document doc = Read(text);

@@ -1,5 +1,10 @@
 #include "lir/pipeline/document_io.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -68,6 +73,32 @@ absl::StatusOr<Document> ReadDocument(std::string_view text,
   return doc;
 }
 
+namespace {
+
+// The bytes of indentation the document's text holds at least (two spaces
+// per level on every node's header line), with the deepest level, by an
+// explicit stack: the plans may be 10^5 deep.
+std::pair<uint64_t, uint64_t> IndentationBytes(const Document& doc) {
+  uint64_t total = 0;
+  uint64_t deepest = 0;
+  std::vector<std::pair<const Node*, uint64_t>> stack;
+  for (const Object& object : doc.objects) {
+    if (object.plan != nullptr) stack.emplace_back(object.plan.get(), 1);
+  }
+  while (!stack.empty()) {
+    const auto [node, depth] = stack.back();
+    stack.pop_back();
+    deepest = std::max(deepest, depth);
+    total += 2 * depth;  // at most 2 * 10^5 per node: no overflow in practice
+    for (const NodePtr& input : node->inputs) {
+      if (input != nullptr) stack.emplace_back(input.get(), depth + 1);
+    }
+  }
+  return {total, deepest};
+}
+
+}  // namespace
+
 absl::StatusOr<std::string> WriteDocument(const Document& doc,
                                           const WriteOptions& options) {
   explain::PrintOptions print_options;
@@ -77,6 +108,20 @@ absl::StatusOr<std::string> WriteDocument(const Document& doc,
   if (format == WriteFormat::kText) {
     format = doc.syntax == TextSyntax::kConcise ? WriteFormat::kConcise
                                                 : WriteFormat::kVerbose;
+  }
+  if (format != WriteFormat::kJson) {
+    const auto [indentation, depth] = IndentationBytes(doc);
+    if (indentation > options.max_text_bytes) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "the EXPLAIN text of this document would hold at least ", indentation,
+          " bytes of indentation (its plans nest ", depth,
+          " levels deep, and text indents two spaces per level), more than "
+          "the limit of ",
+          options.max_text_bytes,
+          " bytes (raise it with --max_text_bytes=N, "
+          "WriteOptions::max_text_bytes, or write --format=json, whose size "
+          "is linear in the plan)"));
+    }
   }
   switch (format) {
     case WriteFormat::kJson: {

@@ -81,6 +81,7 @@ absl::StatusOr<std::string> Pipeline::Print(const Document& doc,
                                             std::string_view name) const {
   WriteOptions write;
   write.format = options_.format;
+  write.max_text_bytes = options_.max_text_bytes;
   write.node_identifiers =
       options_.node_identifiers || options_.annotate.node_id;
   auto named =

@@ -67,6 +67,9 @@ enum class WriteFormat {
   kJson,     ///< `lir-plan/2`, two-space indented
 };
 
+/// Default of WriteOptions::max_text_bytes: 1 GiB of EXPLAIN text.
+inline constexpr uint64_t kDefaultMaxTextBytes = uint64_t{1} << 30;
+
 /// How WriteDocument writes.
 struct WriteOptions {
   WriteFormat format = WriteFormat::kText;
@@ -79,9 +82,17 @@ struct WriteOptions {
   /// Each node's JSON "annotations" object (see
   /// explain::JsonWriteOptions::annotations); unset or empty adds nothing.
   std::function<nlohmann::json(const Node&)> json_annotations;
+  /// The most bytes of EXPLAIN text (verbose or concise) to print. Text
+  /// indents two spaces per level, so a plan D levels deep prints about D^2
+  /// bytes of indentation: a JSON plan of 10^5 nested nodes (a few MB) would
+  /// be 10 GB of text. Checked before printing, against the indentation the
+  /// text must hold; the JSON form is linear and not limited.
+  uint64_t max_text_bytes = kDefaultMaxTextBytes;
 };
 
-/// The document as text or JSON, ending in a newline. The verbose syntax
+/// The document as text or JSON, ending in a newline. Text that would pass
+/// options.max_text_bytes is ResourceExhausted before anything is printed,
+/// naming the limit and the plan's depth. The verbose syntax
 /// and the JSON form need every fact: for a partial plan they fail with
 /// FailedPrecondition naming the node and the missing fact
 /// (RequireKnownFacts). The concise printer fails only where a fact it

@@ -40,6 +40,8 @@ struct PipelineOptions {
   /// Print every node's `// { node_id: LirId(n) }` (text); annotate.node_id
   /// turns it on too.
   bool node_identifiers = false;
+  /// The most bytes of EXPLAIN text printed (WriteOptions::max_text_bytes).
+  uint64_t max_text_bytes = kDefaultMaxTextBytes;
 };
 
 /// What a run produces.
