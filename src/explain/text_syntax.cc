@@ -2,6 +2,8 @@
 // and ParseText, which reads either.
 #include <string_view>
 
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "lir/explain/concise.h"
 #include "lir/explain/text.h"
 #include "src/explain/text_syntax.h"
@@ -31,6 +33,16 @@ TextSyntax DetectTextSyntax(std::string_view text) {
 
 absl::StatusOr<Document> ParseText(std::string_view text,
                                    const ParseOptions& options) {
+  // An empty document is no plan: refused rather than printed as nothing
+  // (a truncated or mistyped file would otherwise pass every check).
+  std::string_view rest = text;
+  if (rest.substr(0, 3) == "\xEF\xBB\xBF") rest.remove_prefix(3);
+  if (rest.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        options.filename, ":", options.first_line,
+        ":1: expected a plan (an object header '<name>:'), but the input is "
+        "empty or blank"));
+  }
   if (DetectTextSyntax(text) == TextSyntax::kConcise) {
     return ParseConciseText(text, options);
   }
