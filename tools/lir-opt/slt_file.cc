@@ -1,6 +1,7 @@
 #include "tools/lir-opt/slt_file.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -250,6 +252,55 @@ std::string RenderWithReplacements(
   return out;
 }
 
+namespace {
+
+// The temporary file being written, for the signal handler to remove: a
+// signal that ends the process mid-write must not leave it behind.
+char pending_temp[PATH_MAX + 1];
+volatile sig_atomic_t temp_pending = 0;
+
+constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXFSZ};
+
+extern "C" void RemoveTempAndDie(int signal) {
+  if (temp_pending != 0) ::unlink(pending_temp);  // async-signal-safe
+  ::signal(signal, SIG_DFL);
+  ::raise(signal);
+}
+
+// Removes the temporary file if a signal ends the process while it lives;
+// the previous handlers are back once it is renamed or removed. (SIGKILL
+// cannot be caught: then the hidden file stays, the original intact.)
+class TempFileGuard {
+ public:
+  explicit TempFileGuard(const std::string& temp) {
+    if (temp.size() > PATH_MAX) return;
+    std::memcpy(pending_temp, temp.c_str(), temp.size() + 1);
+    struct sigaction action = {};
+    action.sa_handler = RemoveTempAndDie;
+    sigemptyset(&action.sa_mask);
+    for (size_t i = 0; i < std::size(kCleanupSignals); ++i) {
+      ::sigaction(kCleanupSignals[i], &action, &previous_[i]);
+    }
+    temp_pending = 1;
+    armed_ = true;
+  }
+  ~TempFileGuard() {
+    if (!armed_) return;
+    temp_pending = 0;
+    for (size_t i = 0; i < std::size(kCleanupSignals); ++i) {
+      ::sigaction(kCleanupSignals[i], &previous_[i], nullptr);
+    }
+  }
+  TempFileGuard(const TempFileGuard&) = delete;
+  TempFileGuard& operator=(const TempFileGuard&) = delete;
+
+ private:
+  struct sigaction previous_[std::size(kCleanupSignals)] = {};
+  bool armed_ = false;
+};
+
+}  // namespace
+
 absl::Status WriteFileAtomically(const std::string& path,
                                  absl::string_view content) {
   std::error_code ec;
@@ -294,6 +345,7 @@ absl::Status WriteFileAtomically(const std::string& path,
         path,
         ": cannot create a temporary file beside it: ", std::strerror(errno)));
   }
+  const TempFileGuard guard(temp);
   const auto fail = [&](absl::string_view what) {
     const std::string reason = std::strerror(errno);
     ::close(fd);
