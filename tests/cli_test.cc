@@ -363,6 +363,26 @@ TEST_F(CliTest, ReportWritesJsonToAFileOrAfterTheDocument) {
   EXPECT_TRUE(absl::StrContains(to_stdout.out, "\"if_enabled\": \"fired\""));
 }
 
+TEST_F(CliTest, ReportNeverOverwritesThePlanAndSaysWhatItTook) {
+  // `--report plan a.txt` takes `plan` as the report's file: with the plan
+  // itself there, it used to overwrite the plan with the report.
+  const std::string plan = (dir_ / "plan.txt").string();
+  const std::string original = ReadFile(Example());
+  Temp("plan.txt", original);
+  RunResult same = Run({"explain", "--report", plan, plan});
+  EXPECT_EQ(same.exit_code, 2);
+  EXPECT_TRUE(absl::StrContains(same.err, "is the plan being read"))
+      << same.err;
+  EXPECT_EQ(ReadFile(plan), original);
+  // With no FILE left, the message says where the plan went.
+  RunResult took = Run({"explain", "--report", plan});
+  EXPECT_EQ(took.exit_code, 2);
+  EXPECT_TRUE(absl::StrContains(
+      took.err, "--report took '" + plan + "' as the file to write the report"))
+      << took.err;
+  EXPECT_EQ(ReadFile(plan), original);
+}
+
 TEST_F(CliTest, BadFeaturesAreErrorsNamingTheKnownFeatures) {
   RunResult unknown = Run({"explain", "--features=enable_magic=on", Example()});
   EXPECT_EQ(unknown.exit_code, 2);

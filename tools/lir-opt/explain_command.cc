@@ -2,6 +2,7 @@
 // A thin client of lir::Pipeline (lir/pipeline/pipeline.h), as mlir-opt is of
 // MlirOptMain: the flags become the pipeline's options, and the report
 // becomes --explain_declines and --report.
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <utility>
@@ -29,11 +30,28 @@ ABSL_FLAG(std::string, report, "",
 namespace lir::cli {
 
 int RunExplain(const CommandArgs& args) {
+  const std::string report_path = absl::GetFlag(FLAGS_report);
+  // `--report plan.txt` takes plan.txt as the report's file: say so rather
+  // than only that FILE is missing.
+  if (args.operands.empty() && !report_path.empty() && report_path != "-") {
+    return UsageError(absl::StrCat(
+        args.command, ": expected exactly one FILE (or - for stdin), got 0 (",
+        "--report took '", report_path,
+        "' as the file to write the report to; write --report=- for the "
+        "report on standard output, or --report=REPORT.json FILE)"));
+  }
   if (int exit_code = CheckOneFileOperand(args); exit_code != kExitOk) {
     return exit_code;
   }
+  // The report never overwrites the plan being read.
+  if (std::error_code ec;
+      !report_path.empty() && report_path != "-" && args.operands[0] != "-" &&
+      std::filesystem::equivalent(report_path, args.operands[0], ec)) {
+    return UsageError(absl::StrCat(args.command, ": --report=", report_path,
+                                   " is the plan being read; the report "
+                                   "would overwrite it"));
+  }
   const bool explain_declines = absl::GetFlag(FLAGS_explain_declines);
-  const std::string report_path = absl::GetFlag(FLAGS_report);
   if (explain_declines && absl::GetFlag(FLAGS_format) == OutputFormat::kJson) {
     return UsageError(
         "--explain_declines applies to text output; with --format=json use "
