@@ -8,13 +8,20 @@ ru_maxrss) beside the input's size and their ratio. The promise this
 measures: memory stays within a small multiple of the input.
 
 Usage: bench/peak_rss.py [--lir-opt=build/tools/lir-opt/lir-opt] [--scale=N]
-(--scale multiplies every input size; 1 is 5 to 20 MB per input).
+                         [--update=docs/BENCHMARKS.md]
+(--scale multiplies every input size; 1 is 5 to 20 MB per input; --update
+replaces the report's peak-memory block, between <!-- peak-rss:begin -->
+and <!-- peak-rss:end -->, or appends it; scripts/bench.sh keeps it when it
+regenerates the rest).
 """
 
 import argparse
+import datetime
 import json
+import platform
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -101,10 +108,46 @@ def peak_kb(argv):
     return proc.returncode, max(after, before), after > before
 
 
+def update_report(path, table, lir_opt):
+    """Replaces (or appends) the peak-memory block of the report at path."""
+    block = "\n".join(
+        [
+            "<!-- peak-rss:begin -->",
+            "## Peak memory (bench/peak_rss.py)",
+            "",
+            f"- date: {datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds')}",
+            f"- host: {platform.node()}, {os.cpu_count()} CPUs; binary: `{lir_opt}`",
+            "",
+            "Peak resident set size of one `lir-opt` process (getrusage) on",
+            "generated inputs, and its ratio to the input's size. slt: 20 MB of",
+            "small plan blocks; explain: a Constant of short rows, and a plan of",
+            "nested Negates (text only; its depth grows with the input); run: a",
+            "data file of many one-update collections read for a plan that reads",
+            "none (data reading alone), and 100,000 rows then one-row rounds on a",
+            "bare Get (the evaluator's rows, feeds and contents, not the input, set",
+            "its figure).",
+            "",
+        ]
+        + table
+        + ["<!-- peak-rss:end -->"]
+    )
+    text = open(path).read() if os.path.exists(path) else ""
+    begin = text.find("<!-- peak-rss:begin -->")
+    end = text.find("<!-- peak-rss:end -->")
+    if begin >= 0 and end > begin:
+        text = text[:begin] + block + text[end + len("<!-- peak-rss:end -->"):]
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    with open(path + ".tmp", "w") as out:
+        out.write(text)
+    os.replace(path + ".tmp", path)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--lir-opt", default="build/tools/lir-opt/lir-opt")
     parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--update", default="")
     args = parser.parse_args()
     tmp = tempfile.mkdtemp(prefix="lir_peak_rss_")
     plan_path = os.path.join(tmp, "get_t.plan")
@@ -133,12 +176,23 @@ def main():
     # Each child's peak is only visible when it exceeds every earlier one,
     # so each case runs in its own interpreter.
     if os.environ.get("LIR_PEAK_RSS_CASE") is None:
-        print("| input | bytes | peak RSS (MB) | RSS / input |")
-        print("|---|---:|---:|---:|", flush=True)
+        lines = [
+            "| input | bytes | peak RSS (MB) | RSS / input |",
+            "|---|---:|---:|---:|",
+        ]
+        print("\n".join(lines), flush=True)
         for index in range(len(cases)):
             for size in (5_000_000, 20_000_000):
                 env = dict(os.environ, LIR_PEAK_RSS_CASE=f"{index}:{size}")
-                subprocess.run([sys.executable] + sys.argv, env=env, check=True)
+                row = subprocess.run(
+                    [sys.executable] + sys.argv, env=env, check=True,
+                    stdout=subprocess.PIPE, text=True,
+                ).stdout.strip()
+                print(row, flush=True)
+                lines.append(row)
+        shutil.rmtree(tmp, ignore_errors=True)
+        if args.update:
+            update_report(args.update, lines, args.lir_opt)
         return
     index, size = (int(x) for x in os.environ["LIR_PEAK_RSS_CASE"].split(":"))
     size = int(size * args.scale)
@@ -147,6 +201,7 @@ def main():
     make(path, size)
     actual = os.path.getsize(path)
     code, kb, _ = peak_kb([args.lir_opt] + command(path))
+    shutil.rmtree(tmp, ignore_errors=True)
     print(
         f"| {name}{'' if code == 0 else f' (exit {code})'} | {actual:,} "
         f"| {kb / 1024:.1f} | {kb * 1024 / actual:.1f} |"

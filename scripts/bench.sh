@@ -118,12 +118,19 @@ fi
 
 # Keep the before/after block scripts/bench_compare.sh wrote (it compares
 # two commits, which this script does not rebuild).
+# Likewise the peak-memory block bench/peak_rss.py --update wrote (it runs
+# lir-opt on generated files, not Google Benchmark).
 compare_block=""
+rss_block=""
 if [[ -f docs/BENCHMARKS.md ]]; then
   compare_block="$(sed -n '/<!-- bench-compare:begin -->/,/<!-- bench-compare:end -->/p' docs/BENCHMARKS.md)"
+  rss_block="$(sed -n '/<!-- peak-rss:begin -->/,/<!-- peak-rss:end -->/p' docs/BENCHMARKS.md)"
 fi
 "${build}/tools/bench-report/bench-report" --out=docs/BENCHMARKS.md \
   --charts=docs/ "${records[@]}"
 if [[ -n "${compare_block}" ]]; then
   printf '\n%s\n' "${compare_block}" >> docs/BENCHMARKS.md
+fi
+if [[ -n "${rss_block}" ]]; then
+  printf '\n%s\n' "${rss_block}" >> docs/BENCHMARKS.md
 fi
