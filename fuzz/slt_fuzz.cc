@@ -6,11 +6,17 @@
 // Properties: nothing crashes; rendering the file with no replacement gives
 // back every byte; an error or a skip carries a message; a block that would
 // change is rewritten into a file that reads back with the same blocks,
-// whose replaced plan is the rewritten one, printing back as it reads.
+// whose replaced plan is the rewritten one, printing back as it reads. An
+// input without `\r` and byte-order mark is also read with a byte-order
+// mark put before it and with every `\n` made a lone `\r`: both have the
+// same blocks as it, and render back byte for byte.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "fuzz/fuzz_util.h"
 #include "tools/lir-opt/slt_check.h"
@@ -18,6 +24,35 @@
 
 namespace lir::fuzz {
 namespace {
+
+/// Everything ParseSltFile found, comparable across files.
+std::string DescribeBlocks(const cli::slt::SltFile& file) {
+  std::string out;
+  for (const cli::slt::ExplainBlock& block : file.blocks) {
+    absl::StrAppend(&out, block.query_line, " ", block.output_begin, " ",
+                    block.plan_end, " ", block.output_end, " ",
+                    static_cast<int>(block.syntax), " ", block.statement, "|",
+                    block.error.value_or("-"), "|",
+                    block.skip_reason.value_or("-"), "|",
+                    cli::slt::PlanText(file, block), "\n");
+  }
+  return out;
+}
+
+/// `content` read in another form (a byte-order mark, other line endings)
+/// has the same blocks as `file`, and renders back byte for byte.
+void CheckSameBlocks(const cli::slt::SltFile& file, std::string content,
+                     const char* form) {
+  cli::slt::SltFile other;
+  other.name = file.name;
+  other.content = std::move(content);
+  cli::slt::ParseSltFile(&other);
+  CheckEqual(cli::slt::RenderWithReplacements(other, {}), other.content,
+             absl::StrCat("an .slt file ", form,
+                          " rendered with no replacement changed"));
+  CheckEqual(DescribeBlocks(other), DescribeBlocks(file),
+             absl::StrCat("an .slt file ", form, " has other blocks"));
+}
 
 void CheckSlt(const std::string& content) {
   namespace slt = cli::slt;
@@ -27,6 +62,14 @@ void CheckSlt(const std::string& content) {
   slt::ParseSltFile(&file);
   CheckEqual(slt::RenderWithReplacements(file, {}), content,
              "an .slt file rendered with no replacement changed");
+  if (content.find('\r') == std::string::npos &&
+      !absl::StartsWith(content, "\xEF\xBB\xBF")) {
+    CheckSameBlocks(file, absl::StrCat("\xEF\xBB\xBF", content),
+                    "with a byte-order mark");
+    std::string cr = content;
+    std::replace(cr.begin(), cr.end(), '\n', '\r');
+    CheckSameBlocks(file, std::move(cr), "with lone CR line endings");
+  }
   OptimizerFeatures features;
   features.enable_fused_set_difference = true;
   features.enable_antijoin_rendering = true;

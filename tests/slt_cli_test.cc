@@ -1,15 +1,16 @@
 // `lir-opt slt` end to end, on lir's own small .slt files (testdata/slt/)
 // and on Materialize's (../shared/corpus/materialize-slt/, skipped visibly
 // when absent): check output against goldens, rewrite output against
-// goldens byte for byte (CRLF and a missing final newline kept), rewriting
-// with every feature off is the identity, and check-rewrite-check leaves
-// nothing to change.
+// goldens byte for byte (CRLF, lone CRs, a byte-order mark and a missing
+// final newline kept), rewriting with every feature off is the identity,
+// and check-rewrite-check leaves nothing to change.
 //
 // Goldens: testdata/slt/<file>.<config>.out (stdout and the exit status)
 // and <file>.<config>.rewritten (the file after --rewrite, when it
 // changes); REWRITE=1 regenerates them.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -112,8 +113,9 @@ TEST_F(SltCliTest, ExceptFiresAndRewrites) {
 }
 
 TEST_F(SltCliTest, FeaturesOffLeaveEveryBlockUnchanged) {
-  for (const char* file : {"except.slt", "crlf.slt", "no_newline.slt",
-                           "left_join.slt", "declining.slt"}) {
+  for (const char* file :
+       {"except.slt", "crlf.slt", "cr.slt", "bom.slt", "no_newline.slt",
+        "left_join.slt", "declining.slt", "unterminated.slt"}) {
     CheckRewriteCheck(file, kOff);
   }
 }
@@ -130,6 +132,27 @@ TEST_F(SltCliTest, CrlfLineEndingsAreKept) {
   }
   EXPECT_GT(lf, 20u);
   EXPECT_EQ(crlf, lf) << "every line still ends in CRLF";
+}
+
+TEST_F(SltCliTest, LoneCrLineEndingsAreKept) {
+  CheckRewriteCheck("cr.slt", On());
+  const std::string after = ReadFile(dir_ / "cr.slt");
+  EXPECT_EQ(after.find('\n'), std::string::npos) << "no LF was added";
+  EXPECT_GT(std::count(after.begin(), after.end(), '\r'), 20);
+}
+
+TEST_F(SltCliTest, AByteOrderMarkIsSkippedAndKept) {
+  CheckRewriteCheck("bom.slt", On());
+  const std::string after = ReadFile(dir_ / "bom.slt");
+  EXPECT_TRUE(absl::StartsWith(after, "\xEF\xBB\xBFquery T multiline\n"))
+      << after.substr(0, 20);
+}
+
+// Materialize's runner reads a multiline output up to `EOF` and every other
+// record up to a blank line; an output without its `EOF` ends at a blank
+// line before a new record, so the blocks after it are still checked.
+TEST_F(SltCliTest, ARecordWithoutEofHidesNoBlockAfterIt) {
+  CheckRewriteCheck("unterminated.slt", On());
 }
 
 TEST_F(SltCliTest, AFileEndingWithoutANewlineKeepsIt) {

@@ -100,11 +100,10 @@ namespace {
 
 /// Whether a block's expected output is a concise fast-path plan: an
 /// `Explained Query (fast path):` header whose body starts with `→`.
-bool IsConciseFastPath(const std::vector<Line>& lines, size_t begin,
-                       size_t end) {
+bool IsConciseFastPath(const SltFile& file, size_t begin, size_t end) {
   return end >= begin + 2 &&
-         lines[begin].text == "Explained Query (fast path):" &&
-         absl::StartsWith(lines[begin + 1].text, "  \xE2\x86\x92");
+         file.line(begin).text == "Explained Query (fast path):" &&
+         absl::StartsWith(file.line(begin + 1).text, "  \xE2\x86\x92");
 }
 
 /// Whether `text` is a directive that begins a new sqllogictest record.
@@ -121,31 +120,69 @@ bool IsBlank(absl::string_view text) {
                      [](char c) { return c == ' ' || c == '\t'; });
 }
 
+/// Whether `text` may stand between a blank line and the record directive
+/// it leads to: more blank lines, comments, and the runner's conditions.
+bool LeadsToRecord(absl::string_view text) {
+  return IsBlank(text) || absl::StartsWith(text, "#") ||
+         absl::StartsWith(text, "skipif ") || absl::StartsWith(text, "onlyif ");
+}
+
+constexpr absl::string_view kByteOrderMark = "\xEF\xBB\xBF";
+
+/// Where the line after the one starting at `start` begins: past its
+/// terminator, `\r\n`, `\n` or a lone `\r` (old Mac OS files, whose lines
+/// the runner would not split, but whose blocks slt still finds); npos
+/// for the last line.
+size_t NextLineStart(absl::string_view content, size_t start) {
+  const size_t end = content.find_first_of("\r\n", start);
+  if (end == absl::string_view::npos) return end;
+  const bool crlf = content[end] == '\r' && end + 1 < content.size() &&
+                    content[end + 1] == '\n';
+  return end + (crlf ? 2 : 1);
+}
+
 }  // namespace
 
-void ParseSltFile(SltFile* file) {
-  file->lines.clear();
-  file->blocks.clear();
-  absl::string_view content = file->content;
-  size_t start = 0;
-  while (start < content.size()) {
-    size_t end = content.find('\n', start);
-    Line line;
-    if (end == absl::string_view::npos) {
-      line.text = content.substr(start);
-      start = content.size();
-    } else {
-      const bool crlf = end > start && content[end - 1] == '\r';
-      line.text = content.substr(start, end - start - (crlf ? 1 : 0));
-      line.eol = content.substr(end - (crlf ? 1 : 0), crlf ? 2 : 1);
-      start = end + 1;
-    }
-    file->lines.push_back(line);
+Line SltFile::line(size_t i) const {
+  const size_t begin = line_starts[i];
+  const size_t end =
+      i + 1 < line_starts.size() ? line_starts[i + 1] : content.size();
+  const absl::string_view all =
+      absl::string_view(content).substr(begin, end - begin);
+  size_t eol = 0;
+  if (absl::EndsWith(all, "\r\n")) {
+    eol = 2;
+  } else if (!all.empty() && (all.back() == '\n' || all.back() == '\r')) {
+    eol = 1;
   }
-  const std::vector<Line>& lines = file->lines;
+  return {all.substr(0, all.size() - eol), all.substr(all.size() - eol)};
+}
+
+void ParseSltFile(SltFile* file) {
+  file->line_starts.clear();
+  file->blocks.clear();
+  const absl::string_view content = file->content;
+  // A byte-order mark (some editors write one) is not part of the first
+  // line, or its directive would not be recognised; it stays in `content`,
+  // so a rewrite keeps it.
+  const size_t first =
+      absl::StartsWith(content, kByteOrderMark) ? kByteOrderMark.size() : 0;
+  // Counted first so that the index is allocated once, at its size.
+  size_t count = 0;
+  for (size_t start = first; start < content.size();
+       start = NextLineStart(content, start)) {
+    ++count;
+  }
+  file->line_starts.reserve(count);
+  for (size_t start = first; start < content.size();
+       start = NextLineStart(content, start)) {
+    file->line_starts.push_back(start);
+  }
+  const size_t line_count = file->line_count();
+  const auto text = [file](size_t i) { return file->line(i).text; };
   size_t i = 0;
-  while (i < lines.size()) {
-    if (!IsMultilineQuery(lines[i].text)) {
+  while (i < line_count) {
+    if (!IsMultilineQuery(text(i))) {
       ++i;
       continue;
     }
@@ -155,16 +192,15 @@ void ParseSltFile(SltFile* file) {
     std::vector<absl::string_view> statement;
     // A statement may hold blank lines (Materialize's runner reads it up to
     // `----`); a new record's directive ends it too.
-    while (j < lines.size() && lines[j].text != "----" &&
-           !StartsRecord(lines[j].text)) {
-      if (!IsBlank(lines[j].text)) statement.push_back(lines[j].text);
+    while (j < line_count && text(j) != "----" && !StartsRecord(text(j))) {
+      if (!IsBlank(text(j))) statement.push_back(text(j));
       ++j;
     }
     block.statement = absl::StrJoin(statement, " ");
     std::string skip_reason;
     const StatementKind kind = ClassifyStatement(block.statement, &skip_reason);
     bool ours = kind != StatementKind::kNotPlan;
-    if (j == lines.size() || lines[j].text != "----") {
+    if (j == line_count || text(j) != "----") {
       // A record without expected output: not a plan block.
       if (ours) {
         block.error = absl::StrCat(file->name, ":", j + 1,
@@ -175,22 +211,56 @@ void ParseSltFile(SltFile* file) {
       continue;
     }
     block.output_begin = j + 1;
+    // The runner ends a multiline output only at `EOF`: one without it
+    // would take in the records after it, up to the next `EOF`, hiding
+    // their plan blocks. Every other record ends at a blank line; a blank
+    // line followed by a new record's directive ends this output too (no
+    // plan or MIR text has such a line, nor any in Materialize's files).
     size_t k = block.output_begin;
-    while (k < lines.size() && lines[k].text != "EOF") ++k;
+    bool terminated = false;
+    std::optional<size_t> next_record;
+    while (k < line_count) {
+      const absl::string_view line = text(k);
+      if (line == "EOF") {
+        terminated = true;
+        break;
+      }
+      if (!IsBlank(line)) {
+        ++k;
+        continue;
+      }
+      // Past the run of blank and comment lines at once, so that a long
+      // run is walked once, not once from each of its lines.
+      size_t m = k + 1;
+      while (m < line_count && LeadsToRecord(text(m))) ++m;
+      if (m < line_count && StartsRecord(text(m))) {
+        next_record = m;
+        break;
+      }
+      k = m;
+    }
     block.output_end = k;
     block.plan_end = k;
     if (block.plan_end > block.output_begin &&
-        lines[block.plan_end - 1].text.empty()) {
+        text(block.plan_end - 1).empty()) {
       --block.plan_end;
     }
     if (kind == StatementKind::kConciseIfFastPath) {
-      ours = k < lines.size() &&
-             IsConciseFastPath(lines, block.output_begin, block.plan_end);
+      ours = terminated &&
+             IsConciseFastPath(*file, block.output_begin, block.plan_end);
     }
     block.syntax = kind == StatementKind::kVerbose ? TextSyntax::kVerbose
                                                    : TextSyntax::kConcise;
     if (ours) {
-      if (k == lines.size()) {
+      if (next_record.has_value()) {
+        block.error = absl::StrCat(
+            file->name, ":", k + 1,
+            ": expected a line 'EOF' ending the expected output begun at "
+            "line ",
+            block.output_begin + 1,
+            "; found a blank line and the next record (line ", *next_record + 1,
+            ")");
+      } else if (!terminated) {
         block.error = absl::StrCat(
             file->name, ":", k + 1,
             ": expected a line 'EOF' ending the expected output begun at "
@@ -201,14 +271,14 @@ void ParseSltFile(SltFile* file) {
       }
       file->blocks.push_back(std::move(block));
     }
-    i = k + 1;
+    i = next_record.value_or(k + 1);
   }
 }
 
 std::string PlanText(const SltFile& file, const ExplainBlock& block) {
   std::string out;
   for (size_t i = block.output_begin; i < block.plan_end; ++i) {
-    absl::StrAppend(&out, file.lines[i].text, "\n");
+    absl::StrAppend(&out, file.line(i).text, "\n");
   }
   return out;
 }
@@ -223,10 +293,7 @@ std::string RenderWithReplacements(
             });
   const absl::string_view content = file.content;
   const auto offset = [&](size_t line) {
-    return line < file.lines.size()
-               ? static_cast<size_t>(file.lines[line].text.data() -
-                                     content.data())
-               : content.size();
+    return line < file.line_count() ? file.line_starts[line] : content.size();
   };
   std::string out;
   out.reserve(content.size());
@@ -240,7 +307,7 @@ std::string RenderWithReplacements(
     const size_t eol_line = block.output_begin < block.plan_end
                                 ? block.output_begin
                                 : block.output_begin - 1;
-    absl::string_view eol = file.lines[eol_line].eol;
+    absl::string_view eol = file.line(eol_line).eol;
     if (eol.empty()) eol = "\n";
     // Blank lines inside the plan stay; the final newline ends the last.
     std::vector<absl::string_view> plan_lines = absl::StrSplit(r->plan, '\n');

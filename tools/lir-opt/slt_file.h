@@ -1,5 +1,7 @@
 // Reading sqllogictest (.slt) files for `lir-opt slt`: the file as lines
-// with their own line endings, and its `query T multiline` blocks whose
+// with their own line endings (`\n`, `\r\n` or a lone `\r`; a UTF-8
+// byte-order mark before the first line is in none), and its
+// `query T multiline` blocks whose
 // statement is EXPLAIN PHYSICAL PLAN, each with where its expected output
 // lies; and writing a file back with some blocks' plans replaced, every
 // other byte as it was.
@@ -17,8 +19,8 @@
 
 namespace lir::cli::slt {
 
-/// One line: its text and its terminator (`\n`, `\r\n`, or empty for a
-/// last line without one). Views into SltFile::content.
+/// One line: its text and its terminator (`\n`, `\r\n`, a lone `\r`, or
+/// empty for a last line without one). Views into SltFile::content.
 struct Line {
   absl::string_view text;
   absl::string_view eol;
@@ -55,7 +57,8 @@ struct ExplainBlock {
   /// Set when the block is malformed (no `----`, no `EOF`): the message.
   std::optional<std::string> error;
   /// The expected output: lines [output_begin, output_end); output_end is
-  /// the `EOF` line.
+  /// the `EOF` line (for an output without one, the blank line that ends
+  /// it, or the line count).
   size_t output_begin = 0;
   size_t output_end = 0;
   /// The plan is lines [output_begin, plan_end): the output without the
@@ -67,17 +70,29 @@ struct ExplainBlock {
 struct SltFile {
   std::string name;
   std::string content;
-  std::vector<Line> lines;
+  /// Where each line begins in `content`, in order: a line runs to the
+  /// next one's start (or the end of `content`), its terminator included.
+  /// One offset a line, its text and terminator found when asked for: for
+  /// files of short lines this index is most of what slt holds.
+  std::vector<size_t> line_starts;
   std::vector<ExplainBlock> blocks;
 
   SltFile() = default;
-  // `lines` points into `content`.
+  // A file can be large; it is never copied by accident.
   SltFile(const SltFile&) = delete;
   SltFile& operator=(const SltFile&) = delete;
+
+  size_t line_count() const { return line_starts.size(); }
+  /// Line `i` (< line_count()): its text and terminator.
+  Line line(size_t i) const;
 };
 
 /// Splits `file->content` into lines and finds its physical-plan blocks,
 /// verbose and concise. Never fails: a malformed block carries its error.
+/// A multiline output ends at its `EOF` line, as Materialize's runner ends
+/// it; one without `EOF` ends at a blank line followed by a new record (as
+/// the runner ends every other record), so that the blocks after it are
+/// still found: a plan block so ended is an error, any other is ignored.
 void ParseSltFile(SltFile* file);
 
 /// The plan text of a block (its lines, each ending in `\n`).
