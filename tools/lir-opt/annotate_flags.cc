@@ -44,7 +44,7 @@ ABSL_FLAG(std::string, catalog, "",
           "[[COLUMN, ...], ...], \"monotonic\": true|false}}, \"indexes\": "
           "{NAME: {\"on\": COLLECTION, \"key\": [COLUMN, ...]}}}, every "
           "member optional (docs/analyses.md, docs/evaluator.md). Collections "
-          "feed the analyses and the passes of every command, with "
+          "feed the analyses and the passes of explain, run and slt, with "
           "--arity and --monotonic_ids; run also reads the keys of the "
           "indexes fast-path peeks read (declarations may also be in the "
           "data file).");

@@ -2,7 +2,8 @@
 //
 // To add a subcommand: write `int RunXxx(const CommandArgs&)` (in its own
 // file), declare it here, and add one row to kSubcommands in lir-opt.cc.
-// Flags are global (see flags.h); a subcommand reads the ones it uses.
+// Flags are global (see flags.h); a subcommand reads the ones it uses, and
+// its row lists them: any other flag given with it is a usage error.
 #ifndef LIR_TOOLS_LIR_OPT_COMMANDS_H_
 #define LIR_TOOLS_LIR_OPT_COMMANDS_H_
 

@@ -56,12 +56,11 @@ std::set<std::string>& FlagsGiven() {
   return *given;
 }
 
-// Whether `flag` belongs to lir-opt rather than to absl or a library.
+}  // namespace
+
 bool IsLirOptFlag(const absl::CommandLineFlag& flag) {
   return absl::StrContains(flag.Filename(), "lir-opt/");
 }
-
-}  // namespace
 
 void RecordFlagsGiven(const std::vector<std::string>& args) {
   for (absl::string_view arg : args) {

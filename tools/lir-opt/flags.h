@@ -2,9 +2,12 @@
 //
 // To add a flag: define it with ABSL_FLAG in any .cc file of tools/lir-opt/
 // (the usage text lists every flag defined in this directory, with its help
-// string). A flag with a fixed set of values gets an enum, a Choice table and
-// the two AbslParseFlag/AbslUnparseFlag one-liners below, plus one line in
-// FlagValueSyntax (flags.cc).
+// string), then add its name to the flag list of every command that reads it
+// (beside kSubcommands in lir-opt.cc; other commands refuse it, and
+// cli_test checks that each flag has a command). A flag with a fixed set of
+// values gets an enum, a Choice table and the two AbslParseFlag/
+// AbslUnparseFlag one-liners below, plus one line in FlagValueSyntax
+// (flags.cc).
 #ifndef LIR_TOOLS_LIR_OPT_FLAGS_H_
 #define LIR_TOOLS_LIR_OPT_FLAGS_H_
 
@@ -175,6 +178,10 @@ std::string AbslUnparseFlag(const SpinePolicyFlag& value);
 void RecordFlagsGiven(const std::vector<std::string>& args);
 /// Whether flag `name` was named on the command line (RecordFlagsGiven).
 bool FlagGiven(absl::string_view name);
+
+/// Whether `flag` is one of lir-opt's (defined in tools/lir-opt/) rather
+/// than absl's or a library's.
+bool IsLirOptFlag(const absl::CommandLineFlag& flag);
 
 /// `--name=<syntax>` as the usage text prints it: `--[no]validate`,
 /// `--format=text|json`, `--limit=VALUE`.

@@ -1,19 +1,25 @@
 // lir-opt: the command-line front end of lir. `lir-opt <command> [flags]
 // operands`; see Usage() for the commands, flags and exit codes.
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <new>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "absl/algorithm/container.h"
+#include "absl/flags/commandlineflag.h"
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 #include "tools/lir-opt/commands.h"
@@ -27,12 +33,61 @@
 namespace lir::cli {
 namespace {
 
+// The flags each command reads: the one place that says so. A flag given
+// to a command that does not read it would be ignored in silence (`explain
+// --rewrite` rewriting nothing), so CheckFlagsApply refuses it before the
+// command runs, naming the commands that do read it.
+
+// ResolveOptimizerInputsOrReport's: the optimizer's features and the
+// analyses' inputs, read by every command that runs the passes, together
+// with the per-feature flags (generated from LIR_OPTIMIZER_FEATURES, so
+// matched by their type, FeatureSwitch, rather than listed).
+constexpr absl::string_view kOptimizerFlags[] = {
+    "config", "features", "single_time", "monotonic_ids", "arity", "catalog"};
+// The other flags of each command. --max_input_bytes bounds FILE (and the
+// --config and --catalog files), so every command that reads files reads it.
+constexpr absl::string_view kExplainFlags[] = {
+    "input_format",     "validate", "max_input_bytes",  "format",
+    "node_identifiers", "annotate", "explain_declines", "report"};
+// run prints no plan: --annotate and --node_identifiers would do nothing.
+constexpr absl::string_view kRunFlags[] = {"input_format",
+                                           "validate",
+                                           "max_input_bytes",
+                                           "format",
+                                           "data",
+                                           "engine",
+                                           "compaction",
+                                           "fuel",
+                                           "max_rows_per_round",
+                                           "max_iterations",
+                                           "max_bytes_per_round",
+                                           "max_value_bytes",
+                                           "max_work",
+                                           "arrangement_sizes",
+                                           "spine",
+                                           "spine_policy",
+                                           "idle_turns"};
+// slt finds the plans in the .slt file itself and always validates them:
+// --input_format and --validate would do nothing.
+constexpr absl::string_view kSltFlags[] = {"max_input_bytes", "format",
+                                           "rewrite", "fail_on_change"};
+// spine reads no file and runs no pass.
+constexpr absl::string_view kSpineFlags[] = {
+    "format",  "policy",     "exertion",        "snapshot",
+    "batches", "batch_size", "idle_turns",      "empty_batches",
+    "close",   "trace",      "max_spine_turns", "max_trace_bytes"};
+
 /// A row of the command table.
 struct Subcommand {
   absl::string_view name;
   absl::string_view synopsis;  ///< what follows the name in the usage text
   absl::string_view summary;
   CommandFn run;  ///< null for `help`, which main handles
+  /// The lir-opt flags it reads (besides the optimizer's, below); any other
+  /// given with it is a usage error.
+  std::span<const absl::string_view> flags;
+  /// Whether it also reads kOptimizerFlags and the per-feature flags.
+  bool reads_optimizer_flags;
 };
 
 constexpr Subcommand kSubcommands[] = {
@@ -45,7 +100,7 @@ constexpr Subcommand kSubcommands[] = {
      "(in the input's syntax unless --format says which) or JSON. A plan "
      "read from concise text lacks facts that syntax drops: it prints as "
      "concise text only, and run refuses it.",
-     &RunExplain},
+     &RunExplain, kExplainFlags, true},
     {"run", "--data=DATA [flags] FILE|-",
      "Execute the plan document in FILE on the updates in DATA (JSON), round "
      "by round, after the optimizer passes whose features are on, and print "
@@ -57,7 +112,7 @@ constexpr Subcommand kSubcommands[] = {
      "arrangement as differential's fueled spine (--spine_policy, "
      "--idle_turns per round), whose batches and merge work "
      "--arrangement_sizes then reports; the contents do not change.",
-     &RunRun},
+     &RunRun, kRunFlags, true},
     {"slt", "[flags] FILE.slt...",
      "Check the physical-plan blocks of Materialize's sqllogictest files, "
      "verbose (EXPLAIN PHYSICAL PLAN [AS VERBOSE TEXT] FOR) and concise "
@@ -70,7 +125,7 @@ constexpr Subcommand kSubcommands[] = {
      "error (or, with --fail_on_change, a change). --rewrite writes the "
      "changed plans back. Features as for explain; --format=json prints one "
      "object.",
-     &RunSlt},
+     &RunSlt, kSltFlags, true},
     {"spine", "[flags]",
      "Run the synthetic workload of SPINE.md section 6 on one model of "
      "differential's fueled spine: a --snapshot settled with unlimited idle "
@@ -82,8 +137,8 @@ constexpr Subcommand kSubcommands[] = {
      "spine; --max_spine_turns and --max_trace_bytes bound the run and its "
      "trace (exit 1), and a --close that cannot settle within them is a "
      "usage error.",
-     &RunSpine},
-    {"help", "", "Print this text.", nullptr},
+     &RunSpine, kSpineFlags, false},
+    {"help", "", "Print this text.", nullptr, {}, false},
 };
 
 constexpr absl::string_view kExitCodes =
@@ -98,8 +153,8 @@ constexpr absl::string_view kExitCodes =
     "     --max_work) or memory ran out (stdout then holds the rounds up to\n"
     "     the failed one); for spine, a limit passed (--max_spine_turns,\n"
     "     --max_trace_bytes)\n"
-    "  2  usage error: unknown command or flag, bad flag value, missing or\n"
-    "     extra FILE\n";
+    "  2  usage error: unknown command or flag, a flag the command does not\n"
+    "     read, bad flag value, missing or extra FILE\n";
 
 constexpr absl::string_view kExamples =
     "  lir-opt explain examples/except.plan\n"
@@ -144,7 +199,8 @@ std::string Usage() {
   }
   absl::StrAppend(&out,
                   "\nFlags (accepted anywhere on the command line; -- ends "
-                  "them):\n",
+                  "them; a flag the\ncommand does not read is a usage error, "
+                  "which names the commands that do):\n",
                   FlagsUsage(), "\nExit codes:\n", kExitCodes, "\nExamples:\n",
                   kExamples);
   return out;
@@ -201,6 +257,58 @@ const Subcommand* FindSubcommand(absl::string_view name) {
   return nullptr;
 }
 
+/// Whether `command` reads `flag`, by the flag lists above.
+bool ReadsFlag(const Subcommand& command, const absl::CommandLineFlag& flag) {
+  const absl::string_view name = flag.Name();
+  if (absl::c_linear_search(command.flags, name)) return true;
+  return command.reads_optimizer_flags &&
+         (flag.IsOfType<FeatureSwitch>() ||
+          absl::c_linear_search(kOptimizerFlags, name));
+}
+
+/// `explain`, `explain and run`, `explain, run and slt`: the commands that
+/// read `flag`.
+std::string CommandsReading(const absl::CommandLineFlag& flag) {
+  std::vector<absl::string_view> names;
+  for (const Subcommand& command : kSubcommands) {
+    if (ReadsFlag(command, flag)) names.push_back(command.name);
+  }
+  if (names.empty()) return "";
+  const absl::string_view last = names.back();
+  names.pop_back();
+  if (names.empty()) return std::string(last);
+  return absl::StrCat(absl::StrJoin(names, ", "), " and ", last);
+}
+
+/// Whether `flag` was given: named on the command line (even at its default
+/// value), or set some other way absl allows (--flagfile, --fromenv).
+/// CommandLineFlag's own record of that is private in the absl lir builds
+/// with.
+bool Given(const absl::CommandLineFlag& flag) {
+  return FlagGiven(flag.Name()) || flag.CurrentValue() != flag.DefaultValue();
+}
+
+/// kExitOk when every lir-opt flag given is one `command` reads; else a
+/// usage error naming each other one and the commands it belongs to.
+int CheckFlagsApply(const Subcommand& command) {
+  std::vector<std::string> refused;
+  for (const auto& [name, flag] : absl::GetAllFlags()) {
+    if (!IsLirOptFlag(*flag) || !Given(*flag) || ReadsFlag(command, *flag)) {
+      continue;
+    }
+    const std::string owners = CommandsReading(*flag);
+    refused.push_back(absl::StrCat(
+        command.name, ": --", name, " does not apply to ", command.name,
+        owners.empty() ? " (no command reads it)"
+                       : absl::StrCat(" (it is a flag of ", owners, ")")));
+  }
+  if (refused.empty()) return kExitOk;
+  // GetAllFlags is unordered; sorted, the message does not change from run
+  // to run.
+  std::sort(refused.begin(), refused.end());
+  return UsageError(absl::StrJoin(refused, "\nlir-opt: "));
+}
+
 int Main(int argc, char** argv) {
   switch (FindEarlyAction(argc, argv)) {
     case EarlyAction::kHelp: std::cout << Usage(); return kExitOk;
@@ -232,6 +340,9 @@ int Main(int argc, char** argv) {
   const Subcommand* command = FindSubcommand(positional[1]);
   if (command == nullptr) {
     return UsageError(absl::StrCat("unknown command '", positional[1], "'"));
+  }
+  if (int exit_code = CheckFlagsApply(*command); exit_code != kExitOk) {
+    return exit_code;
   }
   if (command->run == nullptr) {
     std::cout << Usage();
