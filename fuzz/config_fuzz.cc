@@ -3,7 +3,7 @@
 // spelling (--<feature>=VALUE), an --annotate field list and an arity list.
 //
 // Properties: none crashes; every error is InvalidArgument with a message
-// (a config error starting with the file's name); whatever a config or a
+// (a config error located: `file:line:column: ...`); whatever a config or a
 // feature list sets survives FeaturesToString -> ApplyFeatureList and a
 // config written back from it.
 #include <cstddef>
@@ -12,6 +12,7 @@
 #include <string>
 #include "absl/strings/string_view.h"
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -62,8 +63,12 @@ void FuzzOne(absl::string_view text) {
   CheckInputError(status, "ApplyConfigText");
   if (status.ok()) {
     CheckRoundTrip(config, "config");
-  } else if (!absl::StartsWith(status.message(), kConfigName)) {
-    Fail("a config error does not start with the file name", status.message());
+  } else if (const absl::string_view message = status.message();
+             !absl::StartsWith(message, absl::StrCat(kConfigName, ":")) ||
+             message.size() <= kConfigName.size() + 1 ||
+             !absl::ascii_isdigit(
+                 static_cast<unsigned char>(message[kConfigName.size() + 1]))) {
+    Fail("a config error is not located (file:line:column: ...)", message);
   }
 
   OptimizerFeatures list;

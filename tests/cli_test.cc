@@ -151,7 +151,7 @@ TEST_F(CliTest, ValidationErrorsExitOneUnlessValidationIsOff) {
   RunResult r = Run({"explain", path});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_TRUE(absl::StartsWith(r.err, path + ": ")) << r.err;
+  EXPECT_TRUE(absl::StartsWith(r.err, path + ":2:3: ")) << r.err;
   EXPECT_TRUE(absl::StrContains(r.err, "l7")) << r.err;
 
   RunResult unchecked = Run({"explain", "--validate=false", path});

@@ -14,7 +14,7 @@
 #include "lir/eval/data.h"
 #include "lir/eval/run.h"
 #include "lir/explain/text.h"
-#include "src/eval/json_locate.h"
+#include "src/explain/json_locate.h"
 
 namespace lir::eval {
 namespace {
@@ -335,6 +335,8 @@ TEST(RunData, DataForAnObjectOfTheDocumentIsAnErrorLocatedInTheData) {
 }
 
 // ------------------------------------------------------ Data file locations
+
+using explain::JsonLocator;
 
 TEST(JsonLocate, FindsValuesByPathForMessages) {
   // A BOM, a key with escapes, strings holding brackets and quotes, and a

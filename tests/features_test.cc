@@ -102,18 +102,21 @@ TEST(Features, ConfigSyntaxErrorHasLineAndColumn) {
 
 TEST(Features, ConfigRejectsUnknownKeysAndTypes) {
   OptimizerFeatures features;
+  // Located at the offending key or value (testdata/errors/config.txt has
+  // every kind across lines).
   EXPECT_EQ(Message(ApplyConfigText(features, R"({"feature": {}})", "c.json")),
-            "c.json: unknown top-level key 'feature'; expected \"features\"");
-  EXPECT_EQ(
-      Message(ApplyConfigText(
-          features, R"({"features": {"enable_fused_set_difference": 1}})",
-          "c.json")),
-      "c.json: feature enable_fused_set_difference: expected a boolean or "
-      "a string, got number");
+            "c.json:1:2: /feature: unknown top-level key 'feature'; expected "
+            "\"features\"");
+  EXPECT_EQ(Message(ApplyConfigText(
+                features, R"({"features": {"enable_fused_set_difference": 1}})",
+                "c.json")),
+            "c.json:1:46: /features/enable_fused_set_difference: feature "
+            "enable_fused_set_difference: expected a boolean or a string, got "
+            "number");
   EXPECT_EQ(
       Message(ApplyConfigText(features, R"({"features": {"nope": true}})",
                               "c.json")),
-      "c.json: unknown feature 'nope'; known features: "
+      "c.json:1:15: /features/nope: unknown feature 'nope'; known features: "
       "enable_fused_set_difference (bool), "
       "enable_relax_must_consolidate (bool), enable_antijoin_rendering (bool)");
 }

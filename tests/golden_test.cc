@@ -43,6 +43,7 @@
 #include "lir/interp/inputs.h"
 #include "lir/interp/partial_inference.h"
 #include "lir/partial.h"
+#include "lir/pipeline/document_io.h"
 #include "lir/recognizer/features.h"
 #include "lir/recognizer/pass.h"
 #include "lir/status_macros.h"
@@ -388,12 +389,21 @@ std::string RunRoundtrip(TestCase& test) {
                       explain::UnifiedDiff(*input, *printed));
 }
 
-/// `error [format=json]`: the input (text, or JSON) must fail to parse or
-/// validate; the output is the error message.
+/// `error [format=json] [file=NAME]`: the input (text, or JSON) must fail
+/// to parse or validate; the output is the error message. With `file`, the
+/// input is read as lir-opt reads the file NAME (ReadDocument).
 std::string RunError(TestCase& test) {
   absl::StatusOr<Document> doc;
   std::string format = test.args.Get("format", "text");
-  if (format == "json") {
+  if (test.args.Has("file")) {
+    // As lir-opt reads a file (ReadDocument): errors found after reading
+    // are located in the input.
+    ReadOptions options;
+    options.file_name = test.args.Get("file");
+    options.format =
+        format == "json" ? DocumentFormat::kJson : DocumentFormat::kText;
+    doc = ReadDocument(test.input, options);
+  } else if (format == "json") {
     doc = explain::ReadJson(test.input);
     if (doc.ok()) {
       absl::Status valid = Validate(*doc);
@@ -627,6 +637,15 @@ std::string RunSpineCommand(TestCase& test) {
       });
 }
 
+// `config`: the input is a --config file (config.json); the output is
+// the features it sets (FeaturesToString) or its error.
+std::string RunConfig(TestCase& test) {
+  OptimizerFeatures features;
+  absl::Status status = ApplyConfigText(features, test.input, "config.json");
+  if (!status.ok()) return absl::StrCat(status.message(), "\n");
+  return absl::StrCat(FeaturesToString(features), "\n");
+}
+
 using CommandFn = std::string (*)(TestCase& test);
 
 /// Command name -> handler. A handler returns the case's actual output.
@@ -635,7 +654,7 @@ const std::map<std::string, CommandFn>& Commands() {
       {"explain", &RunExplain},    {"roundtrip", &RunRoundtrip},
       {"error", &RunError},        {"optimize", &RunOptimize},
       {"analyze", &RunAnalyze},    {"run", &RunRunCommand},
-      {"spine", &RunSpineCommand},
+      {"spine", &RunSpineCommand}, {"config", &RunConfig},
   };
   return *commands;
 }

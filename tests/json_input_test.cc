@@ -202,5 +202,51 @@ TEST_F(ConfigCliTest, DirectoryAndRepeatedKeyAreInputErrors) {
                          "of 10 bytes (raise it with --max_input_bytes=N)\n");
 }
 
+TEST_F(ConfigCliTest, ConfigErrorsNameTheLineAndColumnOfTheKeyOrValue) {
+  const std::string unknown = Temp("unknown.json",
+                                   "{\"features\": {\n"
+                                   "  \"enable_fused_set_difference\": true,\n"
+                                   "    \"enable_magic\": true}}\n");
+  testing_util::RunResult named =
+      Run({"explain", "--config=" + unknown, Example()});
+  EXPECT_EQ(named.exit_code, 1);
+  EXPECT_EQ(named.out, "");
+  EXPECT_TRUE(absl::StartsWith(
+      named.err, unknown + ":3:5: /features/enable_magic: unknown "
+                           "feature 'enable_magic'; known features: "))
+      << named.err;
+
+  const std::string typed = Temp(
+      "typed.json", "{\"features\": {\"enable_antijoin_rendering\":\n 1}}");
+  testing_util::RunResult wrong =
+      Run({"explain", "--config=" + typed, Example()});
+  EXPECT_EQ(wrong.exit_code, 1);
+  EXPECT_EQ(wrong.err,
+            typed +
+                ":2:2: /features/enable_antijoin_rendering: feature "
+                "enable_antijoin_rendering: expected a boolean or a string, "
+                "got number\n");
+}
+
+// A plan that parses but does not validate: the error names the failing
+// node's header line (the Mfp, on the plan's 5th line), not just the file.
+TEST_F(ConfigCliTest, ValidationErrorsNameTheFailingNodesLine) {
+  const std::string plan = Temp("invalid.plan",
+                                "Explained Query:\n"
+                                "  Union\n"
+                                "    Constant\n"
+                                "      - (1)\n"
+                                "    Mfp\n"
+                                "      project=(#3)\n"
+                                "      Constant\n"
+                                "        - (1, 2)\n");
+  testing_util::RunResult text = Run({"explain", plan});
+  EXPECT_EQ(text.exit_code, 1);
+  EXPECT_EQ(text.out, "");
+  EXPECT_EQ(text.err, plan +
+                          ":5:5: Explained Query: LirId(3) Mfp: projection "
+                          "column #3 out of range for input arity 2\n");
+}
+
 }  // namespace
 }  // namespace lir

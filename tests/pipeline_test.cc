@@ -149,8 +149,8 @@ TEST(DocumentIo, ValidationIsOnUnlessTurnedOff) {
       ReadDocument(kUnboundPlan, {.file_name = "unbound.plan"});
   ASSERT_FALSE(checked.ok());
   EXPECT_EQ(checked.status().message(),
-            "unbound.plan: Explained Query: LirId(1) Get::PassArrangements: "
-            "l7 is not bound here");
+            "unbound.plan:2:3: Explained Query: LirId(1) "
+            "Get::PassArrangements: l7 is not bound here");
   absl::StatusOr<Document> unchecked = ReadDocument(
       kUnboundPlan, {.file_name = "unbound.plan", .validate = false});
   ASSERT_TRUE(unchecked.ok()) << unchecked.status();
@@ -467,7 +467,7 @@ TEST(Pipeline, ValidatesADocumentUnlessTurnedOff) {
   absl::StatusOr<PipelineResult> from_text =
       Pipeline().Run(kUnboundPlan, {.file_name = "u.plan", .validate = false});
   ASSERT_FALSE(from_text.ok());
-  EXPECT_TRUE(absl::StartsWith(from_text.status().message(), "u.plan: "))
+  EXPECT_TRUE(absl::StartsWith(from_text.status().message(), "u.plan:2:3: "))
       << from_text.status();
 }
 
@@ -607,7 +607,10 @@ TEST(Pipeline, FeaturesFromAConfigText) {
   const absl::Status unknown = fresh.ApplyConfigText(
       R"({"features": {"enable_fused_set_difference": true, "enable_x": 1}})",
       "my.json");
-  EXPECT_TRUE(absl::StartsWith(unknown.message(), "my.json: ")) << unknown;
+  EXPECT_TRUE(absl::StartsWith(unknown.message(),
+                               "my.json:1:52: /features/enable_x: unknown "
+                               "feature 'enable_x'"))
+      << unknown;
   // enable_fused_set_difference comes first and was set before enable_x
   // failed: none of it stays.
   EXPECT_EQ(fresh.options().features, OptimizerFeatures());

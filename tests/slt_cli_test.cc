@@ -171,6 +171,20 @@ TEST_F(SltCliTest, DeclinesAreUnchangedAndBrokenPlansAreLocatedErrors) {
   CheckRewriteCheck("declining.slt", On());
 }
 
+// An invalid node is reported at its own line of the .slt file, not at the
+// plan's first line.
+TEST_F(SltCliTest, ValidationErrorsNameTheFailingNodesLine) {
+  CheckRewriteCheck("invalid.slt", kOff);
+  RunResult r = Slt(kOff, {"invalid.slt"});
+  // The Mfp is the plan's 5th line: line 14 of the file (the plan starts at
+  // line 10).
+  EXPECT_TRUE(absl::StrContains(
+      r.out,
+      "invalid.slt:6: error: invalid.slt:14:5: Explained Query: LirId(3) "
+      "Mfp: projection column #3 out of range for input arity 2\n"))
+      << r.out;
+}
+
 TEST_F(SltCliTest, FailOnChangeMakesAChangeAnError) {
   Copy("except.slt");
   Config config = On();

@@ -67,7 +67,7 @@ TEST(StringViewApi, ConfigErrorsNameTheViewedFileName) {
   absl::Status status =
       ApplyConfigText(features, config, Prefix(file, file.size() - 4));
   ASSERT_FALSE(status.ok());
-  EXPECT_TRUE(absl::StartsWith(status.message(), "config.json: "))
+  EXPECT_TRUE(absl::StartsWith(status.message(), "config.json:1:15: "))
       << status.message();
 }
 

@@ -5,6 +5,7 @@
 #ifndef LIR_LIR_NODE_ERROR_H_
 #define LIR_LIR_NODE_ERROR_H_
 
+#include <cstddef>
 #include <optional>
 #include <string_view>
 
@@ -37,6 +38,21 @@ absl::Status AttachNode(const Node& node, const absl::Status& status);
 
 /// The node `status` names, if it was made by NodeError / AttachNode.
 std::optional<NodeErrorInfo> NodeErrorOf(const absl::Status& status);
+
+/// The absl::Status payload type URL under which an error about one object
+/// of a document carries the object's index in Document::objects (payload
+/// text: the decimal index), so that a caller can find the node a node error
+/// names in the right plan.
+inline constexpr std::string_view kObjectErrorTypeUrl = "lir.dev/object";
+
+/// `status` about object `index` of a document, whose name is `name`:
+/// `<name>: ` put before its message, the index attached as the
+/// kObjectErrorTypeUrl payload, code and other payloads kept. OK stays OK.
+absl::Status ObjectError(size_t index, std::string_view name,
+                         const absl::Status& status);
+
+/// The index of the object `status` names, if made by ObjectError.
+std::optional<size_t> ObjectErrorOf(const absl::Status& status);
 
 /// `status` with `prefix` put before its message, code and payloads kept
 /// (for callers that add context such as the object name).

@@ -14,12 +14,14 @@
 #include "lir/status_macros.h"
 #include "nlohmann/json.hpp"
 #include "src/eval/bytea.h"
-#include "src/eval/json_locate.h"
+#include "src/explain/json_locate.h"
 
 namespace lir::eval {
 
 namespace {
 
+using explain::JsonLocator;
+using explain::JsonStep;
 using nlohmann::json;
 
 using Path = std::vector<JsonStep>;

@@ -52,8 +52,9 @@ std::string ChildPlans(const ConciseHead& head) {
 class ConcisePlanBuilder {
  public:
   ConcisePlanBuilder(const ErrorSink& errors,
-                     const std::vector<TextLine>& lines)
-      : errors_(errors), lines_(lines) {}
+                     const std::vector<TextLine>& lines,
+                     internal::NodeHeaders* headers)
+      : errors_(errors), lines_(lines), headers_(headers) {}
 
   // Builds the plan in lines [begin, end) whose root is at `base_level`.
   absl::StatusOr<NodePtr> Build(size_t begin, size_t end, int base_level) {
@@ -127,6 +128,9 @@ class ConcisePlanBuilder {
     LIR_ASSIGN_OR_RETURN(ConciseHead head,
                          internal::ReadConciseHead(errors_, c));
     if (head.node->id != 0) saw_node_ids_ = true;
+    if (headers_ != nullptr && head.header != nullptr) {
+      headers_->emplace_back(head.node.get(), *head.header);
+    }
     Frame frame;
     frame.head = std::move(head);
     stack_.push_back(std::move(frame));
@@ -285,11 +289,13 @@ class ConcisePlanBuilder {
                        "With' block (a With whose body is a With prints as "
                        "one block, its cte lines together)"));
     }
-    return internal::BuildWithPlan(std::move(frame.with));
+    return internal::BuildWithPlan(std::move(frame.with), *frame.with_line,
+                                   headers_);
   }
 
   const ErrorSink& errors_;
   const std::vector<TextLine>& lines_;
+  internal::NodeHeaders* headers_;  // null: positions not asked for
   std::vector<Frame> stack_;
   NodePtr root_;
   bool saw_node_ids_ = false;

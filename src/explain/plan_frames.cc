@@ -48,7 +48,8 @@ absl::Status CheckWithComplete(const ErrorSink& errors, const TextLine& header,
   return absl::OkStatus();
 }
 
-NodePtr BuildWithPlan(WithBlock block) {
+NodePtr BuildWithPlan(WithBlock block, const TextLine& header,
+                      NodeHeaders* headers) {
   NodePtr done;
   if (block.recursive) {
     LetRecOp op;
@@ -57,6 +58,7 @@ NodePtr BuildWithPlan(WithBlock block) {
     std::vector<NodePtr> inputs = std::move(block.values);
     inputs.push_back(std::move(block.body));
     done = MakeNode(std::move(op), std::move(inputs));
+    if (headers != nullptr) headers->emplace_back(done.get(), header);
   } else {
     // Built inside out: the last binding's Let is the innermost.
     done = std::move(block.body);
@@ -65,6 +67,7 @@ NodePtr BuildWithPlan(WithBlock block) {
       inputs.push_back(std::move(block.values[k]));
       inputs.push_back(std::move(done));
       done = MakeNode(LetOp{block.ids[k]}, std::move(inputs));
+      if (headers != nullptr) headers->emplace_back(done.get(), header);
     }
   }
   if (block.return_id.has_value()) done->id = *block.return_id;

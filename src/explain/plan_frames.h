@@ -57,8 +57,10 @@ absl::Status CheckWithComplete(const ErrorSink& errors, const TextLine& header,
 
 /// The plan a complete block stands for: one LetRec over all bindings, or a
 /// chain of Lets with the first binding outermost. Its outermost node takes
-/// the `Return` line's id, if annotated.
-NodePtr BuildWithPlan(WithBlock block);
+/// the `Return` line's id, if annotated. With `headers`, every node it made
+/// is appended with `header`, the block's first line.
+NodePtr BuildWithPlan(WithBlock block, const TextLine& header,
+                      NodeHeaders* headers);
 
 /// How many child plans `want` allows, as errors say it: `1 child plan`,
 /// `2 child plans`, `at least 1 child plan`.
@@ -70,14 +72,14 @@ absl::Status NoPlanError(const ErrorSink& errors,
                          const std::vector<TextLine>& lines, size_t begin);
 
 /// A PlanBodyReader (text_lines.h) over a tree builder: `Builder(errors,
-/// lines)` builds the plan with `Build(begin, end, base_level)` and then
-/// tells `saw_node_ids()`.
+/// lines, headers)` builds the plan with `Build(begin, end, base_level)`
+/// and then tells `saw_node_ids()`.
 template <typename Builder>
 absl::StatusOr<NodePtr> ReadPlanBody(const ErrorSink& errors,
                                      const std::vector<TextLine>& lines,
                                      size_t begin, size_t end, int base_level,
-                                     bool* saw_node_ids) {
-  Builder builder(errors, lines);
+                                     bool* saw_node_ids, NodeHeaders* headers) {
+  Builder builder(errors, lines, headers);
   absl::StatusOr<NodePtr> plan = builder.Build(begin, end, base_level);
   if (plan.ok()) *saw_node_ids = builder.saw_node_ids();
   return plan;

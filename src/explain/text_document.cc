@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -176,11 +177,13 @@ class DocumentParser {
  public:
   DocumentParser(const ErrorSink& errors, const std::vector<TextLine>& lines,
                  internal::PlanBodyReader plan,
-                 internal::FastPathBodyReader fast_path)
+                 internal::FastPathBodyReader fast_path,
+                 NodePositions* positions)
       : errors_(errors),
         lines_(lines),
         read_plan_(plan),
-        read_fast_path_(fast_path) {}
+        read_fast_path_(fast_path),
+        positions_(positions) {}
 
   absl::StatusOr<Document> Parse() {
     Document doc;
@@ -228,9 +231,15 @@ class DocumentParser {
         LIR_RETURN_IF_ERROR(NoBody(i, end));
         doc.optimization_time = std::string(c.substr(19));
       } else if (!objects_done && absl::EndsWith(c, ":")) {
-        LIR_ASSIGN_OR_RETURN(Object object,
-                             ParseObject(i, end, doc.objects.empty()));
+        std::unordered_map<LirId, SourcePosition> where;
+        LIR_ASSIGN_OR_RETURN(
+            Object object,
+            ParseObject(i, end, doc.objects.empty(),
+                        positions_ != nullptr ? &where : nullptr));
         doc.objects.push_back(std::move(object));
+        if (positions_ != nullptr) {
+          positions_->objects.push_back(std::move(where));
+        }
       } else {
         return errors_.Expected(
             line, 0,
@@ -257,7 +266,11 @@ class DocumentParser {
     return absl::OkStatus();
   }
 
-  absl::StatusOr<Object> ParseObject(size_t i, size_t end, bool first) {
+  // Reads the object whose header is line `i`; with `where`, records where
+  // each of its nodes is (by the ids they have once numbered).
+  absl::StatusOr<Object> ParseObject(
+      size_t i, size_t end, bool first,
+      std::unordered_map<LirId, SourcePosition>* where) {
     Object object;
     absl::string_view name = lines_[i].content;
     name.remove_suffix(1);
@@ -288,11 +301,20 @@ class DocumentParser {
       return object;
     }
     bool saw_node_ids = false;
-    LIR_ASSIGN_OR_RETURN(object.plan, read_plan_(errors_, lines_, body, end,
-                                                 base_level, &saw_node_ids));
+    internal::NodeHeaders headers;
+    LIR_ASSIGN_OR_RETURN(
+        object.plan,
+        read_plan_(errors_, lines_, body, end, base_level, &saw_node_ids,
+                   where != nullptr ? &headers : nullptr));
     saw_node_ids_ |= saw_node_ids;
     LIR_RETURN_IF_ERROR(
         FillMissingIds(errors_, lines_[i], *object.plan, saw_node_ids));
+    // Only now are the ids final; the nodes are still the ones the reader
+    // made (the plan owns them).
+    for (const auto& [node, line] : headers) {
+      where->try_emplace(node->id, SourcePosition{errors_.FileLine(line.number),
+                                                  2 * line.level + 1});
+    }
     return object;
   }
 
@@ -329,6 +351,7 @@ class DocumentParser {
   const std::vector<TextLine>& lines_;
   internal::PlanBodyReader read_plan_;
   internal::FastPathBodyReader read_fast_path_;
+  NodePositions* positions_;  // null: not asked for
   bool saw_node_ids_ = false;
 };
 
@@ -358,7 +381,8 @@ absl::StatusOr<Document> internal::ParseDocumentFrame(
   }
   LIR_ASSIGN_OR_RETURN(std::vector<TextLine> lines,
                        SplitLines(ToAbsl(text), errors));
-  DocumentParser parser(errors, lines, plan, fast_path);
+  if (options.positions != nullptr) options.positions->objects.clear();
+  DocumentParser parser(errors, lines, plan, fast_path, options.positions);
   return parser.Parse();
 }
 

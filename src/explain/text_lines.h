@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 #include "absl/strings/string_view.h"
 
@@ -174,12 +175,18 @@ absl::Status ParseCteLine(const ErrorSink& errors, const TextLine& line,
                           bool recursive, uint64_t* id,
                           std::optional<LetRecLimit>* limit);
 
+/// The header line of each node a plan reader built (ParseOptions::
+/// positions), in the order the nodes were made. Lines are copied: a
+/// builder's frames hold copies that do not outlive it.
+using NodeHeaders = std::vector<std::pair<const Node*, TextLine>>;
+
 /// Reads the plan of one object, lines [begin, end) of `lines` with its root
-/// at `base_level`; sets `*saw_node_ids` when a node_id annotation was read.
+/// at `base_level`; sets `*saw_node_ids` when a node_id annotation was read,
+/// and appends every node's header line to `*headers` when it is not null.
 /// Ids left 0 are filled in by the document frame.
 using PlanBodyReader = absl::StatusOr<NodePtr> (*)(
     const ErrorSink& errors, const std::vector<TextLine>& lines, size_t begin,
-    size_t end, int base_level, bool* saw_node_ids);
+    size_t end, int base_level, bool* saw_node_ids, NodeHeaders* headers);
 
 /// Reads the body of a fast-path object (`Explained Query (fast path):`),
 /// lines [begin, end) with its first line at `level`.

@@ -213,8 +213,9 @@ struct Frame {
 
 class PlanBuilder {
  public:
-  PlanBuilder(const ErrorSink& errors, const std::vector<TextLine>& lines)
-      : errors_(errors), lines_(lines) {}
+  PlanBuilder(const ErrorSink& errors, const std::vector<TextLine>& lines,
+              internal::NodeHeaders* headers)
+      : errors_(errors), lines_(lines), headers_(headers) {}
 
   // Builds the plan in lines [begin, end) whose root is at `base_level`.
   absl::StatusOr<NodePtr> Build(size_t begin, size_t end, int base_level) {
@@ -352,6 +353,7 @@ class PlanBuilder {
       node->id = *id;
       saw_node_ids_ = true;
     }
+    if (headers_ != nullptr) headers_->emplace_back(node.get(), line);
     Frame frame;
     frame.level = line.level;
     frame.header = line;
@@ -391,7 +393,8 @@ class PlanBuilder {
       LIR_RETURN_IF_ERROR(internal::CheckWithComplete(
           errors_, frame.header, frame.with,
           "expected 'cte l<n> =' lines in With block", "Return"));
-      done = internal::BuildWithPlan(std::move(frame.with));
+      done = internal::BuildWithPlan(std::move(frame.with), frame.header,
+                                     headers_);
     }
     if (stack_.empty()) {
       root_ = std::move(done);
@@ -408,6 +411,7 @@ class PlanBuilder {
 
   const ErrorSink& errors_;
   const std::vector<TextLine>& lines_;
+  internal::NodeHeaders* headers_;  // null: positions not asked for
   std::vector<Frame> stack_;
   NodePtr root_;
   bool saw_node_ids_ = false;

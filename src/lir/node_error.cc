@@ -16,6 +16,7 @@ namespace {
 
 // kNodeErrorTypeUrl as absl::Status's payload API takes it.
 constexpr absl::string_view kPayloadUrl = ToAbsl(kNodeErrorTypeUrl);
+constexpr absl::string_view kObjectPayloadUrl = ToAbsl(kObjectErrorTypeUrl);
 
 absl::Cord Payload(const Node& node) {
   return absl::Cord(
@@ -78,6 +79,24 @@ absl::Status PrefixStatus(std::string_view prefix, const absl::Status& status) {
                         absl::StrCat(ToAbsl(prefix), status.message()));
   CopyPayloads(status, prefixed);
   return prefixed;
+}
+
+absl::Status ObjectError(size_t index, std::string_view name,
+                         const absl::Status& status) {
+  if (status.ok()) return status;
+  absl::Status named = PrefixStatus(absl::StrCat(ToAbsl(name), ": "), status);
+  named.SetPayload(kObjectPayloadUrl, absl::Cord(absl::StrCat(index)));
+  return named;
+}
+
+std::optional<size_t> ObjectErrorOf(const absl::Status& status) {
+  absl::optional<absl::Cord> payload = status.GetPayload(kObjectPayloadUrl);
+  size_t index = 0;
+  if (!payload.has_value() ||
+      !absl::SimpleAtoi(std::string(*payload), &index)) {
+    return std::nullopt;
+  }
+  return index;
 }
 
 }  // namespace lir

@@ -606,7 +606,8 @@ absl::Status Validate(const Node& plan, const ValidateOptions& options) {
 }
 
 absl::Status Validate(const Document& doc, const ValidateOptions& options) {
-  for (const Object& object : doc.objects) {
+  for (size_t index = 0; index < doc.objects.size(); ++index) {
+    const Object& object = doc.objects[index];
     if (object.plan == nullptr) continue;
     std::set<LirId> seen;
     absl::Status status;
@@ -617,7 +618,9 @@ absl::Status Validate(const Document& doc, const ValidateOptions& options) {
       }
     });
     if (status.ok()) status = Validate(*object.plan, options);
-    if (!status.ok()) return PrefixStatus(object.name + ": ", status);
+    // The index lets a caller find the failing node's place in the input
+    // (explain::NodePositions); the name is for the message.
+    if (!status.ok()) return ObjectError(index, object.name, status);
   }
   return absl::OkStatus();
 }

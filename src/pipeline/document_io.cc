@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -18,6 +20,7 @@
 #include "lir/partial.h"
 #include "lir/status_macros.h"
 #include "lir/validate.h"
+#include "src/explain/json_locate.h"
 #include "src/explain/utf8.h"
 #include "src/pipeline/name_input.h"
 
@@ -28,6 +31,72 @@ absl::Status NameInput(const absl::Status& status, std::string_view name) {
   if (status.ok() || absl::StartsWith(status.message(), prefix)) return status;
   return PrefixStatus(absl::StrCat(prefix, ": "), status);
 }
+
+namespace {
+
+// The post-order index of node `id` in `plan`: where the JSON form lists it
+// (json-format.md: a plan is its post-order node array).
+std::optional<size_t> PostOrderIndex(const Node& plan, LirId id) {
+  std::optional<size_t> found;
+  size_t index = 0;
+  ForEachPostOrder(plan, [&](const Node& node) {
+    if (!found.has_value() && node.id == id) found = index;
+    ++index;
+  });
+  return found;
+}
+
+// `file:line:column: ` of the node a node error of a document read from
+// `text` names, or nullopt. Positions are found only now, on an error: a
+// text is read again recording them (a read that succeeds never pays for
+// them), a JSON text walked to the node's entry (`/objects/o/plan/i`, also
+// named).
+std::optional<std::string> NodeErrorPlace(const absl::Status& status,
+                                          std::string_view text,
+                                          DocumentFormat format,
+                                          const ReadOptions& options,
+                                          const Document& doc) {
+  const std::optional<NodeErrorInfo> node = NodeErrorOf(status);
+  if (!node.has_value()) return std::nullopt;
+  if (format == DocumentFormat::kJson) {
+    const std::optional<size_t> object = ObjectErrorOf(status);
+    if (!object.has_value() || *object >= doc.objects.size() ||
+        doc.objects[*object].plan == nullptr) {
+      return std::nullopt;
+    }
+    const std::optional<size_t> index =
+        PostOrderIndex(*doc.objects[*object].plan, node->id);
+    if (!index.has_value()) return std::nullopt;
+    const explain::JsonLocator locator(text);
+    return absl::StrCat(
+        locator.Where(options.file_name,
+                      locator.Find({"objects", *object, "plan", *index})),
+        ": /objects/", *object, "/plan/", *index, ": ");
+  }
+  explain::NodePositions positions;
+  explain::ParseOptions parse_options;
+  parse_options.filename = options.file_name;
+  parse_options.positions = &positions;
+  if (!explain::ParseText(text, parse_options).ok()) return std::nullopt;
+  const std::optional<explain::SourcePosition> at = positions.Of(status);
+  if (!at.has_value()) return std::nullopt;
+  return absl::StrCat(options.file_name, ":", at->line, ":", at->column, ": ");
+}
+
+// NameInput for an error found after reading (validation, inference): the
+// failing node's place when it has one, else the input's name.
+absl::Status NameNodeError(const absl::Status& status, std::string_view text,
+                           DocumentFormat format, const ReadOptions& options,
+                           const Document& doc) {
+  if (status.ok()) return status;
+  if (std::optional<std::string> place =
+          NodeErrorPlace(status, text, format, options, doc)) {
+    return PrefixStatus(*place, status);
+  }
+  return NameInput(status, options.file_name);
+}
+
+}  // namespace
 
 DocumentFormat DetectDocumentFormat(std::string_view text) {
   if (text.starts_with(explain::kUtf8Bom)) {
@@ -54,7 +123,8 @@ absl::StatusOr<Document> ReadDocument(std::string_view text,
   }
   if (!doc.ok()) return NameInput(doc.status(), options.file_name);
   if (options.validate) {
-    LIR_RETURN_IF_ERROR(NameInput(Validate(*doc), options.file_name));
+    LIR_RETURN_IF_ERROR(
+        NameNodeError(Validate(*doc), text, format, options, *doc));
   }
   if (options.given_facts.has_value()) {
     LIR_RETURN_IF_ERROR(interp::CheckGlobalFacts(*doc, *options.given_facts,
@@ -62,12 +132,13 @@ absl::StatusOr<Document> ReadDocument(std::string_view text,
   }
   if (options.infer_partial_facts && IsPartial(*doc)) {
     LIR_RETURN_IF_ERROR(
-        NameInput(interp::InferPartialFacts(*doc, options.global_arity),
-                  options.file_name));
+        NameNodeError(interp::InferPartialFacts(*doc, options.global_arity),
+                      text, format, options, *doc));
     // What the inference revealed (an arity, a layout) can contradict the
     // plan: a fault of the input, found here rather than after the passes.
     if (options.validate) {
-      LIR_RETURN_IF_ERROR(NameInput(Validate(*doc), options.file_name));
+      LIR_RETURN_IF_ERROR(
+          NameNodeError(Validate(*doc), text, format, options, *doc));
     }
   }
   return doc;

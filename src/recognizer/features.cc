@@ -6,6 +6,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -15,6 +17,7 @@
 #include "lir/explain/json.h"
 #include "lir/status_macros.h"
 #include "nlohmann/json.hpp"
+#include "src/explain/json_locate.h"
 #include "src/lir/string_view_compat.h"
 
 namespace lir {
@@ -27,6 +30,34 @@ std::string KnownFeatures() {
         absl::StrCat(ToAbsl(info.name), " (", ToAbsl(info.type), ")"));
   }
   return absl::StrJoin(names, ", ");
+}
+
+absl::Status UnknownFeature(std::string_view name) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown feature '", ToAbsl(name),
+                   "'; known features: ", KnownFeatures()));
+}
+
+bool IsKnownFeature(std::string_view name) {
+  for (const FeatureInfo& info : AllFeatures()) {
+    if (info.name == name) return true;
+  }
+  return false;
+}
+
+// A member name as a JSON pointer reference token (RFC 6901).
+std::string PointerToken(std::string_view key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -68,9 +99,7 @@ absl::Status SetFeature(OptimizerFeatures& features, std::string_view name,
   }
   LIR_OPTIMIZER_FEATURES(LIR_FEATURE_SET_)
 #undef LIR_FEATURE_SET_
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown feature '", ToAbsl(name),
-                   "'; known features: ", KnownFeatures()));
+  return UnknownFeature(name);
 }
 
 absl::Status ApplyFeatureList(OptimizerFeatures& features,
@@ -97,39 +126,60 @@ absl::Status ApplyConfigText(OptimizerFeatures& features, std::string_view text,
   absl::StatusOr<nlohmann::json> parsed =
       explain::ParseJsonText(text, filename, "invalid JSON config: ");
   if (!parsed.ok()) return parsed.status();
-  const absl::string_view file = ToAbsl(filename);
+  // The parsed value keeps no positions: an error is located by walking the
+  // text to the offending key or value (only once there is an error).
+  const explain::JsonLocator locator(text);
+  auto error = [&](const std::vector<explain::JsonStep>& path, bool at_key,
+                   std::string_view message) {
+    std::string pointer;
+    for (const explain::JsonStep& step : path) {
+      absl::StrAppend(&pointer, "/", PointerToken(step.key));
+    }
+    return absl::InvalidArgumentError(absl::StrCat(
+        locator.Where(filename, locator.Find(path, at_key)), ": ",
+        pointer.empty() ? "" : absl::StrCat(pointer, ": "), ToAbsl(message)));
+  };
   const nlohmann::json& json = *parsed;
   if (!json.is_object()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(file, ": expected a JSON object {\"features\": {...}}"));
+    return error({}, false,
+                 absl::StrCat("expected a JSON object {\"features\": {...}}, "
+                              "got ",
+                              json.type_name()));
   }
   for (const auto& [key, value] : json.items()) {
     if (key != "features") {
-      return absl::InvalidArgumentError(absl::StrCat(
-          file, ": unknown top-level key '", key, "'; expected \"features\""));
+      return error({key}, true,
+                   absl::StrCat("unknown top-level key '", key,
+                                "'; expected \"features\""));
     }
   }
   auto it = json.find("features");
   if (it == json.end()) return absl::OkStatus();
   if (!it->is_object()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(file, ": \"features\" must be an object"));
+    return error(
+        {"features"}, false,
+        absl::StrCat("\"features\" must be an object, got ", it->type_name()));
   }
   for (const auto& [name, value] : it->items()) {
+    // An unknown name is the key's fault, whatever its value.
+    if (!IsKnownFeature(name)) {
+      return error({"features", name}, true,
+                   ToStd(UnknownFeature(name).message()));
+    }
     std::string text_value;
     if (value.is_boolean()) {
       text_value = value.get<bool>() ? "true" : "false";
     } else if (value.is_string()) {
       text_value = value.get<std::string>();
     } else {
-      return absl::InvalidArgumentError(absl::StrCat(
-          file, ": feature ", name, ": expected a boolean or a string, got ",
-          value.type_name()));
+      return error({"features", name}, false,
+                   absl::StrCat("feature ", name,
+                                ": expected a boolean or a string, got ",
+                                value.type_name()));
     }
     absl::Status status = SetFeature(features, name, text_value);
     if (!status.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(file, ": ", status.message()));
+      return error({"features", name}, false, ToStd(status.message()));
     }
   }
   return absl::OkStatus();

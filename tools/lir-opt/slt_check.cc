@@ -1,5 +1,8 @@
 #include "tools/lir-opt/slt_check.h"
 
+#include <optional>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -39,6 +42,24 @@ BlockResult Error(BlockResult result, std::string message) {
   result.outcome = Outcome::kError;
   result.message = std::move(message);
   return result;
+}
+
+/// `file:line[:column]: ` for an error about the plan `text` read with
+/// `options`: the header line of the node it names, when it names one,
+/// else the plan's first line. Positions are recorded by reading the plan
+/// again, only now that there is an error.
+std::string ErrorPlace(const absl::Status& status, std::string_view text,
+                       const explain::ParseOptions& options) {
+  explain::NodePositions positions;
+  explain::ParseOptions located = options;
+  located.positions = &positions;
+  if (explain::ParseText(text, located).ok()) {
+    if (std::optional<explain::SourcePosition> at = positions.Of(status)) {
+      return absl::StrCat(options.filename, ":", at->line, ":", at->column,
+                          ": ");
+    }
+  }
+  return absl::StrCat(options.filename, ":", options.first_line, ": ");
 }
 
 }  // namespace
@@ -88,8 +109,9 @@ BlockResult CheckBlock(const SltFile& file, const ExplainBlock& block,
                               " syntax"));
   }
   if (absl::Status valid = Validate(*doc); !valid.ok()) {
-    return Error(std::move(result), absl::StrCat(file.name, ":", plan_line,
-                                                 ": ", valid.message()));
+    return Error(
+        std::move(result),
+        absl::StrCat(ErrorPlace(valid, text, parse_options), valid.message()));
   }
   // A plan lir cannot print back byte for byte would be rewritten by any
   // pass firing anywhere in the file; it is reported, never touched.
@@ -120,14 +142,16 @@ BlockResult CheckBlock(const SltFile& file, const ExplainBlock& block,
   if (absl::Status inferred =
           interp::InferPartialFacts(*doc, inputs.global_arity);
       !inferred.ok()) {
-    return Error(std::move(result), absl::StrCat(file.name, ":", plan_line,
-                                                 ": ", inferred.message()));
+    return Error(std::move(result),
+                 absl::StrCat(ErrorPlace(inferred, text, parse_options),
+                              inferred.message()));
   }
   // What the inference revealed can contradict the plan (ReadDocument).
   if (IsPartial(*doc) || doc->syntax == TextSyntax::kConcise) {
     if (absl::Status valid = Validate(*doc); !valid.ok()) {
-      return Error(std::move(result), absl::StrCat(file.name, ":", plan_line,
-                                                   ": ", valid.message()));
+      return Error(std::move(result),
+                   absl::StrCat(ErrorPlace(valid, text, parse_options),
+                                valid.message()));
     }
   }
   absl::StatusOr<OptimizeResult> optimized =

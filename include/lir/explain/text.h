@@ -3,13 +3,44 @@
 #define LIR_EXPLAIN_TEXT_H_
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "lir/document.h"
 
 namespace lir::explain {
+
+/// A place in a text file: 1-based line (of the file, ParseOptions::
+/// first_line counted) and 1-based column in bytes.
+struct SourcePosition {
+  int line = 0;
+  int column = 0;
+  friend bool operator==(const SourcePosition&,
+                         const SourcePosition&) = default;
+};
+
+/// Where each node of a document read from text was printed: its header
+/// line (verbose `Mfp`, concise `→Map/Filter/Project`; the Lets and the
+/// LetRec of a With block: the `With` line). Kept beside the Document, not
+/// in its nodes, so that the IR carries no parser state; for messages about
+/// a node found after reading, such as a validation error.
+struct NodePositions {
+  /// objects[i] holds the nodes of doc.objects[i] by LirId (of nodes that
+  /// share a LirId, which Validate rejects, only one); empty for a
+  /// fast-path object.
+  std::vector<std::unordered_map<LirId, SourcePosition>> objects;
+
+  /// The header of the node a node error (lir/node_error.h) names, in the
+  /// object it names (Validate(Document) attaches the object's index) or,
+  /// for an error naming no object, in the document's only plan; nullopt
+  /// when the error names no node or it was not read here.
+  std::optional<SourcePosition> Of(const absl::Status& error) const;
+};
 
 /// Options for reading text.
 struct ParseOptions {
@@ -18,6 +49,11 @@ struct ParseOptions {
   /// The line of that file where the text starts (a plan embedded in a
   /// larger file, such as a sqllogictest block), for error messages.
   int first_line = 1;
+  /// When set, filled (from empty) with where each node was read; only a
+  /// read that succeeds fills it completely. Costs a table entry per node,
+  /// so callers ask only when they need it, e.g. re-reading a text once
+  /// its document failed validation.
+  NodePositions* positions = nullptr;
 };
 
 /// Parses a whole EXPLAIN document in either syntax: the verbose one, or

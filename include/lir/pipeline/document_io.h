@@ -54,8 +54,11 @@ DocumentFormat DetectDocumentFormat(std::string_view text);
 /// Parses `text` as text (either syntax) or JSON and, with
 /// options.validate, validates it. A concise text gives a partial plan
 /// (lir/partial.h). Every error is InvalidArgument and its message starts
-/// with options.file_name: a parser's `file:line:column: ...`, or `file:
-/// ...` for a validation error.
+/// with options.file_name: a parser's `file:line:column: ...`; for an error
+/// naming a node found after reading (validation, inference) `file:line:
+/// column: ` of that node's header line (text) or of its entry in the plan
+/// array followed by its pointer (JSON: `file:3:5: /objects/0/plan/1: `),
+/// or `file: ...` when the error names no node.
 absl::StatusOr<Document> ReadDocument(std::string_view text,
                                       const ReadOptions& options = {});
 

@@ -69,7 +69,11 @@ absl::Status ApplyFeatureList(OptimizerFeatures& features,
 
 /// Applies a JSON config document `{"features": {"name": value, ...}}`;
 /// values are JSON booleans or strings in ParseFeatureBool's spellings.
-/// Syntax errors are reported as `filename:line:column: ...`.
+/// Every error is InvalidArgument located in the text: a syntax error as
+/// `filename:line:column: invalid JSON config: ...`, any other as
+/// `filename:line:column: <JSON pointer>: ...` at the offending key (an
+/// unknown field or feature) or value (a wrong type, a bad boolean).
+/// Features are set as they are read: on an error, those before it are set.
 absl::Status ApplyConfigText(OptimizerFeatures& features, std::string_view text,
                              std::string_view filename);
 

@@ -1,9 +1,11 @@
 // Where a value of a JSON text is, for messages: nlohmann's parsed values
-// keep no positions, so the data reader finds `file:line:column` of a value
-// by walking the text along the value's path (object keys and array
-// indices). Only for texts that parsed: the walk does not re-validate.
-#ifndef LIR_EVAL_JSON_LOCATE_H_
-#define LIR_EVAL_JSON_LOCATE_H_
+// keep no positions, so the readers of JSON inputs (data and catalog files,
+// configs) find `file:line:column` of a value by walking the text along the
+// value's path (object keys and array indices). Only for texts that parsed:
+// the walk does not re-validate. Internal; in src/explain, the lowest layer
+// that reads JSON, so that every layer above can use it.
+#ifndef LIR_EXPLAIN_JSON_LOCATE_H_
+#define LIR_EXPLAIN_JSON_LOCATE_H_
 
 #include <cstddef>
 #include <string>
@@ -11,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-namespace lir::eval {
+namespace lir::explain {
 
 /// One step of a path into a JSON value: an object key or an array index.
 struct JsonStep {
@@ -80,6 +82,6 @@ class JsonLocator {
   mutable size_t where_bytes_ = 0;
 };
 
-}  // namespace lir::eval
+}  // namespace lir::explain
 
-#endif  // LIR_EVAL_JSON_LOCATE_H_
+#endif  // LIR_EXPLAIN_JSON_LOCATE_H_

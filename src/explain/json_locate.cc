@@ -1,12 +1,12 @@
 // Walking a JSON text by path (json_locate.h).
-#include "src/eval/json_locate.h"
+#include "src/explain/json_locate.h"
 
 #include <algorithm>
 #include <cstdint>
 
 #include "absl/strings/str_cat.h"
 
-namespace lir::eval {
+namespace lir::explain {
 namespace {
 
 constexpr size_t kNpos = std::string_view::npos;
@@ -232,4 +232,4 @@ std::string JsonLocator::Where(std::string_view file, size_t offset) const {
                       offset - line_start + 1);
 }
 
-}  // namespace lir::eval
+}  // namespace lir::explain
