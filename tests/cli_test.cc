@@ -383,6 +383,33 @@ TEST_F(CliTest, ReportNeverOverwritesThePlanAndSaysWhatItTook) {
   EXPECT_EQ(ReadFile(plan), original);
 }
 
+TEST_F(CliTest, TextOfAPlanTooDeepForTheLimitIsRefusedBeforePrinting) {
+  // 100 nested Negates: 2 + 4 + ... + 202 = 10,302 bytes of indentation.
+  std::string plan = "Explained Query:\n";
+  for (int level = 1; level <= 100; ++level) {
+    plan += std::string(2 * level, ' ') + "Negate\n";
+  }
+  plan += std::string(202, ' ') + "Constant\n" + std::string(204, ' ') +
+          "- (1)\n\nTarget cluster: quickstart\n";
+  const std::string path = Temp("deep.txt", plan);
+  RunResult refused = Run({"explain", "--max_text_bytes=10000", path});
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_EQ(refused.out, "");
+  EXPECT_TRUE(absl::StrContains(
+      refused.err,
+      "would hold at least 10302 bytes of indentation (its plans nest 101 "
+      "levels deep, and text indents two spaces per level), more than the "
+      "limit of 10000 bytes (raise it with --max_text_bytes=N"))
+      << refused.err;
+  RunResult json =
+      Run({"explain", "--max_text_bytes=10000", "--format=json", path});
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  RunResult fits = Run({"explain", "--max_text_bytes=10302", path});
+  EXPECT_EQ(fits.exit_code, 0) << fits.err;
+  EXPECT_EQ(fits.out, plan);
+  EXPECT_EQ(Run({"explain", "--max_text_bytes=0", path}).exit_code, 2);
+}
+
 TEST_F(CliTest, BadFeaturesAreErrorsNamingTheKnownFeatures) {
   RunResult unknown = Run({"explain", "--features=enable_magic=on", Example()});
   EXPECT_EQ(unknown.exit_code, 2);

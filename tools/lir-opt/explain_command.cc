@@ -27,6 +27,13 @@ ABSL_FLAG(std::string, report, "",
           "enabled, and every candidate with its outcome, decline code, arm "
           "and message, or fused keys.");
 
+ABSL_FLAG(uint64_t, max_text_bytes, lir::kDefaultMaxTextBytes,
+          "The most bytes of EXPLAIN text printed. Text indents two spaces "
+          "per level, so a plan D levels deep prints about D^2 bytes (a JSON "
+          "plan 10^5 deep would print 10 GB); such a plan is refused before "
+          "anything is printed. --format=json is linear and not limited. At "
+          "least 1.");
+
 namespace lir::cli {
 
 int RunExplain(const CommandArgs& args) {
@@ -61,6 +68,11 @@ int RunExplain(const CommandArgs& args) {
   if (int exit_code = ResolvePipelineOptionsOrReport(&options);
       exit_code != kExitOk) {
     return exit_code;
+  }
+  options.max_text_bytes = absl::GetFlag(FLAGS_max_text_bytes);
+  if (options.max_text_bytes == 0) {
+    return UsageError(
+        absl::StrCat(args.command, ": --max_text_bytes must be at least 1"));
   }
   absl::StatusOr<InputText> input =
       ReadInput(args.operands[0], absl::GetFlag(FLAGS_max_input_bytes));

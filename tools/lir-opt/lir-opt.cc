@@ -47,8 +47,9 @@ constexpr absl::string_view kOptimizerFlags[] = {
 // The other flags of each command. --max_input_bytes bounds FILE (and the
 // --config and --catalog files), so every command that reads files reads it.
 constexpr absl::string_view kExplainFlags[] = {
-    "input_format",     "validate", "max_input_bytes",  "format",
-    "node_identifiers", "annotate", "explain_declines", "report"};
+    "input_format",     "validate",         "max_input_bytes",
+    "format",           "node_identifiers", "annotate",
+    "explain_declines", "report",           "max_text_bytes"};
 // run prints no plan: --annotate and --node_identifiers would do nothing.
 constexpr absl::string_view kRunFlags[] = {"input_format",
                                            "validate",
