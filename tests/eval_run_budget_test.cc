@@ -15,21 +15,14 @@
 #include "lir/eval/run.h"
 #include "lir/explain/text.h"
 #include "src/explain/json_locate.h"
+#include "tests/support/eval_run_test_util.h"
 
 namespace lir::eval {
 namespace {
 
-constexpr Engine kEngines[] = {Engine::kIncremental, Engine::kSnapshot};
-
-const char* EngineName(Engine engine) {
-  return engine == Engine::kSnapshot ? "snapshot" : "incremental";
-}
-
-Document Parse(const std::string& text) {
-  absl::StatusOr<Document> doc = explain::ParseText(text);
-  EXPECT_TRUE(doc.ok()) << doc.status();
-  return doc.ok() ? *std::move(doc) : Document{};
-}
+using testing_util::EngineName;
+using testing_util::kEngines;
+using testing_util::Parse;
 
 InputData Data(const std::string& json) {
   absl::StatusOr<InputData> data = ParseInputData(json, "data.json");

@@ -14,21 +14,15 @@
 #include "lir/eval/data.h"
 #include "lir/eval/run.h"
 #include "lir/explain/text.h"
+#include "tests/support/eval_run_test_util.h"
 
 namespace lir::eval {
 namespace {
 
-constexpr Engine kEngines[] = {Engine::kIncremental, Engine::kSnapshot};
-
-const char* EngineName(Engine engine) {
-  return engine == Engine::kSnapshot ? "snapshot" : "incremental";
-}
-
-Document Parse(const std::string& text) {
-  absl::StatusOr<Document> doc = explain::ParseText(text);
-  EXPECT_TRUE(doc.ok()) << doc.status();
-  return doc.ok() ? *std::move(doc) : Document{};
-}
+using testing_util::DoublingPlan;
+using testing_util::EngineName;
+using testing_util::kEngines;
+using testing_util::Parse;
 
 // The run's error, or "" when it ran to the end.
 std::string RunError(const Document& doc, const InputData& data,
@@ -113,19 +107,7 @@ TEST(RunWork, WorkIsCountedOverEveryRound) {
 
 TEST(RunValueBytes, DoublingAStringEndsAtTheValueLimitNotInMemory) {
   // Each map column doubles the one before: 2^40 bytes at the end.
-  std::string map;
-  for (int i = 0; i < 40; ++i) {
-    absl::StrAppend(&map, i == 0 ? "" : ", ", "(#", i, " || #", i, ")");
-  }
-  const Document doc =
-      Parse(absl::StrCat("materialize.public.mv:\n"
-                         "  Mfp\n"
-                         "    project=(#40)\n"
-                         "    map=(",
-                         map,
-                         ")\n"
-                         "    Constant\n"
-                         "      - (\"ab\")\n"));
+  const Document doc = Parse(DoublingPlan(40, "||", "\"ab\""));
   for (Engine engine : kEngines) {
     RunOptions options;
     options.engine = engine;
@@ -148,20 +130,7 @@ TEST(RunValueBytes, DoublingAStringEndsAtTheValueLimitNotInMemory) {
 TEST(RunValueBytes, NestedCopiesCountWhatTheyStandFor) {
   // row(x, x) shares x, so 40 levels take little memory but stand for
   // 2^40 elements: the value limit counts the latter.
-  // Built level by level in map columns.
-  std::string map;
-  for (int i = 0; i < 40; ++i) {
-    absl::StrAppend(&map, i == 0 ? "" : ", ", "row(#", i, ", #", i, ")");
-  }
-  const Document doc =
-      Parse(absl::StrCat("materialize.public.mv:\n"
-                         "  Mfp\n"
-                         "    project=(#40)\n"
-                         "    map=(",
-                         map,
-                         ")\n"
-                         "    Constant\n"
-                         "      - (1)\n"));
+  const Document doc = Parse(DoublingPlan(40, "row", "1"));
   for (Engine engine : kEngines) {
     RunOptions options;
     options.engine = engine;

@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/support/cli_test_util.h"
+#include "tests/support/eval_run_test_util.h"
 
 namespace {
 
@@ -624,18 +625,7 @@ TEST_F(RunCliTest, BudgetsOfZeroAreUsageErrors) {
 TEST_F(RunCliTest, AStringDoubledPastTheValueLimitNamesTheLimit) {
   // The probe's plan: one row whose string doubles 40 times. It used to
   // exhaust memory and blame --max_rows_per_round.
-  std::string map;
-  for (int i = 0; i < 40; ++i) {
-    absl::StrAppend(&map, i == 0 ? "" : ", ", "(#", i, " || #", i, ")");
-  }
-  Temp("double.txt", absl::StrCat("materialize.public.mv:\n"
-                                  "  Mfp\n"
-                                  "    project=(#40)\n"
-                                  "    map=(",
-                                  map,
-                                  ")\n"
-                                  "    Constant\n"
-                                  "      - (\"ab\")\n"));
+  Temp("double.txt", lir::eval::testing_util::DoublingPlan(40, "||", "\"ab\""));
   Temp("empty.json", "{\"collections\": {}}");
   RunResult r =
       Run({"run", "--data=empty.json", "--max_value_bytes=4096", "double.txt"});

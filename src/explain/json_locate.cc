@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 
 namespace lir::explain {
 namespace {
@@ -39,6 +40,22 @@ void AppendUtf8(uint32_t code, std::string* out) {
 }
 
 }  // namespace
+
+std::string JsonPointerToken(std::string_view key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      out += absl::StrFormat("\\x%02x", static_cast<unsigned char>(c));
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
 
 size_t JsonLocator::SkipSpace(size_t pos) const {
   while (pos < text_.size() && IsSpace(text_[pos])) ++pos;
@@ -224,8 +241,8 @@ std::string JsonLocator::Where(std::string_view file, size_t offset) const {
   }
   offset = std::min(offset, text_.size());
   // Lines before `offset`'s: the starts at or before it.
-  const auto after = std::upper_bound(line_starts_.begin(), line_starts_.end(),
-                                      offset);
+  const auto after =
+      std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
   const size_t line = static_cast<size_t>(after - line_starts_.begin()) + 1;
   const size_t line_start = line == 1 ? 0 : *(after - 1);
   return absl::StrCat(std::string(file), ":", line, ":",

@@ -15,6 +15,12 @@
 
 namespace lir::explain {
 
+/// `key` as a JSON pointer reference token (RFC 6901: `~` as `~0`, `/` as
+/// `~1`), with control bytes as `\xNN` so that a message holding the
+/// pointer stays on one line. The one spelling of pointers in lir's
+/// messages.
+std::string JsonPointerToken(std::string_view key);
+
 /// One step of a path into a JSON value: an object key or an array index.
 struct JsonStep {
   JsonStep(std::string k) : key(std::move(k)) {}    // NOLINT: implicit

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "src/explain/json_locate.h"
 #include "src/explain/json_names.h"
 #include "src/explain/json_reader.h"
 #include "src/explain/text_names.h"
@@ -37,22 +38,6 @@ std::string Describe(const json& value) {
     case json::value_t::object: return "an object";
     default: return "a non-JSON value";
   }
-}
-
-// Escapes a member name as a JSON pointer reference token (RFC 6901).
-std::string EscapeToken(absl::string_view key) {
-  std::string out;
-  out.reserve(key.size());
-  for (char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 absl::Status ReadExprAt(const json& value, const JsonPath& path,
@@ -269,7 +254,7 @@ std::string JsonPath::ToString() const {
     if (step.index_plus_one_ > 0) {
       absl::StrAppend(&out, "/", step.index_plus_one_ - 1);
     } else {
-      absl::StrAppend(&out, "/", EscapeToken(ToAbsl(step.key_)));
+      absl::StrAppend(&out, "/", JsonPointerToken(step.key_));
     }
   }
   return out;

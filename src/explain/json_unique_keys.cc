@@ -8,7 +8,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
+#include "src/explain/json_locate.h"
 
 namespace lir::explain {
 namespace {
@@ -46,24 +46,6 @@ class TrackingIterator {
   const char* at_;
   const char** furthest_;
 };
-
-// `~` and `/` escaped as RFC 6901 says; control bytes as \xNN so that an
-// error message stays on one line.
-std::string PointerToken(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-      out += absl::StrFormat("\\x%02x", static_cast<unsigned char>(c));
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 // 1-based line and byte column of `offset`.
 std::pair<size_t, size_t> LineColumnOf(std::string_view text, size_t offset) {
@@ -212,9 +194,9 @@ class UniqueKeysSax {
     std::string pointer;
     for (size_t i = 0; i < depth_; ++i) {
       const Frame& frame = frames_[i];
-      absl::StrAppend(
-          &pointer, "/",
-          frame.object ? PointerToken(frame.key) : absl::StrCat(frame.index));
+      absl::StrAppend(&pointer, "/",
+                      frame.object ? JsonPointerToken(frame.key)
+                                   : absl::StrCat(frame.index));
     }
     auto [line, column] = LineColumnOf(text_, first);
     throw json::parse_error::create(

@@ -45,21 +45,6 @@ bool IsKnownFeature(std::string_view name) {
   return false;
 }
 
-// A member name as a JSON pointer reference token (RFC 6901).
-std::string PointerToken(std::string_view key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 const std::vector<FeatureInfo>& AllFeatures() {
@@ -133,7 +118,7 @@ absl::Status ApplyConfigText(OptimizerFeatures& features, std::string_view text,
                    std::string_view message) {
     std::string pointer;
     for (const explain::JsonStep& step : path) {
-      absl::StrAppend(&pointer, "/", PointerToken(step.key));
+      absl::StrAppend(&pointer, "/", explain::JsonPointerToken(step.key));
     }
     return absl::InvalidArgumentError(absl::StrCat(
         locator.Where(filename, locator.Find(path, at_key)), ": ",

@@ -1,0 +1,52 @@
+// What the tests of RunDocument share: both engines by name, a plan parsed
+// from text (a test failure when it does not parse), and the plan the
+// reliability probe used to exhaust memory with.
+#ifndef LIR_TESTS_SUPPORT_EVAL_RUN_TEST_UTIL_H_
+#define LIR_TESTS_SUPPORT_EVAL_RUN_TEST_UTIL_H_
+
+#include <string>
+#include <utility>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "lir/document.h"
+#include "lir/eval/run.h"
+#include "lir/explain/text.h"
+
+namespace lir::eval::testing_util {
+
+inline constexpr Engine kEngines[] = {Engine::kIncremental, Engine::kSnapshot};
+
+inline const char* EngineName(Engine engine) {
+  return engine == Engine::kSnapshot ? "snapshot" : "incremental";
+}
+
+/// `text` parsed; an empty document (and a test failure) when it does not
+/// parse.
+inline Document Parse(const std::string& text) {
+  absl::StatusOr<Document> doc = explain::ParseText(text);
+  EXPECT_TRUE(doc.ok()) << doc.status();
+  return doc.ok() ? *std::move(doc) : Document{};
+}
+
+/// One Mfp over a one-row Constant `row` whose map makes `levels` columns,
+/// column i + 1 being `call` of column i twice (`call` is "||" for a
+/// string concatenated with itself, "row" for a record of two copies),
+/// projecting the last: a value that doubles `levels` times.
+inline std::string DoublingPlan(int levels, const std::string& call,
+                                const std::string& row) {
+  std::string map;
+  for (int i = 0; i < levels; ++i) {
+    absl::StrAppend(&map, i == 0 ? "" : ", ",
+                    call == "||" ? absl::StrCat("(#", i, " || #", i, ")")
+                                 : absl::StrCat(call, "(#", i, ", #", i, ")"));
+  }
+  return absl::StrCat("materialize.public.mv:\n  Mfp\n    project=(#", levels,
+                      ")\n    map=(", map, ")\n    Constant\n      - (", row,
+                      ")\n");
+}
+
+}  // namespace lir::eval::testing_util
+
+#endif  // LIR_TESTS_SUPPORT_EVAL_RUN_TEST_UTIL_H_
