@@ -1,4 +1,5 @@
-// Reading and writing the evaluator's input data files.
+// Reading and writing the evaluator's input data files (catalogs:
+// catalog_read.cc).
 #include "lir/eval/data.h"
 
 #include <algorithm>
@@ -14,43 +15,14 @@
 #include "lir/status_macros.h"
 #include "nlohmann/json.hpp"
 #include "src/eval/bytea.h"
+#include "src/eval/data_internal.h"
 #include "src/explain/json_locate.h"
 
 namespace lir::eval {
 
 namespace {
 
-using explain::JsonLocator;
-using explain::JsonStep;
-using nlohmann::json;
-
-using Path = std::vector<JsonStep>;
-
-// Errors name where in the file they are: `file:4:7: collections["t"]
-// .updates[3]: ...`, the line and column of the value at `path` (found in
-// the text only when there is an error).
-class DataErrors {
- public:
-  DataErrors(std::string_view text, std::string_view filename)
-      : locator_(text), filename_(filename) {}
-
-  absl::Status At(const Path& path, std::string_view where,
-                  std::string_view what) const {
-    return absl::InvalidArgumentError(absl::StrCat(
-        Where(path), ": ", std::string(where), ": ", std::string(what)));
-  }
-
-  // `file:line:column` of the value at `path` (of its key with `key`).
-  std::string Where(const Path& path, bool key = false) const {
-    return locator_.Where(filename_, locator_.Find(path, key));
-  }
-
- private:
-  JsonLocator locator_;
-  std::string_view filename_;
-};
-
-std::string TypeName(const json& value) { return value.type_name(); }
+using namespace data_internal;  // NOLINT: this file's own helpers
 
 // Lists and arrays nest at most this deep in a data file (the reader is
 // recursive).
@@ -209,20 +181,6 @@ std::pair<size_t, std::string_view> FirstWideInteger(std::string_view text) {
   return {std::string_view::npos, {}};
 }
 
-// A JSON integer (signed or unsigned) as int64, or nullopt.
-std::optional<int64_t> ReadInteger(const json& value) {
-  if (value.is_number_integer() && !value.is_number_unsigned()) {
-    return value.get<int64_t>();
-  }
-  if (value.is_number_unsigned()) {
-    const uint64_t u = value.get<uint64_t>();
-    if (u <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-      return static_cast<int64_t>(u);
-    }
-  }
-  return std::nullopt;
-}
-
 // Every row's diffs must sum within 64 bits in each round and accumulated
 // over the rounds, as the engines add them (a multiplicity past the range
 // is an error there, with no location in the file): the error names the
@@ -338,12 +296,30 @@ absl::Status ReadUpdates(json& updates, const Path& path,
   return CheckDiffSums(*out, path, where, errors);
 }
 
+}  // namespace
+
+namespace data_internal {
+
+// A JSON integer (signed or unsigned) as int64, or nullopt.
+std::optional<int64_t> ReadInteger(const json& value) {
+  if (value.is_number_integer() && !value.is_number_unsigned()) {
+    return value.get<int64_t>();
+  }
+  if (value.is_number_unsigned()) {
+    const uint64_t u = value.get<uint64_t>();
+    if (u <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return static_cast<int64_t>(u);
+    }
+  }
+  return std::nullopt;
+}
+
 // `"indexes": {"<name>": {"on": "<collection>", "key": [<column>, ...]}}`;
 // in a data file the collection must be in "collections" and the columns
 // within its arity; a catalog (`data` without collections, `in_catalog`)
 // only needs non-negative columns (AddIndexes checks them against data).
 absl::Status ReadIndexes(const json& indexes, const DataErrors& errors,
-                         InputData* data, bool in_catalog = false) {
+                         InputData* data, bool in_catalog) {
   // Columns of a collection the catalog names but the data may not hold.
   constexpr int64_t kMaxCatalogColumns = 100000;
   if (!indexes.is_object()) {
@@ -397,7 +373,7 @@ absl::Status ReadIndexes(const json& indexes, const DataErrors& errors,
   return absl::OkStatus();
 }
 
-}  // namespace
+}  // namespace data_internal
 
 nlohmann::json DatumToJson(const Datum& datum) {
   switch (datum.value.index()) {
@@ -547,256 +523,6 @@ std::string InputDataToJson(const InputData& data) {
     out["indexes"] = std::move(indexes);
   }
   return explain::DumpJson(out) + "\n";
-}
-
-namespace {
-
-// Columns of a collection the catalog describes.
-constexpr int64_t kMaxCatalogArity = 100000;
-
-// What a column of collection `name` of `arity` columns must be.
-std::string ExpectedColumn(const std::string& name, int64_t arity) {
-  if (arity == 0) return absl::StrCat("\"", name, "\" has no columns");
-  return absl::StrCat("expected a column of \"", name, "\" (0 to ", arity - 1,
-                      ")");
-}
-
-// `"collections": {"<name>": {"arity": N, "unique_keys": [[<column>, ...],
-// ...], "monotonic": B}}`, every field optional.
-absl::Status ReadCatalogCollections(const json& collections,
-                                    const DataErrors& errors,
-                                    Catalog* catalog) {
-  if (!collections.is_object()) {
-    return errors.At({"collections"}, "collections",
-                     "expected an object keyed by collection name");
-  }
-  for (const auto& [name, collection] : collections.items()) {
-    const std::string where = absl::StrCat("collections[\"", name, "\"]");
-    const Path path = {"collections", name};
-    if (!collection.is_object()) {
-      return errors.At(path, where,
-                       "expected {\"arity\": N, \"unique_keys\": [[<column>, "
-                       "...], ...], \"monotonic\": true|false}, every field "
-                       "optional");
-    }
-    for (const auto& [field, value] : collection.items()) {
-      if (field != "arity" && field != "unique_keys" && field != "monotonic") {
-        return errors.At({"collections", name, field}, where,
-                         absl::StrCat("unknown field \"", field,
-                                      "\" (expected \"arity\", "
-                                      "\"unique_keys\" or \"monotonic\")"));
-      }
-    }
-    CatalogCollection parsed;
-    if (collection.contains("arity")) {
-      const std::optional<int64_t> arity = ReadInteger(collection["arity"]);
-      if (!arity.has_value() || *arity < 0 || *arity > kMaxCatalogArity) {
-        return errors.At({"collections", name, "arity"},
-                         absl::StrCat(where, ".arity"),
-                         absl::StrCat("expected a column count (0 to ",
-                                      kMaxCatalogArity, ")"));
-      }
-      parsed.arity = static_cast<int>(*arity);
-    }
-    if (collection.contains("monotonic")) {
-      if (!collection["monotonic"].is_boolean()) {
-        return errors.At({"collections", name, "monotonic"},
-                         absl::StrCat(where, ".monotonic"),
-                         "expected true or false");
-      }
-      parsed.monotonic = collection["monotonic"].get<bool>();
-    }
-    if (collection.contains("unique_keys")) {
-      const json& keys = collection["unique_keys"];
-      if (!keys.is_array()) {
-        return errors.At({"collections", name, "unique_keys"},
-                         absl::StrCat(where, ".unique_keys"),
-                         "expected a list of keys, each a list of columns");
-      }
-      const int64_t arity = parsed.arity.value_or(kMaxCatalogArity);
-      for (size_t k = 0; k < keys.size(); ++k) {
-        const std::string key_where =
-            absl::StrCat(where, ".unique_keys[", k, "]");
-        if (!keys[k].is_array()) {
-          return errors.At({"collections", name, "unique_keys", k}, key_where,
-                           "expected a list of columns ([] for a collection "
-                           "of at most one row)");
-        }
-        std::vector<int> key;
-        for (size_t i = 0; i < keys[k].size(); ++i) {
-          const std::optional<int64_t> column = ReadInteger(keys[k][i]);
-          if (!column.has_value() || *column < 0 || *column >= arity) {
-            return errors.At(
-                {"collections", name, "unique_keys", k, i},
-                absl::StrCat(key_where, "[", i, "]"),
-                parsed.arity.has_value()
-                    ? ExpectedColumn(name, arity)
-                    : std::string("expected a column number (0 or more)"));
-          }
-          key.push_back(static_cast<int>(*column));
-        }
-        parsed.unique_keys.push_back(std::move(key));
-      }
-    }
-    catalog->collections.emplace(name, std::move(parsed));
-  }
-  return absl::OkStatus();
-}
-
-}  // namespace
-
-absl::StatusOr<Catalog> ParseCatalog(std::string_view text,
-                                     std::string_view filename) {
-  LIR_ASSIGN_OR_RETURN(json root, explain::ParseJsonText(text, filename));
-  const DataErrors errors(text, filename);
-  if (!root.is_object()) {
-    return errors.At({}, "top level",
-                     "expected an object with \"collections\" and/or "
-                     "\"indexes\"");
-  }
-  for (const auto& [key, value] : root.items()) {
-    if (key != "indexes" && key != "collections") {
-      return errors.At({key}, "top level",
-                       absl::StrCat("unknown field \"", key,
-                                    "\" (expected \"collections\" or "
-                                    "\"indexes\")"));
-    }
-  }
-  Catalog catalog;
-  catalog.name = std::string(filename);
-  if (root.contains("collections")) {
-    LIR_RETURN_IF_ERROR(
-        ReadCatalogCollections(root["collections"], errors, &catalog));
-    // Where each collection's name is, for errors found when the catalog
-    // meets the command line or the data (one walk over "collections").
-    const JsonLocator locator(text);
-    for (const auto& [name, key_at] :
-         locator.Members(locator.Find({"collections"}))) {
-      auto it = catalog.collections.find(name);
-      if (it != catalog.collections.end()) {
-        it->second.location = locator.Where(filename, key_at);
-      }
-    }
-  }
-  if (root.contains("indexes")) {
-    InputData data;
-    LIR_RETURN_IF_ERROR(ReadIndexes(root["indexes"], errors, &data,
-                                    /*in_catalog=*/true));
-    catalog.indexes = std::move(data.indexes);
-  }
-  // An index on a collection the catalog gives an arity must fit it.
-  for (const auto& [name, index] : catalog.indexes) {
-    auto on = catalog.collections.find(index.on);
-    if (on == catalog.collections.end() || !on->second.arity.has_value()) {
-      continue;
-    }
-    const int arity = *on->second.arity;
-    for (size_t i = 0; i < index.key.size(); ++i) {
-      if (index.key[i] >= arity) {
-        return errors.At({"indexes", name, "key", i},
-                         absl::StrCat("indexes[\"", name, "\"].key[", i, "]"),
-                         ExpectedColumn(index.on, arity));
-      }
-    }
-  }
-  return catalog;
-}
-
-absl::Status AddCatalogToAnalysisInputs(const Catalog& catalog,
-                                        interp::AnalysisInputs* inputs) {
-  for (const auto& entry : catalog.collections) {
-    // Named references, not structured bindings: clang 14 cannot capture
-    // those in a lambda.
-    const std::string& name = entry.first;
-    const auto& collection = entry.second;
-    auto at = [&](std::string_view what) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(collection.location, ": collections[\"", name,
-                       "\"]: ", std::string(what)));
-    };
-    std::optional<int> arity = collection.arity;
-    auto given = inputs->global_arity.find(name);
-    if (given != inputs->global_arity.end()) {
-      if (arity.has_value() && *arity != given->second) {
-        return at(absl::StrCat("the catalog gives arity ", *arity,
-                               ", --arity gives ", given->second));
-      }
-      arity = given->second;
-    }
-    if (collection.monotonic == false && inputs->monotonic_ids.count(name)) {
-      return at(
-          "the catalog says \"monotonic\": false, --monotonic_ids lists it");
-    }
-    if (arity.has_value()) {
-      for (const std::vector<int>& key : collection.unique_keys) {
-        for (int c : key) {
-          if (c >= *arity) {
-            return at(absl::StrCat("unique key column ", c,
-                                   " is not below its arity ", *arity,
-                                   " (--arity)"));
-          }
-        }
-      }
-      inputs->global_arity[name] = *arity;
-    }
-    // Where the facts came from, for CheckGlobalFacts' errors: an arity the
-    // catalog gives is named there (--arity, if it gave one, agrees).
-    const std::string where =
-        absl::StrCat(collection.location, ": collections[\"", name, "\"]");
-    if (collection.arity.has_value()) {
-      inputs->global_arity_origin[name] =
-          absl::StrCat(where, ": the catalog gives arity ", *collection.arity);
-    }
-    if (collection.monotonic == true) inputs->monotonic_ids.insert(name);
-    if (!collection.unique_keys.empty()) {
-      std::vector<std::vector<int>>& keys = inputs->global_unique_keys[name];
-      keys.insert(keys.end(), collection.unique_keys.begin(),
-                  collection.unique_keys.end());
-      inputs->global_keys_origin.emplace(name, where);
-    }
-  }
-  return absl::OkStatus();
-}
-
-absl::Status CheckCatalogAgainstData(const Catalog& catalog, InputData* data) {
-  for (const auto& [name, collection] : catalog.collections) {
-    auto held = data->collections.find(name);
-    if (held == data->collections.end() || !collection.arity.has_value() ||
-        *collection.arity == held->second.arity) {
-      continue;
-    }
-    return absl::InvalidArgumentError(absl::StrCat(
-        collection.location.empty() ? catalog.name : collection.location,
-        ": collections[\"", name, "\"]: the catalog gives arity ",
-        *collection.arity, ", the data file ", held->second.arity));
-  }
-  return AddIndexes(catalog.indexes, catalog.name, data);
-}
-
-absl::Status AddIndexes(const std::map<std::string, InputIndex>& indexes,
-                        std::string_view source, InputData* data) {
-  for (const auto& [name, index] : indexes) {
-    // A catalog may describe collections this run has no data for; for the
-    // others the key must fit the data's arity.
-    auto collection = data->collections.find(index.on);
-    if (collection != data->collections.end()) {
-      for (int c : index.key) {
-        if (c >= collection->second.arity) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              std::string(source), ": index \"", name, "\" names column ", c,
-              " of \"", index.on, "\", which has ", collection->second.arity,
-              " columns in the data"));
-        }
-      }
-    }
-    auto [it, added] = data->indexes.emplace(name, index);
-    if (!added && (it->second.on != index.on || it->second.key != index.key)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(std::string(source), ": index \"", name,
-                       "\" is declared differently by the data file"));
-    }
-  }
-  return absl::OkStatus();
 }
 
 }  // namespace lir::eval
