@@ -579,6 +579,14 @@ absl::Status ReadDocument(const json& value, Document& doc) {
                                     doc.optimization_time, ReadLineText));
   LIR_RETURN_IF_ERROR(
       Optional(fields, "node_identifiers", doc.node_identifiers, ReadBool));
+  // A document with nothing to print is no plan, as an empty text is not
+  // one (ParseText): refused, so that whatever is read prints and reads back.
+  if (doc.objects.empty() &&
+      PrintText(doc).find_first_not_of(" \n") == std::string::npos) {
+    return JsonError(fields.PathOf("objects"),
+                     "expected at least one object: an empty document is "
+                     "no plan");
+  }
   return fields.Finish("a document");
 }
 
