@@ -9,15 +9,19 @@
 //               concise form of every text seed that parses and prints
 //   <out>/run   for each plan of the `run` target, a few inputs choosing it
 //               (fuzz_cases.h, run_fuzz.cc)
+//   <out>/data  the data files of the `run` golden cases and
+//               examples/*.data.json
 //
-// Usage: lir_fuzz_make_seeds OUT_DIR. Rewrites OUT_DIR's four directories.
+// Usage: lir_fuzz_make_seeds OUT_DIR. Rewrites OUT_DIR's five directories.
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "fuzz/fuzz_cases.h"
@@ -42,13 +46,22 @@ int main(int argc, char** argv) {
     return 2;
   }
   const fs::path out = argv[1];
-  for (const char* dir : {"text", "json", "run", "concise"}) {
+  for (const char* dir : {"text", "json", "run", "concise", "data"}) {
     fs::remove_all(out / dir);
     fs::create_directories(out / dir);
   }
 
   std::vector<std::string> texts = lir::fuzz::ReadExamplePlans();
   size_t json_count = 0;
+  size_t data_count = 0;
+  for (const fs::directory_entry& entry :
+       fs::directory_iterator(lir::fuzz::SourceDir() / "examples")) {
+    if (absl::EndsWith(entry.path().filename().string(), ".data.json")) {
+      std::ifstream in(entry.path(), std::ios::binary);
+      Write(out / "data" / absl::StrCat("example-", data_count++),
+            std::string(std::istreambuf_iterator<char>(in), {}));
+    }
+  }
   for (const lir::fuzz::GoldenInput& input : lir::fuzz::ReadGoldenInputs()) {
     // Classified as lir-opt classifies its input.
     if (lir::DetectDocumentFormat(input.input) == lir::DocumentFormat::kJson) {
@@ -56,6 +69,10 @@ int main(int argc, char** argv) {
     } else if (input.command == "run") {
       const size_t split = input.input.find("\n====\n");
       texts.push_back(input.input.substr(0, split + 1));
+      if (split != std::string::npos) {
+        Write(out / "data" / absl::StrCat("golden-", data_count++),
+              input.input.substr(split + 6));
+      }
     } else {
       texts.push_back(input.input);
     }
@@ -101,9 +118,9 @@ int main(int argc, char** argv) {
     }
   }
   std::printf(
-      "fuzz seeds: %zu text, %zu json, %zu concise, %zu run (%zu plans) in "
-      "%s\n",
-      text_count, json_count, concise_count, plans * 4, plans,
+      "fuzz seeds: %zu text, %zu json, %zu concise, %zu run (%zu plans), "
+      "%zu data in %s\n",
+      text_count, json_count, concise_count, plans * 4, plans, data_count,
       out.string().c_str());
   return plans == 0 ? 1 : 0;
 }

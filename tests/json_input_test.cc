@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
@@ -13,6 +15,7 @@
 #include "lir/eval/data.h"
 #include "lir/explain/json.h"
 #include "lir/recognizer/features.h"
+#include "src/explain/json_locate.h"
 #include "src/explain/json_unique_keys.h"
 #include "tests/support/cli_test_util.h"
 
@@ -60,6 +63,83 @@ TEST(JsonUniqueKeys, NestingPastTheLimitIsLocatedAtItsBracket) {
   EXPECT_EQ(Message(parsed.status()),
             absl::StrCat("f.json:2:", limit + 1, ": ctx: nesting deeper than ",
                          limit, " levels (lir's limit for JSON input)"));
+}
+
+// Keys are remembered as hashes: a repeat is confirmed by reading the
+// first key's text again, decoded, so two spellings of one key are one key.
+TEST(JsonUniqueKeys, KeysSpelledDifferentlyAreOneKey) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"ab": 1, "a\u0062": 2})",
+       "f:1:11: duplicate key at /ab (first at line 1, column 2)"},
+      {R"({"a\u0062": 1, "ab": 2})",
+       "f:1:16: duplicate key at /ab (first at line 1, column 2)"},
+  };
+  for (const auto& [text, message] : cases) {
+    absl::StatusOr<nlohmann::json> parsed = explain::ParseJsonText(text, "f");
+    ASSERT_FALSE(parsed.ok()) << text;
+    EXPECT_EQ(Message(parsed.status()), message) << text;
+  }
+}
+
+TEST(JsonUniqueKeys, ARepeatAmongManyKeysIsFound) {
+  std::string text = "{";
+  for (int i = 0; i < 100000; ++i) absl::StrAppend(&text, "\"k", i, "\": 0, ");
+  const size_t repeat = text.size();
+  text += "\"k0\": 1}";
+  absl::StatusOr<nlohmann::json> parsed = explain::ParseJsonText(text, "f");
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(Message(parsed.status()),
+            absl::StrCat("f:1:", repeat + 1,
+                         ": duplicate key at /k0 (first at line 1, column 2)"));
+}
+
+// Every key hashing alike: different keys are still different (the
+// fallback for a 64-bit collision) and a repeat is still found.
+TEST(JsonUniqueKeys, KeysWhoseHashesCollideAreComparedByText) {
+  struct SameHash {
+    size_t operator()(std::string_view) const { return 7; }
+  };
+  using Dom = nlohmann::detail::json_sax_dom_parser<nlohmann::json>;
+  auto parse = [](std::string_view text) {
+    nlohmann::json result;
+    Dom dom(result, /*allow_exceptions_=*/true);
+    explain::JsonReadPosition position{text, text.data()};
+    size_t error_start = 0;
+    const absl::Status status =
+        explain::CatchJsonErrors(text, "f", "", error_start, [&] {
+          explain::CheckedJsonSax<Dom, SameHash> checked(dom, &position,
+                                                         &error_start);
+          using explain::json_sax_internal::TrackingIterator;
+          nlohmann::json::sax_parse(
+              TrackingIterator(text.data(), &position),
+              TrackingIterator(text.data() + text.size(), &position), &checked);
+        });
+    return status.ok() ? absl::StatusOr<nlohmann::json>(result)
+                       : absl::StatusOr<nlohmann::json>(status);
+  };
+  absl::StatusOr<nlohmann::json> distinct =
+      parse(R"({"a": 1, "b": 2, "c": {"a": 3}, "d": 4})");
+  ASSERT_TRUE(distinct.ok()) << distinct.status();
+  EXPECT_EQ(distinct->size(), 4u);
+  // A repeat of the first key, and of a key that collided with it.
+  EXPECT_EQ(Message(parse(R"({"a": 1, "b": 2, "a": 3})").status()),
+            "f:1:18: duplicate key at /a (first at line 1, column 2)");
+  EXPECT_EQ(Message(parse(R"({"a": 1, "b": 2, "c": 3, "b": 4})").status()),
+            "f:1:26: duplicate key at /b (first at line 1, column 10)");
+}
+
+TEST(JsonLocate, CountElementsCountsAnArraysElementsAndEndsOnAnyText) {
+  const std::string text = R"({"u": [1, [2, ","], {"a": [3]}, "]"], "e": []})";
+  const explain::JsonLocator locator(text);
+  EXPECT_EQ(locator.CountElements(text.find('[')), 4u);
+  EXPECT_EQ(locator.CountElements(text.rfind('[')), 0u);
+  EXPECT_EQ(locator.CountElements(0), 0u);  // an object
+  // Not JSON: some count, but the walk ends.
+  for (const char* broken : {"[,,,", "[1 2", "[}", "[", "[\"", "[{[{"}) {
+    EXPECT_LE(explain::JsonLocator(broken).CountElements(0),
+              std::string_view(broken).size())
+        << broken;
+  }
 }
 
 TEST(JsonUniqueKeys, SameKeyInSiblingObjectsIsFine) {

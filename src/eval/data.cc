@@ -20,22 +20,21 @@
 
 namespace lir::eval {
 
-namespace {
-
 using namespace data_internal;  // NOLINT: this file's own helpers
 
-// Lists and arrays nest at most this deep in a data file (the reader is
-// recursive).
-constexpr int kMaxNesting = 1000;
-
-// The 64-bit range every integer of a data file must be in.
-std::string OutOfIntegerRange(std::string_view integer) {
+std::string data_internal::OutOfIntegerRange(std::string_view integer) {
   return absl::StrCat("integer ", std::string(integer),
                       " is outside the 64-bit integer range (",
                       std::numeric_limits<int64_t>::min(), " to ",
                       std::numeric_limits<int64_t>::max(),
                       "); a float needs a fraction or an exponent (1.0e20)");
 }
+
+namespace {
+
+// Lists and arrays nest at most this deep in a data file (the reader is
+// recursive).
+constexpr int kMaxNesting = 1000;
 
 // `{"list": [...]}` / `{"array": [...]}`: a nested datum. A plain JSON array
 // cannot be one: a row is already a JSON array of datums.
@@ -144,42 +143,9 @@ absl::StatusOr<Datum> ReadNested(const json& value, int depth) {
                  : Datum::Array(std::move(elements));
 }
 
-// The first number of `text` (valid JSON) written as an integer, no
-// fraction and no exponent, outside the 64-bit signed range: its offset and
-// text, or npos. nlohmann reads such a number as unsigned (up to 2^64 - 1)
-// or as a double, so its value alone cannot tell `100000000000000000000`
-// (an integer that does not fit) from `1e20` (a float). One linear scan.
-std::pair<size_t, std::string_view> FirstWideInteger(std::string_view text) {
-  auto is_number_char = [](char c) {
-    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
-           c == 'e' || c == 'E';
-  };
-  size_t i = 0;
-  while (i < text.size()) {
-    const char c = text[i];
-    if (c == '"') {
-      for (++i; i < text.size() && text[i] != '"'; ++i) {
-        if (text[i] == '\\') ++i;
-      }
-      ++i;
-      continue;
-    }
-    if (c != '-' && (c < '0' || c > '9')) {
-      ++i;
-      continue;
-    }
-    const size_t start = i;
-    while (i < text.size() && is_number_char(text[i])) ++i;
-    const std::string_view token = text.substr(start, i - start);
-    int64_t value = 0;
-    if (token.find_first_of(".eE") == std::string_view::npos &&
-        !absl::SimpleAtoi(absl::string_view(token.data(), token.size()),
-                          &value)) {
-      return {start, token};
-    }
-  }
-  return {std::string_view::npos, {}};
-}
+}  // namespace
+
+namespace data_internal {
 
 // Every row's diffs must sum within 64 bits in each round and accumulated
 // over the rounds, as the engines add them (a multiplicity past the range
@@ -227,78 +193,58 @@ absl::Status CheckDiffSums(const InputCollection& collection, const Path& path,
   return absl::OkStatus();
 }
 
-absl::Status ReadUpdates(json& updates, const Path& path,
-                         const std::string& where, const DataErrors& errors,
-                         InputCollection* out) {
-  if (!updates.is_array()) {
+absl::Status ReadUpdate(const json& update, const Path& path,
+                        const std::string& at, const DataErrors& errors,
+                        int arity, InputUpdate* out) {
+  auto part = [&](size_t index) {
+    Path p = path;
+    p.push_back(index);
+    return p;
+  };
+  if (!update.is_array() || update.size() != 3) {
+    return errors.At(path, at, "expected [row, round, diff]");
+  }
+  if (!update[0].is_array()) {
+    return errors.At(part(0), at,
+                     absl::StrCat("expected the row as an array, got ",
+                                  TypeName(update[0])));
+  }
+  if (static_cast<int>(update[0].size()) != arity) {
     return errors.At(
-        path, where,
-        absl::StrCat("expected an array of updates, got ", TypeName(updates)));
+        part(0), at,
+        absl::StrCat("the row has ", update[0].size(),
+                     " values, the collection's arity is ", arity));
   }
-  out->updates.reserve(updates.size());
-  for (size_t i = 0; i < updates.size(); ++i) {
-    const std::string at = absl::StrCat(where, "[", i, "]");
-    Path update_path = path;
-    update_path.push_back(i);
-    auto part = [&](size_t index) {
-      Path p = update_path;
-      p.push_back(index);
-      return p;
-    };
-    const json& update = updates[i];
-    if (!update.is_array() || update.size() != 3) {
-      return errors.At(update_path, at, "expected [row, round, diff]");
+  out->row.reserve(update[0].size());
+  for (size_t c = 0; c < update[0].size(); ++c) {
+    absl::StatusOr<Datum> datum = ReadDatum(update[0][c]);
+    if (!datum.ok()) {
+      Path value_path = part(0);
+      value_path.push_back(c);
+      return errors.At(value_path, absl::StrCat(at, " value ", c),
+                       std::string(datum.status().message()));
     }
-    if (!update[0].is_array()) {
-      return errors.At(part(0), at,
-                       absl::StrCat("expected the row as an array, got ",
-                                    TypeName(update[0])));
-    }
-    if (static_cast<int>(update[0].size()) != out->arity) {
-      return errors.At(
-          part(0), at,
-          absl::StrCat("the row has ", update[0].size(),
-                       " values, the collection's arity is ", out->arity));
-    }
-    InputUpdate parsed;
-    for (size_t c = 0; c < update[0].size(); ++c) {
-      absl::StatusOr<Datum> datum = ReadDatum(update[0][c]);
-      if (!datum.ok()) {
-        Path value_path = part(0);
-        value_path.push_back(c);
-        return errors.At(value_path, absl::StrCat(at, " value ", c),
-                         std::string(datum.status().message()));
-      }
-      parsed.row.push_back(*std::move(datum));
-    }
-    const std::optional<int64_t> round = ReadInteger(update[1]);
-    if (!round.has_value() || *round < 0 ||
-        static_cast<uint64_t>(*round) > kMaxDataRound) {
-      return errors.At(
-          part(1), at,
-          absl::StrCat("the round must be an integer from 0 to ", kMaxDataRound,
-                       " (2^53 - 1), got ", explain::DumpJson(update[1])));
-    }
-    parsed.round = static_cast<uint64_t>(*round);
-    const std::optional<int64_t> diff = ReadInteger(update[2]);
-    if (!diff.has_value() || *diff == 0) {
-      return errors.At(part(2), at,
-                       absl::StrCat("the diff must be a non-zero 64-bit "
-                                    "integer, got ",
-                                    explain::DumpJson(update[2])));
-    }
-    parsed.diff = *diff;
-    out->updates.push_back(std::move(parsed));
-    // Read: its tree is freed as the rows are made, so the peak is near
-    // the larger of the two forms, not their sum.
-    updates[i] = nullptr;
+    out->row.push_back(*std::move(datum));
   }
-  return CheckDiffSums(*out, path, where, errors);
+  const std::optional<int64_t> round = ReadInteger(update[1]);
+  if (!round.has_value() || *round < 0 ||
+      static_cast<uint64_t>(*round) > kMaxDataRound) {
+    return errors.At(
+        part(1), at,
+        absl::StrCat("the round must be an integer from 0 to ", kMaxDataRound,
+                     " (2^53 - 1), got ", explain::DumpJson(update[1])));
+  }
+  out->round = static_cast<uint64_t>(*round);
+  const std::optional<int64_t> diff = ReadInteger(update[2]);
+  if (!diff.has_value() || *diff == 0) {
+    return errors.At(part(2), at,
+                     absl::StrCat("the diff must be a non-zero 64-bit "
+                                  "integer, got ",
+                                  explain::DumpJson(update[2])));
+  }
+  out->diff = *diff;
+  return absl::OkStatus();
 }
-
-}  // namespace
-
-namespace data_internal {
 
 // A JSON integer (signed or unsigned) as int64, or nullopt.
 std::optional<int64_t> ReadInteger(const json& value) {
@@ -412,93 +358,6 @@ uint64_t InputData::LastRound() const {
     }
   }
   return last;
-}
-
-absl::StatusOr<InputData> ParseInputData(std::string_view text,
-                                         std::string_view filename) {
-  LIR_ASSIGN_OR_RETURN(json root, explain::ParseJsonText(text, filename));
-  const DataErrors errors(text, filename);
-  if (!root.is_object() || !root.contains("collections")) {
-    return errors.At({}, "top level",
-                     "expected an object with \"collections\"");
-  }
-  for (const auto& [key, value] : root.items()) {
-    if (key != "collections" && key != "indexes") {
-      return errors.At({key}, "top level",
-                       absl::StrCat("unknown field \"", key,
-                                    "\" (expected \"collections\" or "
-                                    "\"indexes\")"));
-    }
-  }
-  json& collections = root["collections"];
-  if (!collections.is_object()) {
-    return errors.At({"collections"}, "collections",
-                     "expected an object keyed by global name");
-  }
-  // An integer of a row beyond 64 bits would otherwise be a double, its
-  // digits silently rounded. (Rounds, diffs and arities refuse doubles
-  // with messages of their own.)
-  if (const auto [wide, token] = FirstWideInteger(text);
-      wide != std::string_view::npos) {
-    const Path at = JsonLocator(text).PathTo(wide);
-    if (at.size() >= 6 && at[0].key == "collections" &&
-        at[2].key == "updates" && at[3].is_index && at[4].is_index &&
-        at[4].index == 0 && at[5].is_index) {
-      return errors.At(at,
-                       absl::StrCat("collections[\"", at[1].key, "\"].updates[",
-                                    at[3].index, "] value ", at[5].index),
-                       OutOfIntegerRange(token));
-    }
-  }
-  InputData data;
-  for (auto& [name, collection] : collections.items()) {
-    const std::string where = absl::StrCat("collections[\"", name, "\"]");
-    const Path path = {"collections", name};
-    if (!collection.is_object()) {
-      return errors.At(path, where,
-                       "expected {\"arity\": N, \"updates\": [...]}");
-    }
-    for (const auto& [field, value] : collection.items()) {
-      if (field != "arity" && field != "updates") {
-        return errors.At({"collections", name, field}, where,
-                         absl::StrCat("unknown field \"", field,
-                                      "\" (expected \"arity\" or "
-                                      "\"updates\")"));
-      }
-    }
-    InputCollection parsed;
-    const std::optional<int64_t> arity = collection.contains("arity")
-                                             ? ReadInteger(collection["arity"])
-                                             : std::nullopt;
-    if (!arity.has_value() || *arity < 0 || *arity > 100000) {
-      return errors.At(collection.contains("arity")
-                           ? Path{"collections", name, "arity"}
-                           : path,
-                       where, "expected \"arity\": a non-negative integer");
-    }
-    parsed.arity = static_cast<int>(*arity);
-    if (collection.contains("updates")) {
-      LIR_RETURN_IF_ERROR(
-          ReadUpdates(collection["updates"], {"collections", name, "updates"},
-                      absl::StrCat(where, ".updates"), errors, &parsed));
-    }
-    data.collections.emplace(name, std::move(parsed));
-    collection = nullptr;  // read: its tree is freed (as in ReadUpdates)
-  }
-  // Where each collection's name is, for errors found when the data meets
-  // a plan (one walk over the "collections" object).
-  const JsonLocator locator(text);
-  for (const auto& [name, key_at] :
-       locator.Members(locator.Find({"collections"}))) {
-    auto it = data.collections.find(name);
-    if (it != data.collections.end()) {
-      it->second.location = locator.Where(filename, key_at);
-    }
-  }
-  if (root.contains("indexes")) {
-    LIR_RETURN_IF_ERROR(ReadIndexes(root["indexes"], errors, &data));
-  }
-  return data;
 }
 
 std::string InputDataToJson(const InputData& data) {

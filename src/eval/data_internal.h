@@ -1,5 +1,6 @@
-// What the data-file and catalog readers share (data.cc, catalog_read.cc):
-// located errors, integers and the "indexes" object both files may hold.
+// What the data-file and catalog readers share (data.cc, data_read.cc,
+// catalog_read.cc): located errors, integers, one update of a collection and
+// the "indexes" object both files may hold.
 #ifndef LIR_EVAL_DATA_INTERNAL_H_
 #define LIR_EVAL_DATA_INTERNAL_H_
 
@@ -51,6 +52,20 @@ inline std::string TypeName(const json& value) { return value.type_name(); }
 
 /// A JSON integer (signed or unsigned) as int64, or nullopt.
 std::optional<int64_t> ReadInteger(const nlohmann::json& value);
+
+/// The message for an integer written past the 64-bit range.
+std::string OutOfIntegerRange(std::string_view integer);
+
+/// Reads one update `[row, round, diff]` of a collection of `arity`
+/// columns, the value at `path` (named `at` in messages), into `out`.
+absl::Status ReadUpdate(const nlohmann::json& update, const Path& path,
+                        const std::string& at, const DataErrors& errors,
+                        int arity, InputUpdate* out);
+
+/// Checks that the diffs of every row of `collection` (at `path`, named
+/// `where`) sum within 64 bits in each round and over the rounds.
+absl::Status CheckDiffSums(const InputCollection& collection, const Path& path,
+                           const std::string& where, const DataErrors& errors);
 
 /// Reads `"indexes"` into `data` (data.cc says what each file allows).
 absl::Status ReadIndexes(const nlohmann::json& indexes,

@@ -29,15 +29,48 @@ struct Feed {
   std::map<uint64_t, Multiset> changes;
 };
 
-// The data's collections as per-round changes, with the document's Source
-// blocks applied (Materialize pushes their MFP into the source, so the plan
-// reads its output).
-absl::StatusOr<std::map<std::string, Feed>> FeedsFromData(
-    const Document& doc, const InputData& data) {
+// The global names `plan` reads.
+std::set<std::string> GlobalsRead(const Node& plan) {
+  std::set<std::string> names;
+  ForEachPostOrder(plan, [&](const Node& node) {
+    if (node.Is<GetOp>() && !node.As<GetOp>().id.is_local) {
+      names.insert(node.As<GetOp>().id.global);
+    }
+  });
+  return names;
+}
+
+// The data's collections that `doc` reads (by a Get or a fast-path peek).
+std::set<std::string> CollectionsRead(const Document& doc,
+                                      const InputData& data) {
+  std::set<std::string> read;
+  for (const Object& object : doc.objects) {
+    if (object.fast_path.has_value()) read.insert(object.fast_path->collection);
+    if (object.plan == nullptr) continue;
+    for (const std::string& name : GlobalsRead(*object.plan)) {
+      if (data.collections.count(name) > 0) read.insert(name);
+    }
+  }
+  return read;
+}
+
+// The collections of the data that `doc` reads as per-round changes, with
+// the document's Source blocks applied (Materialize pushes their MFP into
+// the source, so the plan reads its output). With `consume`, the rows are
+// moved out of the data (whose updates are then emptied) rather than
+// copied, so that a run does not hold its input twice.
+absl::StatusOr<std::map<std::string, Feed>> FeedsFromData(const Document& doc,
+                                                          const InputData& data,
+                                                          InputData* consume) {
   std::map<std::string, const SourceBlock*> sources;
   for (const SourceBlock& block : doc.sources) sources[block.name] = &block;
   std::map<std::string, Feed> feeds;
-  for (const auto& [name, collection] : data.collections) {
+  for (const std::string& name : CollectionsRead(doc, data)) {
+    auto found = data.collections.find(name);
+    if (found == data.collections.end()) continue;
+    const InputCollection& collection = found->second;
+    std::vector<InputUpdate>* owned =
+        consume == nullptr ? nullptr : &consume->collections.at(name).updates;
     Feed feed;
     feed.arity = collection.arity;
     const SourceBlock* source =
@@ -57,8 +90,9 @@ absl::StatusOr<std::map<std::string, Feed>> FeedsFromData(
       feed.arity = source->mfp.OutputArity(collection.arity);
     }
     std::map<uint64_t, std::vector<RowDiff>> by_round;
-    for (const InputUpdate& update : collection.updates) {
-      DataRow row = update.row;
+    for (size_t i = 0; i < collection.updates.size(); ++i) {
+      const InputUpdate& update = collection.updates[i];
+      DataRow row = owned == nullptr ? update.row : std::move((*owned)[i].row);
       if (temporal.has_value()) {
         absl::Status scheduled = ScheduleTemporal(
             *temporal, std::move(row), update.round, update.diff, &by_round);
@@ -78,6 +112,7 @@ absl::StatusOr<std::map<std::string, Feed>> FeedsFromData(
       }
       by_round[update.round].emplace_back(std::move(row), update.diff);
     }
+    if (owned != nullptr) std::vector<InputUpdate>().swap(*owned);
     for (auto& [round, updates] : by_round) {
       // The data reader checked the sums of equal rows; a Source block's
       // MFP may still map different rows to one.
@@ -93,17 +128,6 @@ absl::StatusOr<std::map<std::string, Feed>> FeedsFromData(
     feeds.emplace(name, std::move(feed));
   }
   return feeds;
-}
-
-// The global names `plan` reads.
-std::set<std::string> GlobalsRead(const Node& plan) {
-  std::set<std::string> names;
-  ForEachPostOrder(plan, [&](const Node& node) {
-    if (node.Is<GetOp>() && !node.As<GetOp>().id.is_local) {
-      names.insert(node.As<GetOp>().id.global);
-    }
-  });
-  return names;
 }
 
 // Indexes of the LIR objects of `doc` in an order where every object comes
@@ -221,7 +245,7 @@ absl::Status CheckDataForDocument(const Document& doc, const InputData& data) {
     if (object.plan == nullptr && !object.fast_path.has_value()) continue;
     auto it = data.collections.find(object.name);
     if (it == data.collections.end()) continue;
-    const std::string& location = it->second.location;
+    const std::string location = data.LocationOf(object.name);
     return absl::InvalidArgumentError(absl::StrCat(
         location.empty() ? "" : absl::StrCat(location, ": "), "collections[\"",
         object.name, "\"]: the document computes ", object.name,
@@ -234,7 +258,7 @@ absl::Status CheckDataForDocument(const Document& doc, const InputData& data) {
 namespace {
 
 absl::StatusOr<RunResult> Run(const Document& doc, const InputData& data,
-                              const RunOptions& options) {
+                              InputData* consume, const RunOptions& options) {
   using Feeds = std::map<std::string, Feed>;
   if (options.max_rows_per_round == 0 || options.max_iterations == 0 ||
       options.max_bytes_per_round == 0 || options.max_value_bytes == 0 ||
@@ -251,7 +275,10 @@ absl::StatusOr<RunResult> Run(const Document& doc, const InputData& data,
         "engine keeps none");
   }
   LIR_RETURN_IF_ERROR(CheckDataForDocument(doc, data));
-  LIR_ASSIGN_OR_RETURN(Feeds feeds, FeedsFromData(doc, data));
+  // Before the feeds take the data's rows.
+  const std::set<uint64_t> data_rounds = DataRounds(data);
+  const uint64_t data_last = data.LastRound();
+  LIR_ASSIGN_OR_RETURN(Feeds feeds, FeedsFromData(doc, data, consume));
   LIR_ASSIGN_OR_RETURN(std::vector<size_t> order, BuildOrder(doc));
 
   RunResult result;
@@ -323,8 +350,6 @@ absl::StatusOr<RunResult> Run(const Document& doc, const InputData& data,
     fast_paths.push_back(FastPathRun{i, std::move(peek), {}, {}});
   }
 
-  const std::set<uint64_t> data_rounds = DataRounds(data);
-  const uint64_t data_last = data.LastRound();
   std::vector<Multiset> contents(order.size());
   uint64_t round = 0;
   bool data_round = true;  // round 0 is always run and listed
@@ -424,22 +449,33 @@ absl::StatusOr<RunResult> Run(const Document& doc, const InputData& data,
   return result;
 }
 
-}  // namespace
-
-absl::StatusOr<RunResult> RunDocument(const Document& doc,
-                                      const InputData& data,
-                                      const RunOptions& options) {
+absl::StatusOr<RunResult> RunChecked(const Document& doc, const InputData& data,
+                                     InputData* consume,
+                                     const RunOptions& options) {
   // A partial plan (concise text) lacks rows, closures and layouts the
   // engines would otherwise read as defaults.
   LIR_RETURN_IF_ERROR(RequireKnownFacts(doc, "the evaluator"));
   // The engines report memory running out in a round as that round's error;
   // this is for the rest (building the dataflows, the data's feeds).
   try {
-    return Run(doc, data, options);
+    return Run(doc, data, consume, options);
   } catch (const std::bad_alloc&) {
     return absl::ResourceExhaustedError(
         "out of memory (std::bad_alloc) while preparing or running the plan");
   }
+}
+
+}  // namespace
+
+absl::StatusOr<RunResult> RunDocument(const Document& doc,
+                                      const InputData& data,
+                                      const RunOptions& options) {
+  return RunChecked(doc, data, nullptr, options);
+}
+
+absl::StatusOr<RunResult> RunDocument(const Document& doc, InputData&& data,
+                                      const RunOptions& options) {
+  return RunChecked(doc, data, &data, options);
 }
 
 }  // namespace lir::eval

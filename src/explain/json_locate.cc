@@ -136,6 +136,24 @@ size_t JsonLocator::SkipValue(size_t pos) const {
   return pos;
 }
 
+size_t JsonLocator::CountElements(size_t offset) const {
+  size_t pos = SkipSpace(offset);
+  if (pos >= text_.size() || text_[pos] != '[') return 0;
+  pos = SkipSpace(pos + 1);
+  size_t count = 0;
+  while (pos < text_.size() && text_[pos] != ']') {
+    const size_t before = pos;
+    pos = SkipSpace(SkipValue(pos));
+    ++count;
+    if (pos < text_.size() && text_[pos] == ',') {
+      pos = SkipSpace(pos + 1);
+    } else if (pos == before) {
+      break;  // not JSON: no element here
+    }
+  }
+  return count;
+}
+
 std::vector<std::pair<std::string, size_t>> JsonLocator::Members(
     size_t offset) const {
   std::vector<std::pair<std::string, size_t>> members;

@@ -57,6 +57,13 @@ class JsonLocator {
   /// (unescaped) with the offset of the key; empty when it is not an object.
   std::vector<std::pair<std::string, size_t>> Members(size_t offset) const;
 
+  /// The number of elements of the array whose value starts at `offset`
+  /// (0 when it is not an array), to reserve room before a parser reads
+  /// them; one walk over the array's text. On text that is not JSON the
+  /// count may be wrong (never more than the text's length) but the walk
+  /// ends.
+  size_t CountElements(size_t offset) const;
+
   /// `file:line:column` (1-based, columns in bytes) of `offset`. The first
   /// call indexes where lines start (one pass over the text); later calls
   /// search that index, so locating every member of a large file stays

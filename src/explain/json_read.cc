@@ -590,34 +590,6 @@ absl::Status ReadDocument(const json& value, Document& doc) {
   return fields.Finish("a document");
 }
 
-// 1-based line and column of byte `offset` of `text`.
-std::pair<size_t, size_t> LineColumn(std::string_view text, size_t offset) {
-  offset = std::min(offset, text.size());
-  size_t line = 1;
-  size_t line_start = 0;
-  for (size_t i = 0; i < offset; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      line_start = i + 1;
-    }
-  }
-  return {line, offset - line_start + 1};
-}
-
-// nlohmann's message without its `[json.exception...] parse error at line
-// L, column C: ` prefix (the position is reported our way instead).
-std::string ParseErrorDetail(absl::string_view what) {
-  if (absl::StartsWith(what, "[json.exception.")) {
-    size_t end = what.find("] ");
-    if (end != std::string_view::npos) what.remove_prefix(end + 2);
-  }
-  if (absl::StartsWith(what, "parse error")) {
-    size_t colon = what.find(": ");
-    if (colon != std::string_view::npos) what.remove_prefix(colon + 2);
-  }
-  return std::string(what);
-}
-
 }  // namespace
 
 absl::StatusOr<Document> FromJson(const nlohmann::json& json) {
@@ -637,23 +609,11 @@ absl::StatusOr<nlohmann::json> ParseJsonText(std::string_view text,
                                              std::string_view filename,
                                              std::string_view context) {
   size_t error_start = 0;
-  try {
-    return ParseJsonWithUniqueKeys(text, &error_start);
-  } catch (const nlohmann::json::parse_error& e) {
-    // e.byte counts the bytes read, including the offending one.
-    auto [line, column] = LineColumn(text, e.byte == 0 ? 0 : e.byte - 1);
-    return absl::InvalidArgumentError(
-        absl::StrCat(ToAbsl(filename), ":", line, ":", column, ": ",
-                     ToAbsl(context), ParseErrorDetail(e.what())));
-  } catch (const nlohmann::json::out_of_range& e) {
-    auto [line, column] = LineColumn(text, error_start);
-    return absl::InvalidArgumentError(
-        absl::StrCat(ToAbsl(filename), ":", line, ":", column, ": ",
-                     ToAbsl(context), ParseErrorDetail(e.what())));
-  } catch (const std::exception& e) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(ToAbsl(filename), ": ", ToAbsl(context), e.what()));
-  }
+  nlohmann::json result;
+  LIR_RETURN_IF_ERROR(CatchJsonErrors(
+      text, filename, context, error_start,
+      [&] { result = ParseJsonWithUniqueKeys(text, &error_start); }));
+  return result;
 }
 
 absl::StatusOr<Document> ReadJson(std::string_view text,

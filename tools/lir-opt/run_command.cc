@@ -105,6 +105,15 @@ int ResolveSpineOptions(const CommandArgs& args, eval::RunOptions& options) {
   return kExitOk;
 }
 
+// The data file, read and parsed; its text is freed on return, before
+// the run.
+absl::StatusOr<eval::InputData> ReadDataFile(const std::string& path) {
+  absl::StatusOr<InputText> text =
+      ReadInput(path, absl::GetFlag(FLAGS_max_input_bytes));
+  if (!text.ok()) return text.status();
+  return eval::ParseInputData(text->text, text->name);
+}
+
 }  // namespace
 
 int RunRun(const CommandArgs& args) {
@@ -165,11 +174,7 @@ int RunRun(const CommandArgs& args) {
       !complete.ok()) {
     return InputError(absl::StrCat(input.name, ": ", complete.message()));
   }
-  absl::StatusOr<InputText> data_text =
-      ReadInput(data_path, absl::GetFlag(FLAGS_max_input_bytes));
-  if (!data_text.ok()) return InputError(data_text.status().message());
-  absl::StatusOr<eval::InputData> data =
-      eval::ParseInputData(data_text->text, data_text->name);
+  absl::StatusOr<eval::InputData> data = ReadDataFile(data_path);
   if (!data.ok()) return InputError(data.status().message());
   if (absl::Status checked = eval::CheckCatalogAgainstData(catalog, &*data);
       !checked.ok()) {
@@ -189,7 +194,7 @@ int RunRun(const CommandArgs& args) {
     return InputError(checked.message());
   }
   absl::StatusOr<eval::RunResult> result =
-      eval::RunDocument(optimized->document, *data, options);
+      eval::RunDocument(optimized->document, *std::move(data), options);
   if (!result.ok()) {
     return InputError(
         absl::StrCat(input.name, ": ", result.status().message()));

@@ -40,9 +40,11 @@ struct InputCollection {
   int arity = 0;
   /// In file order.
   std::vector<InputUpdate> updates;
-  /// `file:line:column` of the collection's name in the data file, for
-  /// messages (empty for data not read from a file).
-  std::string location;
+  /// Line and column (1-based, in bytes) of the collection's name in the
+  /// data file, for messages (InputData::LocationOf); 0 for data not read
+  /// from a file.
+  size_t line = 0;
+  size_t column = 0;
 };
 
 /// A declared index (`"indexes"` in the data file): a plan names an index
@@ -60,12 +62,21 @@ struct InputData {
   std::map<std::string, InputCollection> collections;
   /// Declared indexes by qualified name (`materialize.public.t_a_idx`).
   std::map<std::string, InputIndex> indexes;
+  /// The data file's name, for messages (empty for data not read from a
+  /// file).
+  std::string source;
+
+  /// `file:line:column` of the name of collection `name` in the data file,
+  /// or empty when it was not read from one.
+  std::string LocationOf(const std::string& name) const;
 
   /// The largest round of any update (0 when there are none).
   uint64_t LastRound() const;
 };
 
-/// Parses the data file's text. Errors are InvalidArgument starting with
+/// Parses the data file's text as it is read (no tree of the whole file is
+/// built: memory is the rows read plus one update's tree). Errors are
+/// InvalidArgument starting with
 /// `filename:line:column:` of the value at fault; after the location, all
 /// but JSON syntax errors name the collection, the update index and what is
 /// wrong (wrong arity, a value that is not null/boolean/64-bit

@@ -134,7 +134,7 @@ RoundSpan RoundsOf(const RunResult& result);
 /// Fails when `data` gives updates for a collection `doc` computes itself
 /// (an object's name): the run would ignore them, since later objects read
 /// the object's output. InvalidArgument starting with the collection's
-/// location in the data file (InputCollection::location) when known.
+/// location in the data file (InputData::LocationOf) when known.
 absl::Status CheckDataForDocument(const Document& doc, const InputData& data);
 
 /// Runs every object of `doc` on `data`: LIR objects as dataflows,
@@ -148,6 +148,13 @@ absl::Status CheckDataForDocument(const Document& doc, const InputData& data);
 /// memory running out) is recorded in that round and ends the run.
 absl::StatusOr<RunResult> RunDocument(const Document& doc,
                                       const InputData& data,
+                                      const RunOptions& options);
+
+/// RunDocument that takes the data's rows rather than copying them: the
+/// updates of the collections `doc` reads are moved out (and emptied) as
+/// the run starts, so that a large input is not held twice. Collections
+/// the document does not read are left as they were.
+absl::StatusOr<RunResult> RunDocument(const Document& doc, InputData&& data,
                                       const RunOptions& options);
 
 /// The text form, written to `out` as it is produced (nothing but one
