@@ -74,14 +74,8 @@ class LineCounter {
 // The nlohmann SAX handler (behind explain::CheckedJsonSax, which rejects
 // repeated keys and deep nesting) that reads a data file into InputData.
 // An event handler returns false to stop the parse; `status()` says why.
-class DataFileSax {
+class DataFileSax : public explain::JsonSaxTypes {
  public:
-  using number_integer_t = nlohmann::json::number_integer_t;
-  using number_unsigned_t = nlohmann::json::number_unsigned_t;
-  using number_float_t = nlohmann::json::number_float_t;
-  using string_t = nlohmann::json::string_t;
-  using binary_t = nlohmann::json::binary_t;
-
   DataFileSax(std::string_view text, std::string_view filename,
               const explain::JsonReadPosition& position, InputData* data)
       : text_(text),

@@ -121,6 +121,15 @@ std::string StringAt(std::string_view text, size_t start);
 
 }  // namespace json_sax_internal
 
+/// The value types an nlohmann SAX handler names in its events.
+struct JsonSaxTypes {
+  using number_integer_t = nlohmann::json::number_integer_t;
+  using number_unsigned_t = nlohmann::json::number_unsigned_t;
+  using number_float_t = nlohmann::json::number_float_t;
+  using string_t = nlohmann::json::string_t;
+  using binary_t = nlohmann::json::binary_t;
+};
+
 /// A SAX handler that checks what every JSON input of lir must satisfy
 /// (no key repeated within an object, nesting within kMaxJsonNesting) and
 /// passes every event on to `Inner`, an nlohmann SAX handler. Each open
@@ -130,14 +139,8 @@ std::string StringAt(std::string_view text, size_t start);
 /// `KeyHash` hashes a key to 64 bits (a parameter so that tests can make
 /// every key collide).
 template <class Inner, class KeyHash = absl::Hash<std::string_view>>
-class CheckedJsonSax {
+class CheckedJsonSax : public JsonSaxTypes {
  public:
-  using number_integer_t = nlohmann::json::number_integer_t;
-  using number_unsigned_t = nlohmann::json::number_unsigned_t;
-  using number_float_t = nlohmann::json::number_float_t;
-  using string_t = nlohmann::json::string_t;
-  using binary_t = nlohmann::json::binary_t;
-
   CheckedJsonSax(Inner& inner, JsonReadPosition* position, size_t* error_start)
       : inner_(inner), position_(position), error_start_(error_start) {}
 
