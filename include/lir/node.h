@@ -483,7 +483,8 @@ void AssignPostOrderIds(Node& root);
 /// Number of nodes in the tree rooted at `root`. Iterative.
 size_t CountNodes(const Node& root);
 
-/// Calls `fn(node)` for every node, inputs before parents. Iterative.
+/// Calls `fn(node)` for every node, inputs before parents. Iterative; null
+/// inputs (which only an invalid plan has) are skipped.
 template <typename N, typename Fn>
 void ForEachPostOrder(N& root, Fn&& fn) {
   struct Frame {
@@ -496,7 +497,7 @@ void ForEachPostOrder(N& root, Fn&& fn) {
     Frame& top = stack.back();
     if (top.next < top.node->inputs.size()) {
       N* child = top.node->inputs[top.next++].get();
-      stack.push_back({child, 0});
+      if (child != nullptr) stack.push_back({child, 0});
       continue;
     }
     N* done = top.node;
@@ -506,7 +507,8 @@ void ForEachPostOrder(N& root, Fn&& fn) {
 }
 
 /// Calls `fn(node, depth)` for every node, parents before inputs, inputs in
-/// order. Iterative.
+/// order. Iterative; null inputs (which only an invalid plan has) are
+/// skipped.
 template <typename N, typename Fn>
 void ForEachPreOrder(N& root, Fn&& fn) {
   std::vector<std::pair<N*, int>> stack;
@@ -516,7 +518,9 @@ void ForEachPreOrder(N& root, Fn&& fn) {
     stack.pop_back();
     fn(*node, depth);
     for (size_t i = node->inputs.size(); i-- > 0;) {
-      stack.push_back({node->inputs[i].get(), depth + 1});
+      if (node->inputs[i] != nullptr) {
+        stack.push_back({node->inputs[i].get(), depth + 1});
+      }
     }
   }
 }

@@ -24,45 +24,43 @@ std::string SpineText(const std::optional<SpineStats>& spine) {
 
 std::string ArrangementsText(const RunResult& result) {
   std::string out;
-  {
-    // The dataflow's arrangements (what mz_arrangement_sizes would list)
-    // first; the evaluator's own recompute-adapter state apart, so that the
-    // totals compare with Materialize's.
-    for (const bool adapters : {false, true}) {
-      uint64_t records = 0, bytes = 0;
-      std::optional<SpineStats> spines;
-      bool any = false;
-      for (const ArrangementStats& stats : result.arrangements) {
-        if (stats.adapter != adapters) continue;
-        if (!any) {
-          absl::StrAppend(&out, adapters
-                                    ? "\nEvaluator state (recompute adapters; "
-                                      "not arrangements of the dataflow):\n"
-                                    : "\nArrangements:\n");
-        }
-        any = true;
-        absl::StrAppend(&out, "  ", stats.object, " LirId(", stats.lir_id, ") ",
-                        stats.operator_name, ": records=", stats.records,
-                        " batches=", stats.batches, " bytes=", stats.bytes,
-                        SpineText(stats.spine), "\n");
-        records += stats.records;
-        bytes += stats.bytes;
-        if (stats.spine.has_value()) {
-          if (!spines.has_value()) spines = SpineStats();
-          spines->batches += stats.spine->batches;
-          spines->records += stats.spine->records;
-          spines->merge_work += stats.spine->merge_work;
-          spines->idle_turns += stats.spine->idle_turns;
-        }
+  // The dataflow's arrangements (what mz_arrangement_sizes would list)
+  // first; the evaluator's own recompute-adapter state apart, so that the
+  // totals compare with Materialize's.
+  for (const bool adapters : {false, true}) {
+    uint64_t records = 0, bytes = 0;
+    std::optional<SpineStats> spines;
+    bool any = false;
+    for (const ArrangementStats& stats : result.arrangements) {
+      if (stats.adapter != adapters) continue;
+      if (!any) {
+        absl::StrAppend(&out, adapters
+                                  ? "\nEvaluator state (recompute adapters; "
+                                    "not arrangements of the dataflow):\n"
+                                  : "\nArrangements:\n");
       }
-      if (!any && !adapters) {
-        absl::StrAppend(&out, "\nArrangements:\n  (none)\n");
-        continue;
+      any = true;
+      absl::StrAppend(&out, "  ", stats.object, " LirId(", stats.lir_id, ") ",
+                      stats.operator_name, ": records=", stats.records,
+                      " batches=", stats.batches, " bytes=", stats.bytes,
+                      SpineText(stats.spine), "\n");
+      records += stats.records;
+      bytes += stats.bytes;
+      if (stats.spine.has_value()) {
+        if (!spines.has_value()) spines = SpineStats();
+        spines->batches += stats.spine->batches;
+        spines->records += stats.spine->records;
+        spines->merge_work += stats.spine->merge_work;
+        spines->idle_turns += stats.spine->idle_turns;
       }
-      if (any) {
-        absl::StrAppend(&out, "  total: records=", records, " bytes=", bytes,
-                        SpineText(spines), "\n");
-      }
+    }
+    if (!any && !adapters) {
+      absl::StrAppend(&out, "\nArrangements:\n  (none)\n");
+      continue;
+    }
+    if (any) {
+      absl::StrAppend(&out, "  total: records=", records, " bytes=", bytes,
+                      SpineText(spines), "\n");
     }
   }
   return out;

@@ -1,5 +1,5 @@
 // The recursive-descent cursor behind the primitive parsers of
-// text_primitives.h (internal; shared by text_scalar.cc and
+// text_primitives.h (internal; shared by text_scalar.cc, text_literal.cc and
 // text_primitives.cc).
 #ifndef LIR_EXPLAIN_TEXT_CURSOR_H_
 #define LIR_EXPLAIN_TEXT_CURSOR_H_
@@ -20,6 +20,15 @@ namespace lir::explain::internal {
 
 /// The redaction mark `█` (U+2588) as UTF-8.
 inline constexpr std::string_view kRedactedMark = "\xE2\x96\x88";
+
+/// Byte classes of the scalar syntax (ASCII only: every byte of a
+/// multi-byte UTF-8 character is outside them).
+inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+inline bool IsHexDigit(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f'); }
+inline bool IsIdentStart(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+inline bool IsIdentChar(char c) { return IsIdentStart(c) || IsDigit(c); }
 
 /// True if `name` prints bare inside `#n{...}` (matches `[a-z_][a-z0-9_]*`).
 bool IsBareColumnName(std::string_view name);

@@ -10,24 +10,17 @@ namespace lir::interp {
 
 void CollectRevealedArities(const Node& plan, RevealedArities* revealed) {
   // Null inputs are skipped here; the driver reports them.
-  std::vector<const Node*> pending = {&plan};
-  while (!pending.empty()) {
-    const Node& node = *pending.back();
-    pending.pop_back();
-    for (const NodePtr& input : node.inputs) {
-      if (input != nullptr) pending.push_back(input.get());
-    }
-    if (!node.Is<GetOp>()) continue;
-    const GetOp& get = node.As<GetOp>();
-    if (get.keys.arranged.empty()) continue;
+  ForEachPreOrder(plan, [&](const Node& node, int) {
+    const GetOp* get = node.If<GetOp>();
+    if (get == nullptr || get->keys.arranged.empty()) return;
     Arity described = Arity::Unknown();
-    for (const ArrangementForm& form : get.keys.arranged) {
+    for (const ArrangementForm& form : get->keys.arranged) {
       described = JoinArity(described, DescribedArity(form));
     }
-    Arity& slot = get.id.is_local ? revealed->locals[get.id.local]
-                                  : revealed->globals[get.id.global];
+    Arity& slot = get->id.is_local ? revealed->locals[get->id.local]
+                                   : revealed->globals[get->id.global];
     slot = JoinArity(slot, described);
-  }
+  });
 }
 
 using Domain = Arity;

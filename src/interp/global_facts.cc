@@ -23,17 +23,11 @@ namespace {
 // Calls `fn(node, get)` for every Get of a global collection in `plan`.
 template <typename Fn>
 void ForEachGlobalGet(const Node& plan, Fn&& fn) {
-  std::vector<const Node*> pending = {&plan};
-  while (!pending.empty()) {
-    const Node& node = *pending.back();
-    pending.pop_back();
-    for (const NodePtr& input : node.inputs) {
-      if (input != nullptr) pending.push_back(input.get());
-    }
+  ForEachPreOrder(plan, [&](const Node& node, int) {
     if (const GetOp* get = node.If<GetOp>(); get && !get->id.is_local) {
       fn(node, *get);
     }
-  }
+  });
 }
 
 std::string ArityOrigin(const AnalysisInputs& inputs, const std::string& name,
