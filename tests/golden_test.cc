@@ -48,6 +48,7 @@
 #include "lir/recognizer/pass.h"
 #include "lir/status_macros.h"
 #include "lir/validate.h"
+#include "tests/golden_file.h"
 #include "tests/golden_run.h"
 #include "tests/golden_spine.h"
 #include "tests/support/corpus_util.h"
@@ -58,145 +59,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr char kSeparator[] = "----";
-
-// ---- Cases -----------------------------------------------------------------
-
-/// The `key=value` arguments of a directive. Handlers read them through
-/// Get(), which records which keys were used, so that a misspelt argument
-/// fails the case instead of being ignored.
-class CaseArgs {
- public:
-  void Set(std::string key, std::string value) {
-    values_[std::move(key)] = std::move(value);
-  }
-  /// The value of `key`, or `fallback` when absent.
-  std::string Get(const std::string& key, const std::string& fallback = "") {
-    used_.insert(key);
-    auto it = values_.find(key);
-    return it == values_.end() ? fallback : it->second;
-  }
-  bool Has(const std::string& key) const { return values_.count(key) > 0; }
-  /// Keys given in the directive that no handler asked for.
-  std::vector<std::string> Unused() const {
-    std::vector<std::string> unused;
-    for (const auto& [key, value] : values_) {
-      if (!used_.count(key)) unused.push_back(key);
-    }
-    return unused;
-  }
-
- private:
-  std::map<std::string, std::string> values_;
-  std::set<std::string> used_;
-};
-
-/// One case of a golden file.
-struct TestCase {
-  int directive_line = 0;  ///< 1-based, for messages
-  std::string command;
-  CaseArgs args;
-  std::string input;     ///< input lines, each ending in `\n`
-  std::string expected;  ///< expected lines, each ending in `\n`
-  /// Lines [output_begin, output_end) of the file hold the expected block
-  /// (including doubled separators); REWRITE replaces exactly them.
-  size_t output_begin = 0;
-  size_t output_end = 0;
-};
-
-/// A golden file split into lines and cases.
-struct GoldenFile {
-  std::vector<std::string> lines;
-  std::vector<TestCase> cases;
-};
-
-std::string JoinLines(const std::vector<std::string>& lines, size_t begin,
-                      size_t end) {
-  std::string out;
-  for (size_t i = begin; i < end; ++i) absl::StrAppend(&out, lines[i], "\n");
-  return out;
-}
-
-bool IsBlank(const std::string& line) {
-  return line.find_first_not_of(' ') == std::string::npos;
-}
-
-absl::StatusOr<GoldenFile> ParseGoldenFile(const std::string& content,
-                                           const std::string& name) {
-  GoldenFile file;
-  file.lines = absl::StrSplit(content, '\n');
-  if (!file.lines.empty() && file.lines.back().empty()) file.lines.pop_back();
-  const std::vector<std::string>& lines = file.lines;
-  size_t i = 0;
-  while (i < lines.size()) {
-    if (IsBlank(lines[i]) || lines[i][0] == '#') {
-      ++i;
-      continue;
-    }
-    TestCase test;
-    test.directive_line = static_cast<int>(i) + 1;
-    std::vector<std::string> words =
-        absl::StrSplit(lines[i], ' ', absl::SkipEmpty());
-    test.command = words[0];
-    for (size_t w = 1; w < words.size(); ++w) {
-      std::pair<std::string, std::string> kv =
-          absl::StrSplit(words[w], absl::MaxSplits('=', 1));
-      if (words[w].find('=') == std::string::npos) kv.second = "true";
-      test.args.Set(kv.first, kv.second);
-    }
-    size_t input_begin = ++i;
-    while (i < lines.size() && lines[i] != kSeparator) ++i;
-    if (i == lines.size()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(name, ":", test.directive_line,
-                       ": case has no '----' line after its input"));
-    }
-    test.input = JoinLines(lines, input_begin, i);
-    ++i;
-    test.output_begin = i;
-    if (i < lines.size() && lines[i] == kSeparator) {
-      size_t body_begin = ++i;
-      while (i + 1 < lines.size() &&
-             !(lines[i] == kSeparator && lines[i + 1] == kSeparator)) {
-        ++i;
-      }
-      if (i + 1 >= lines.size()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(name, ":", test.directive_line,
-                         ": expected output opened with '----' '----' is "
-                         "never closed by '----' '----'"));
-      }
-      test.expected = JoinLines(lines, body_begin, i);
-      i += 2;
-    } else {
-      size_t body_begin = i;
-      while (i < lines.size() && !IsBlank(lines[i])) ++i;
-      test.expected = JoinLines(lines, body_begin, i);
-    }
-    test.output_end = i;
-    file.cases.push_back(std::move(test));
-  }
-  return file;
-}
-
-/// The lines that represent `output` in a golden file.
-std::vector<std::string> FormatExpected(const std::string& output) {
-  std::vector<std::string> out_lines;
-  if (output.empty()) return out_lines;
-  std::vector<std::string> body = absl::StrSplit(output, '\n');
-  body.pop_back();  // output ends in '\n'
-  bool needs_double =
-      std::any_of(body.begin(), body.end(),
-                  [](const std::string& l) { return IsBlank(l); }) ||
-      body.front() == kSeparator;
-  if (needs_double) out_lines = {kSeparator};
-  out_lines.insert(out_lines.end(), body.begin(), body.end());
-  if (needs_double) {
-    out_lines.push_back(kSeparator);
-    out_lines.push_back(kSeparator);
-  }
-  return out_lines;
-}
+using golden::CaseArgs;
+using golden::FormatExpected;
+using golden::GoldenFile;
+using golden::JoinLines;
+using golden::kSeparator;
+using golden::ParseGoldenFile;
+using golden::TestCase;
 
 // ---- Input generators ------------------------------------------------------
 //
