@@ -99,7 +99,7 @@
 #include "lir/interp/inputs.h"
 #include "lir/node.h"
 #include "lir/recognizer/features.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
 
 namespace {
 

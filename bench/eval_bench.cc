@@ -51,7 +51,7 @@
 #include "lir/explain/text.h"
 #include "lir/node.h"
 #include "lir/recognizer/features.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
 
 namespace {
 

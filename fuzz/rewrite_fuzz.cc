@@ -26,7 +26,8 @@
 #include "lir/interp/inputs.h"
 #include "lir/node.h"
 #include "lir/recognizer/features.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
+#include "lir/recognizer/report.h"
 #include "lir/validate.h"
 
 namespace lir::fuzz {

@@ -26,7 +26,7 @@
 #include "lir/eval/run.h"
 #include "lir/explain/text.h"
 #include "lir/recognizer/features.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
 #include "nlohmann/json.hpp"
 
 namespace lir::fuzz {

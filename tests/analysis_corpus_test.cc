@@ -22,7 +22,7 @@
 #include "lir/interp/arrangements.h"
 #include "lir/interp/driver.h"
 #include "lir/interp/monotonicity.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
 #include "lir/recognizer/relax_must_consolidate.h"
 #include "lir/validate.h"
 #include "tests/support/corpus_util.h"

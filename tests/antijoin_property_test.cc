@@ -21,7 +21,7 @@
 #include "lir/explain/text.h"
 #include "lir/interp/inputs.h"
 #include "lir/recognizer/antijoin.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
 #include "tests/support/candidate_plan_generator.h"
 #include "tests/support/recognizer_test_util.h"
 

@@ -17,7 +17,7 @@
 #include "lir/explain/text.h"
 #include "lir/interp/annotations.h"
 #include "lir/interp/arrangements_built.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
 #include "tests/support/arrangements_compare.h"
 #include "tests/support/corpus_data.h"
 #include "tests/support/corpus_util.h"

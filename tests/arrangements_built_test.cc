@@ -24,7 +24,7 @@
 #include "lir/explain/text.h"
 #include "lir/interp/annotations.h"
 #include "lir/interp/driver.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
 #include "tests/support/arrangements_compare.h"
 
 namespace lir::interp {

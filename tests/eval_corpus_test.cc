@@ -20,7 +20,7 @@
 #include "gtest/gtest.h"
 #include "lir/eval/run.h"
 #include "lir/explain/text.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
 #include "tests/support/corpus_data.h"
 #include "tests/support/corpus_util.h"
 

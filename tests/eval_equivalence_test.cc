@@ -29,7 +29,7 @@
 #include "lir/eval/run.h"
 #include "lir/explain/text.h"
 #include "lir/interp/inputs.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
 #include "lir/validate.h"
 #include "tests/support/eval_case_gen.h"
 

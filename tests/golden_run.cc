@@ -7,7 +7,7 @@
 #include "gtest/gtest.h"
 #include "lir/eval/run.h"
 #include "lir/explain/text.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
 #include "lir/validate.h"
 
 namespace lir::golden {

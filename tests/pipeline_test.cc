@@ -17,7 +17,8 @@
 #include "lir/partial.h"
 #include "lir/pipeline/document_io.h"
 #include "lir/plan_builder.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
+#include "lir/recognizer/report.h"
 #include "lir/validate.h"
 #include "tests/support/corpus_util.h"
 
@@ -346,6 +347,46 @@ TEST(Pipeline, WithNoFeatureOnPrintsTheInputBack) {
   ASSERT_NE(fused, nullptr);
   EXPECT_EQ(fused->outcome, CandidateOutcome::kDisabled);
   EXPECT_TRUE(fused->would_fire);
+}
+
+// With the report off (as `lir-opt explain` without --explain_declines or
+// --report runs), a disabled pass does not run at all and no arrangement is
+// counted: the pass driver's counters and the report show nothing done.
+TEST(Pipeline, WithTheReportOffNoDisabledPassRunsAndNothingIsCounted) {
+  const std::string text = ExamplePlan();
+  PipelineOptions options;
+  options.report = false;
+  absl::StatusOr<PipelineResult> quiet = Pipeline(options).Run(text);
+  ASSERT_TRUE(quiet.ok()) << quiet.status();
+  EXPECT_EQ(quiet->output, text);
+  EXPECT_TRUE(quiet->report.candidates.empty());
+  EXPECT_TRUE(quiet->report.objects.empty());  // no before/after accounting
+  ASSERT_EQ(quiet->report.passes.size(), AllPasses().size());
+  for (const PassRun& pass : quiet->report.passes) {
+    SCOPED_TRACE(pass.name);
+    EXPECT_FALSE(pass.enabled);
+    EXPECT_EQ(pass.work.objects_walked, 0u);
+    EXPECT_EQ(pass.work.candidates_decided, 0u);
+    EXPECT_EQ(pass.work.analyses_run, 0u);
+  }
+  // The default reports: the same plan walked, its candidate decided and
+  // the arrangements counted.
+  absl::StatusOr<PipelineResult> reported = Pipeline().Run(text);
+  ASSERT_TRUE(reported.ok()) << reported.status();
+  EXPECT_EQ(reported->output, text);
+  EXPECT_FALSE(reported->report.objects.empty());
+  size_t walked = 0;
+  for (const PassRun& pass : reported->report.passes) {
+    walked += pass.work.objects_walked;
+  }
+  EXPECT_GT(walked, 0u);
+  // With a feature on and the report off, the rewrite still happens.
+  options.features.enable_fused_set_difference = true;
+  absl::StatusOr<PipelineResult> fused = Pipeline(options).Run(text);
+  ASSERT_TRUE(fused.ok()) << fused.status();
+  EXPECT_TRUE(absl::StrContains(fused->output, "SetDifference"))
+      << fused->output;
+  EXPECT_TRUE(fused->report.candidates.empty());
 }
 
 TEST(Pipeline, FusedSetDifferenceRewritesTheExampleAndReportsIt) {

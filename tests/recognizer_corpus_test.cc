@@ -16,7 +16,7 @@
 #include "lir/explain/text.h"
 #include "lir/recognizer/antijoin.h"
 #include "lir/recognizer/fused_set_difference.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
 #include "lir/validate.h"
 #include "tests/support/corpus_util.h"
 #include "tests/support/recognizer_test_util.h"

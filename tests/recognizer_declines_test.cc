@@ -9,7 +9,7 @@
 #include "gtest/gtest.h"
 #include "lir/explain/text.h"
 #include "lir/recognizer/fused_set_difference.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
 #include "tests/support/recognizer_plan_text.h"
 
 namespace lir {

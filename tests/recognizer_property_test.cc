@@ -19,7 +19,7 @@
 #include "gtest/gtest.h"
 #include "lir/explain/text.h"
 #include "lir/recognizer/fused_set_difference.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
 #include "tests/support/candidate_plan_generator.h"
 #include "tests/support/except_decline_codes.h"
 #include "tests/support/plan_generator.h"

@@ -11,7 +11,8 @@
 #include "gtest/gtest.h"
 #include "lir/explain/text.h"
 #include "lir/recognizer/fused_set_difference.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
+#include "lir/recognizer/report.h"
 #include "tests/support/recognizer_plan_text.h"
 
 namespace lir {

@@ -17,7 +17,7 @@
 #include "lir/plan_builder.h"
 #include "lir/recognizer/features.h"
 #include "lir/recognizer/fused_set_difference.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/report.h"
 
 namespace lir {
 namespace {

@@ -16,7 +16,7 @@
 #include "lir/document.h"
 #include "lir/pipeline/pipeline.h"
 #include "lir/plan_builder.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/report.h"
 
 namespace {
 

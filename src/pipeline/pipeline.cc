@@ -60,8 +60,10 @@ absl::StatusOr<OptimizeResult> Pipeline::Optimize(Document doc,
 
 absl::StatusOr<OptimizeResult> Pipeline::OptimizeChecked(
     Document doc, std::string_view name) const {
-  absl::StatusOr<OptimizeResult> optimized =
-      lir::Optimize(std::move(doc), options_.features, options_.inputs);
+  OptimizeOptions optimize;
+  optimize.report = options_.report;
+  absl::StatusOr<OptimizeResult> optimized = lir::Optimize(
+      std::move(doc), options_.features, options_.inputs, optimize);
   if (!optimized.ok()) {
     return PrefixStatus(absl::StrCat(ToAbsl(name), ": "), optimized.status());
   }

@@ -204,6 +204,15 @@ MapFilterProject Parts::RandomMfp(int in, int out, double filter_chance,
 
 // ---- Leaves ---------------------------------------------------------------
 
+namespace {
+
+// The arity of the layout row a read of `form` sees: `key ++ value`.
+int LayoutWidth(const ArrangementForm& form) {
+  return static_cast<int>(form.key.size() + form.thinning.size());
+}
+
+}  // namespace
+
 NodePtr Parts::GlobalGet(int arity) {
   int m = rng_.Chance(0.4) ? arity : rng_.Int(1, kMaxArity);
   if (rng_.Chance(0.5)) {
@@ -221,8 +230,10 @@ NodePtr Parts::GlobalGet(int arity) {
   }
   NodePtr node = MakeGet(g, GetKind::kArrangement);
   GetOp& get = node->As<GetOp>();
-  get.key = g.keys.arranged[rng_.Next() % g.keys.arranged.size()].key;
-  get.mfp = RandomMfp(g.arity, arity, 0.2, true);
+  const ArrangementForm& form =
+      g.keys.arranged[rng_.Next() % g.keys.arranged.size()];
+  get.key = form.key;
+  get.mfp = RandomMfp(LayoutWidth(form), arity, 0.2, true);
   if (get.key.size() == 1 && rng_.Chance(0.1)) {
     get.seek = Row{Literal::Int(rng_.Range(0, 100))};
   }
@@ -239,7 +250,10 @@ NodePtr Parts::LocalGet(uint64_t id, int binding_arity,
   } else if (!forms.raw && !forms.arranged.empty()) {
     get.kind = GetKind::kArrangement;
     get.key = forms.arranged[0].key;
-    get.mfp = RandomMfp(binding_arity, arity, 0.2, true);
+    // An arrangement read sees the layout row `key ++ value` (SEMANTICS
+    // 8.2), wider than the binding's row when a key entry is an
+    // expression.
+    get.mfp = RandomMfp(LayoutWidth(forms.arranged[0]), arity, 0.2, true);
   } else {
     get.kind = GetKind::kCollection;
     get.mfp = RandomMfp(binding_arity, arity, 0.3, true);

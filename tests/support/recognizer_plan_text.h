@@ -15,7 +15,7 @@
 #include "gtest/gtest.h"
 #include "lir/explain/text.h"
 #include "lir/recognizer/fused_set_difference.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
 #include "tests/support/recognizer_test_util.h"
 
 namespace lir::recognizer_testing {

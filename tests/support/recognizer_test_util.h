@@ -13,7 +13,7 @@
 #include "lir/document.h"
 #include "lir/explain/json.h"
 #include "lir/explain/text.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
 #include "lir/validate.h"
 
 namespace lir::recognizer_testing {

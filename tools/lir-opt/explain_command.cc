@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "lir/explain/json.h"
 #include "lir/pipeline/pipeline.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/report.h"
 #include "tools/lir-opt/commands.h"
 #include "tools/lir-opt/flags.h"
 #include "tools/lir-opt/read_input.h"
@@ -69,6 +69,9 @@ int RunExplain(const CommandArgs& args) {
       exit_code != kExitOk) {
     return exit_code;
   }
+  // The dry runs of disabled passes and the arrangement accounting serve
+  // only the report: a plain explain runs neither.
+  options.report = explain_declines || !report_path.empty();
   options.max_text_bytes = absl::GetFlag(FLAGS_max_text_bytes);
   if (options.max_text_bytes == 0) {
     return UsageError(

@@ -9,7 +9,7 @@
 #include "lir/eval/run.h"
 #include "lir/partial.h"
 #include "lir/pipeline/pipeline.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
 #include "tools/lir-opt/commands.h"
 #include "tools/lir-opt/flags.h"
 #include "tools/lir-opt/read_input.h"
@@ -162,6 +162,8 @@ int RunRun(const CommandArgs& args) {
       exit_code != kExitOk) {
     return exit_code;
   }
+  // A run prints no rewrite report: no dry runs, no accounting.
+  pipeline_options.report = false;
   const Pipeline pipeline(std::move(pipeline_options));
   InputText input;
   Document doc;

@@ -13,7 +13,8 @@
 #include "lir/interp/global_facts.h"
 #include "lir/interp/partial_inference.h"
 #include "lir/partial.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
+#include "lir/recognizer/report.h"
 #include "lir/validate.h"
 
 namespace lir::cli::slt {

@@ -17,7 +17,7 @@
 #include "lir/interp/inputs.h"
 #include "lir/pipeline/document_io.h"
 #include "lir/recognizer/features.h"
-#include "lir/recognizer/pass.h"
+#include "lir/recognizer/optimize.h"
 
 namespace lir {
 
@@ -42,6 +42,14 @@ struct PipelineOptions {
   bool node_identifiers = false;
   /// The most bytes of EXPLAIN text printed (WriteOptions::max_text_bytes).
   uint64_t max_text_bytes = kDefaultMaxTextBytes;
+  /// Build the rewrite report (OptimizeOptions::report): what every
+  /// candidate did, what each disabled pass would do (its dry run) and the
+  /// arrangements each object builds before and after the passes. Off, a
+  /// disabled pass does not run at all and nothing is counted: the
+  /// result's report lists the passes and what the enabled ones fired
+  /// through their work counters only. `lir-opt explain` turns it on only
+  /// for --explain_declines and --report.
+  bool report = true;
 };
 
 /// What a run produces.

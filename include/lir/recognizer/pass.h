@@ -1,10 +1,11 @@
-// Rewrite passes over LIR documents, their registry and their report.
+// What a rewrite pass is and what it reports: the types every pass and
+// the pass driver (pass_driver.h) use. The registry of passes and Optimize,
+// which sit above the passes, are in optimize.h; the report's rendering
+// (`--explain_declines`, `--report`) in report.h.
 //
 // A pass has one row in the registry (ClickHouse-style `{name, enabling
-// feature, function}`); its function is the pass driver (pass_driver.h)
-// instantiated for the pass. The pipeline runs every enabled pass; with the
-// report on (the default) a disabled pass still looks for its candidates, so
-// the report can tell what turning it on would do.
+// feature, function}`); its function is the pass driver instantiated for the
+// pass.
 #ifndef LIR_RECOGNIZER_PASS_H_
 #define LIR_RECOGNIZER_PASS_H_
 
@@ -127,47 +128,6 @@ struct PassEntry {
   bool OptimizerFeatures::*enabled;
   PassFunction function;
 };
-
-/// The registry, in pipeline order.
-const std::vector<PassEntry>& AllPasses();
-
-/// How Optimize runs, beyond which features are on.
-struct OptimizeOptions {
-  /// Build the rewrite report. On (the default), a disabled pass dry-runs:
-  /// it walks, runs the analyses its decisions need and reports what it
-  /// would do. Off, for a compiler that only wants the rewritten plan,
-  /// disabled passes are skipped entirely and no candidate is recorded
-  /// (the report then lists only the passes, with their enabled flags).
-  bool report = true;
-};
-
-/// The result of Optimize.
-struct OptimizeResult {
-  Document document;
-  RewriteReport report;
-};
-
-/// Runs every registered pass over `doc` in order; passes whose feature is
-/// off only report (or, with options.report off, do not run). `inputs` is
-/// what the caller knows about the dataflow. The returned document is `doc`
-/// rewritten.
-absl::StatusOr<OptimizeResult> Optimize(
-    Document doc, const OptimizerFeatures& features,
-    const interp::AnalysisInputs& inputs = interp::AnalysisInputs(),
-    const OptimizeOptions& options = OptimizeOptions());
-
-/// The `--explain_declines` section printed after a document.
-std::string PrintCandidates(const RewriteReport& report);
-
-/// The `--explain_declines` section of arrangement totals: per object, the
-/// arrangements its dataflow builds before and after the passes.
-std::string PrintArrangementTotals(const RewriteReport& report);
-
-/// The `--report` JSON form.
-nlohmann::json ReportToJson(const RewriteReport& report);
-
-/// The outcome's name in reports: "fired", "declined", "disabled".
-std::string_view OutcomeName(CandidateOutcome outcome);
 
 }  // namespace lir
 
