@@ -15,6 +15,13 @@
 //                         out and cached differently from the long-lived plan.
 //   DryRun_FreshClone     apply=false on the fresh clone.
 //   Apply_FreshClone      the rewrite itself (apply=true).
+// and, per size, what `lir-opt explain FILE` does with every feature off
+// (Pipeline::Run on the plan's text: parse, validate, optimize, validate,
+// print), side by side:
+//   Explain_ReportOn      with the rewrite report (--explain_declines or
+//                         --report): each disabled pass dry-runs and the
+//                         arrangements are counted before and after.
+//   Explain_ReportOff     without it (a plain explain): no pass runs.
 // Each reports `ns_per_node` (CPU time per plan node), MB/s in plan text
 // bytes (JSON bytes for NlohmannParse) and the candidate count. Goal: the pass
 // within 3x of the traversal floor, linear in size. From 10^5 nodes every
@@ -31,6 +38,7 @@
 #include "lir/document.h"
 #include "lir/explain/text.h"
 #include "lir/node.h"
+#include "lir/pipeline/pipeline.h"
 #include "lir/recognizer/fused_set_difference.h"
 #include "lir/recognizer/pass.h"
 #include "tests/support/plan_generator.h"
@@ -42,6 +50,8 @@ struct Workload {
   lir::Document doc;
   size_t nodes = 0;
   int64_t text_bytes = 0;
+  /// The plan's verbose text, what `lir-opt explain` reads.
+  std::string text;
   /// The plan's JSON form, for the nlohmann floor.
   std::string json;
 };
@@ -60,8 +70,8 @@ const Workload& GetWorkload(int64_t size) {
     lir::GeneratedPlan plan = lir::GeneratePlan(options);
     current->nodes = lir::CountNodes(*plan.plan);
     current->doc = lir::WrapInDocument(std::move(plan.plan));
-    current->text_bytes =
-        static_cast<int64_t>(lir::explain::PrintText(current->doc).size());
+    current->text = lir::explain::PrintText(current->doc);
+    current->text_bytes = static_cast<int64_t>(current->text.size());
     current->json = lir_bench::JsonText(current->doc);
     current->size = size;
   }
@@ -170,6 +180,34 @@ void BM_Apply_FreshClone(benchmark::State& state) {
   RunPassOnFreshClone(state, true);
 }
 
+// `lir-opt explain` with every feature off, the report on or off.
+void RunExplain(benchmark::State& state, bool report) {
+  const Workload& w = GetWorkload(state.range(0));
+  lir::PipelineOptions options;
+  options.report = report;
+  const lir::Pipeline pipeline(options);
+  size_t candidates = 0;
+  for (auto _ : state) {
+    absl::StatusOr<lir::PipelineResult> result = pipeline.Run(w.text);
+    if (!result.ok()) {
+      state.SkipWithError(std::string(result.status().message()).c_str());
+      break;
+    }
+    // Printed back unchanged: nothing was rewritten.
+    if (result->output.size() != w.text.size()) {
+      state.SkipWithError("explain changed the plan with every feature off");
+      break;
+    }
+    candidates = result->report.candidates.size();
+    benchmark::DoNotOptimize(result);
+  }
+  SetCounters(state, w, candidates);
+}
+
+void BM_Explain_ReportOn(benchmark::State& state) { RunExplain(state, true); }
+
+void BM_Explain_ReportOff(benchmark::State& state) { RunExplain(state, false); }
+
 void Register() {
   auto add = [](const char* name, void (*fn)(benchmark::State&), int64_t size) {
     benchmark::RegisterBenchmark(name, fn)->Arg(size)->Unit(
@@ -179,6 +217,8 @@ void Register() {
     add("BM_Traversal", BM_Traversal, size);
     add("BM_NlohmannParse", BM_NlohmannParse, size);
     add("BM_DryRun", BM_DryRun, size);
+    add("BM_Explain_ReportOn", BM_Explain_ReportOn, size);
+    add("BM_Explain_ReportOff", BM_Explain_ReportOff, size);
     if (size >= 10000) {
       add("BM_Traversal_FreshClone", BM_Traversal_FreshClone, size);
       add("BM_DryRun_FreshClone", BM_DryRun_FreshClone, size);
