@@ -16,7 +16,7 @@
 #include "lir/eval/scalar_eval.h"
 #include "lir/eval/time_values.h"
 #include "lir/explain/text.h"
-#include "src/eval/temporal.h"
+#include "src/eval/values/temporal.h"
 #include "src/explain/text_primitives.h"
 #include "tests/support/eval_scalar_test_util.h"
 

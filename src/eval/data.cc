@@ -14,7 +14,7 @@
 #include "lir/explain/json.h"
 #include "lir/status_macros.h"
 #include "nlohmann/json.hpp"
-#include "src/eval/bytea.h"
+#include "src/eval/values/bytea.h"
 #include "src/eval/data_internal.h"
 #include "src/explain/json_locate.h"
 

@@ -14,7 +14,7 @@
 #include "src/eval/incremental_internal.h"
 #include "src/eval/layout_read.h"
 #include "src/eval/operators.h"
-#include "src/eval/temporal.h"
+#include "src/eval/values/temporal.h"
 #include "src/explain/text_primitives.h"
 
 namespace lir::eval::incremental_internal {

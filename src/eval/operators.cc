@@ -12,7 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "lir/eval/scalar_eval.h"
 #include "lir/status_macros.h"
-#include "src/eval/eval_internal.h"
+#include "src/eval/values/eval_internal.h"
 
 namespace lir::eval {
 namespace {

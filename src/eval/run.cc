@@ -17,7 +17,7 @@
 #include "lir/eval/snapshot.h"
 #include "lir/interp/arity.h"
 #include "lir/status_macros.h"
-#include "src/eval/temporal.h"
+#include "src/eval/values/temporal.h"
 
 namespace lir::eval {
 

@@ -15,7 +15,7 @@
 #include "src/eval/layout_read.h"
 #include "src/eval/operators.h"
 #include "src/eval/snapshot_internal.h"
-#include "src/eval/temporal.h"
+#include "src/eval/values/temporal.h"
 
 namespace lir::eval::snapshot_internal {
 namespace {

@@ -1,7 +1,7 @@
 // Byte strings (`bytea`): Materialize's text form of them and its `digest`
 // hash functions, on the raw bytes a Bytes datum holds (datum.h).
-#ifndef LIR_EVAL_BYTEA_H_
-#define LIR_EVAL_BYTEA_H_
+#ifndef LIR_EVAL_VALUES_BYTEA_H_
+#define LIR_EVAL_VALUES_BYTEA_H_
 
 #include <string>
 #include <string_view>
@@ -32,4 +32,4 @@ absl::StatusOr<std::string> Digest(std::string_view bytes,
 
 }  // namespace lir::eval
 
-#endif  // LIR_EVAL_BYTEA_H_
+#endif  // LIR_EVAL_VALUES_BYTEA_H_

@@ -1,7 +1,7 @@
 // Helpers shared by scalar_eval.cc, operators.cc and operators_reduce.cc;
 // not part of the evaluator's interface.
-#ifndef LIR_EVAL_EVAL_INTERNAL_H_
-#define LIR_EVAL_EVAL_INTERNAL_H_
+#ifndef LIR_EVAL_VALUES_EVAL_INTERNAL_H_
+#define LIR_EVAL_VALUES_EVAL_INTERNAL_H_
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -25,4 +25,4 @@ absl::StatusOr<bool> SqlEqual(const Datum& a, const Datum& b);
 
 }  // namespace lir::eval::internal
 
-#endif  // LIR_EVAL_EVAL_INTERNAL_H_
+#endif  // LIR_EVAL_VALUES_EVAL_INTERNAL_H_

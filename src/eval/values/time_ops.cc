@@ -1,5 +1,5 @@
 // SQL operators over timestamps, intervals and dates.
-#include "src/eval/time_ops.h"
+#include "src/eval/values/time_ops.h"
 
 #include "lir/status_macros.h"
 

@@ -1,5 +1,5 @@
 // Checked arithmetic on doubles (float_ops.h).
-#include "src/eval/float_ops.h"
+#include "src/eval/values/float_ops.h"
 
 #include <cmath>
 

@@ -14,7 +14,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "lir/status_macros.h"
-#include "src/eval/bytea.h"
+#include "src/eval/values/bytea.h"
 #include "src/explain/text_primitives.h"
 
 namespace lir::eval {

@@ -1,8 +1,8 @@
 // SQL arithmetic on doubles, with the range checks Materialize (and
 // PostgreSQL) apply: kept out of scalar_eval.cc so the float rules sit in
 // one place, as time_ops.h keeps the time kinds'.
-#ifndef LIR_EVAL_FLOAT_OPS_H_
-#define LIR_EVAL_FLOAT_OPS_H_
+#ifndef LIR_EVAL_VALUES_FLOAT_OPS_H_
+#define LIR_EVAL_VALUES_FLOAT_OPS_H_
 
 #include "absl/status/statusor.h"
 #include "lir/eval/datum.h"
@@ -25,4 +25,4 @@ absl::StatusOr<Datum> ToReal(double d);
 
 }  // namespace lir::eval
 
-#endif  // LIR_EVAL_FLOAT_OPS_H_
+#endif  // LIR_EVAL_VALUES_FLOAT_OPS_H_

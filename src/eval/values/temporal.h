@@ -8,8 +8,8 @@
 // (MfpPlan::evaluate). The incremental engine schedules those future
 // updates; the snapshot engine, which sees the accumulated contents at round
 // t, keeps a row when `max(lowers) <= t < min(uppers)` (the same contents).
-#ifndef LIR_EVAL_TEMPORAL_H_
-#define LIR_EVAL_TEMPORAL_H_
+#ifndef LIR_EVAL_VALUES_TEMPORAL_H_
+#define LIR_EVAL_VALUES_TEMPORAL_H_
 
 #include <cstdint>
 #include <map>
@@ -93,4 +93,4 @@ absl::StatusOr<std::optional<DataRow>> EvalTemporalAt(
 
 }  // namespace lir::eval
 
-#endif  // LIR_EVAL_TEMPORAL_H_
+#endif  // LIR_EVAL_VALUES_TEMPORAL_H_

@@ -1,8 +1,8 @@
 // SQL operators over the time kinds of datums (timestamps, intervals and
 // dates): kept out of scalar_eval.cc so that each kind's rules sit in one
 // place next to time_values.h's arithmetic.
-#ifndef LIR_EVAL_TIME_OPS_H_
-#define LIR_EVAL_TIME_OPS_H_
+#ifndef LIR_EVAL_VALUES_TIME_OPS_H_
+#define LIR_EVAL_VALUES_TIME_OPS_H_
 
 #include <optional>
 
@@ -26,4 +26,4 @@ std::optional<int> CompareTimes(const Datum& a, const Datum& b);
 
 }  // namespace lir::eval
 
-#endif  // LIR_EVAL_TIME_OPS_H_
+#endif  // LIR_EVAL_VALUES_TIME_OPS_H_

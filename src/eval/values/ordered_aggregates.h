@@ -10,8 +10,8 @@
 // (`#i` is `ki`) sort the inputs, ties broken by the payload in
 // Materialize's datum order (NULL last), so the result does not depend on
 // the order the inputs arrive in.
-#ifndef LIR_EVAL_ORDERED_AGGREGATES_H_
-#define LIR_EVAL_ORDERED_AGGREGATES_H_
+#ifndef LIR_EVAL_VALUES_ORDERED_AGGREGATES_H_
+#define LIR_EVAL_VALUES_ORDERED_AGGREGATES_H_
 
 #include <cstdint>
 #include <optional>
@@ -61,4 +61,4 @@ absl::StatusOr<Datum> EvalOrderedAggregate(
 
 }  // namespace lir::eval::internal
 
-#endif  // LIR_EVAL_ORDERED_AGGREGATES_H_
+#endif  // LIR_EVAL_VALUES_ORDERED_AGGREGATES_H_

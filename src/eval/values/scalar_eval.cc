@@ -17,11 +17,11 @@
 #include "absl/strings/str_cat.h"
 #include "lir/eval/budget.h"
 #include "lir/status_macros.h"
-#include "src/eval/bytea.h"
-#include "src/eval/eval_internal.h"
-#include "src/eval/float_ops.h"
-#include "src/eval/temporal.h"
-#include "src/eval/time_ops.h"
+#include "src/eval/values/bytea.h"
+#include "src/eval/values/eval_internal.h"
+#include "src/eval/values/float_ops.h"
+#include "src/eval/values/temporal.h"
+#include "src/eval/values/time_ops.h"
 
 namespace lir::eval {
 namespace {

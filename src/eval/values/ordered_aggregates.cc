@@ -1,5 +1,5 @@
 // Ordered aggregates and window functions (see ordered_aggregates.h).
-#include "src/eval/ordered_aggregates.h"
+#include "src/eval/values/ordered_aggregates.h"
 
 #include <algorithm>
 #include <string_view>

@@ -1,6 +1,6 @@
 // Temporal filters (Materialize's MfpPlan::create_from and
 // MfpPlan::evaluate, expr/src/linear.rs).
-#include "src/eval/temporal.h"
+#include "src/eval/values/temporal.h"
 
 #include <algorithm>
 #include <string>

@@ -1,5 +1,5 @@
 // Byte strings: their text form and their digests.
-#include "src/eval/bytea.h"
+#include "src/eval/values/bytea.h"
 
 #include <openssl/evp.h>
 
