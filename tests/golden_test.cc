@@ -304,9 +304,9 @@ absl::StatusOr<interp::AnalysisInputs> InputsOf(TestCase& test) {
       cli::ParseArityList(test.args.Get("arity"), &inputs.global_arity));
   if (test.args.Has("catalog")) {
     LIR_ASSIGN_OR_RETURN(
-        eval::Catalog catalog,
-        eval::ParseCatalog(test.args.Get("catalog"), "catalog"));
-    LIR_RETURN_IF_ERROR(eval::AddCatalogToAnalysisInputs(catalog, &inputs));
+        interp::Catalog catalog,
+        interp::ParseCatalog(test.args.Get("catalog"), "catalog"));
+    LIR_RETURN_IF_ERROR(interp::AddCatalogToAnalysisInputs(catalog, &inputs));
   }
   return inputs;
 }

@@ -188,7 +188,7 @@ TEST(JsonUniqueKeys, DataFileRejectsARepeatedCollection) {
 }
 
 TEST(JsonUniqueKeys, CatalogRejectsARepeatedIndex) {
-  absl::StatusOr<eval::Catalog> catalog = eval::ParseCatalog(
+  absl::StatusOr<interp::Catalog> catalog = interp::ParseCatalog(
       R"({"indexes": {"i": {"on": "t", "key": [0], "key": [1]}}})",
       "catalog.json");
   ASSERT_FALSE(catalog.ok());

@@ -1,5 +1,6 @@
-// Reading and writing the evaluator's input data files (catalogs:
-// catalog_read.cc).
+// Reading one update of the evaluator's input data files (the file as a
+// whole: data_read.cc), writing data back, and the data's agreement with a
+// catalog (src/interp/catalog_read.cc reads catalogs).
 #include "lir/eval/data.h"
 
 #include <algorithm>
@@ -14,8 +15,8 @@
 #include "lir/explain/json.h"
 #include "lir/status_macros.h"
 #include "nlohmann/json.hpp"
-#include "src/eval/values/bytea.h"
 #include "src/eval/data_internal.h"
+#include "src/eval/values/bytea.h"
 #include "src/explain/json_locate.h"
 
 namespace lir::eval {
@@ -246,79 +247,6 @@ absl::Status ReadUpdate(const json& update, const Path& path,
   return absl::OkStatus();
 }
 
-// A JSON integer (signed or unsigned) as int64, or nullopt.
-std::optional<int64_t> ReadInteger(const json& value) {
-  if (value.is_number_integer() && !value.is_number_unsigned()) {
-    return value.get<int64_t>();
-  }
-  if (value.is_number_unsigned()) {
-    const uint64_t u = value.get<uint64_t>();
-    if (u <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-      return static_cast<int64_t>(u);
-    }
-  }
-  return std::nullopt;
-}
-
-// `"indexes": {"<name>": {"on": "<collection>", "key": [<column>, ...]}}`;
-// in a data file the collection must be in "collections" and the columns
-// within its arity; a catalog (`data` without collections, `in_catalog`)
-// only needs non-negative columns (AddIndexes checks them against data).
-absl::Status ReadIndexes(const json& indexes, const DataErrors& errors,
-                         InputData* data, bool in_catalog) {
-  // Columns of a collection the catalog names but the data may not hold.
-  constexpr int64_t kMaxCatalogColumns = 100000;
-  if (!indexes.is_object()) {
-    return errors.At({"indexes"}, "indexes",
-                     "expected an object keyed by index name");
-  }
-  for (const auto& [name, index] : indexes.items()) {
-    const std::string where = absl::StrCat("indexes[\"", name, "\"]");
-    const Path path = {"indexes", name};
-    if (!index.is_object() || !index.contains("on") ||
-        !index["on"].is_string() || !index.contains("key") ||
-        !index["key"].is_array()) {
-      return errors.At(path, where,
-                       "expected {\"on\": \"<collection>\", \"key\": "
-                       "[<column>, ...]}");
-    }
-    for (const auto& [field, value] : index.items()) {
-      if (field != "on" && field != "key") {
-        return errors.At({"indexes", name, field}, where,
-                         absl::StrCat("unknown field \"", field,
-                                      "\" (expected \"on\" or \"key\")"));
-      }
-    }
-    InputIndex parsed;
-    parsed.on = index["on"].get<std::string>();
-    auto collection = data->collections.find(parsed.on);
-    if (!in_catalog && collection == data->collections.end()) {
-      return errors.At(
-          {"indexes", name, "on"}, absl::StrCat(where, ".on"),
-          absl::StrCat("no collection \"", parsed.on, "\" in \"collections\""));
-    }
-    const int64_t arity =
-        in_catalog ? kMaxCatalogColumns : collection->second.arity;
-    const json& key = index["key"];
-    for (size_t i = 0; i < key.size(); ++i) {
-      const std::optional<int64_t> column = ReadInteger(key[i]);
-      if (!column.has_value() || *column < 0 || *column >= arity) {
-        const Path at = {"indexes", name, "key", i};
-        if (in_catalog) {
-          return errors.At(at, absl::StrCat(where, ".key[", i, "]"),
-                           "expected a column number (0 or more)");
-        }
-        return errors.At(at, absl::StrCat(where, ".key[", i, "]"),
-                         absl::StrCat("expected a column of \"", parsed.on,
-                                      "\" (0 to ", arity - 1, ")"));
-      }
-      parsed.key.push_back(static_cast<int>(*column));
-    }
-    data->indexes.emplace(name, std::move(parsed));
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace data_internal
 
 nlohmann::json DatumToJson(const Datum& datum) {
@@ -358,6 +286,48 @@ uint64_t InputData::LastRound() const {
     }
   }
   return last;
+}
+
+absl::Status CheckCatalogAgainstData(const interp::Catalog& catalog,
+                                     InputData* data) {
+  for (const auto& [name, collection] : catalog.collections) {
+    auto held = data->collections.find(name);
+    if (held == data->collections.end() || !collection.arity.has_value() ||
+        *collection.arity == held->second.arity) {
+      continue;
+    }
+    return absl::InvalidArgumentError(absl::StrCat(
+        collection.location.empty() ? catalog.name : collection.location,
+        ": collections[\"", name, "\"]: the catalog gives arity ",
+        *collection.arity, ", the data file ", held->second.arity));
+  }
+  return AddIndexes(catalog.indexes, catalog.name, data);
+}
+
+absl::Status AddIndexes(const std::map<std::string, InputIndex>& indexes,
+                        std::string_view source, InputData* data) {
+  for (const auto& [name, index] : indexes) {
+    // A catalog may describe collections this run has no data for; for the
+    // others the key must fit the data's arity.
+    auto collection = data->collections.find(index.on);
+    if (collection != data->collections.end()) {
+      for (int c : index.key) {
+        if (c >= collection->second.arity) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              std::string(source), ": index \"", name, "\" names column ", c,
+              " of \"", index.on, "\", which has ", collection->second.arity,
+              " columns in the data"));
+        }
+      }
+    }
+    auto [it, added] = data->indexes.emplace(name, index);
+    if (!added && (it->second.on != index.on || it->second.key != index.key)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(std::string(source), ": index \"", name,
+                       "\" is declared differently by the data file"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 std::string InputDataToJson(const InputData& data) {

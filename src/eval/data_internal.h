@@ -1,6 +1,6 @@
-// What the data-file and catalog readers share (data.cc, data_read.cc,
-// catalog_read.cc): located errors, integers, one update of a collection and
-// the "indexes" object both files may hold.
+// What the data-file readers share (data.cc, data_read.cc): one update of a
+// collection, its checks, and (from src/interp/json_input.h, shared with the
+// catalog reader) located errors, integers and the "indexes" object.
 #ifndef LIR_EVAL_DATA_INTERNAL_H_
 #define LIR_EVAL_DATA_INTERNAL_H_
 
@@ -15,43 +15,18 @@
 #include "lir/eval/data.h"
 #include "nlohmann/json.hpp"
 #include "src/explain/json_locate.h"
+#include "src/interp/json_input.h"
 
 namespace lir::eval::data_internal {
 
 using explain::JsonLocator;
 using explain::JsonStep;
+using interp::json_input::DataErrors;
+using interp::json_input::Path;
+using interp::json_input::ReadIndexes;
+using interp::json_input::ReadInteger;
+using interp::json_input::TypeName;
 using nlohmann::json;
-
-using Path = std::vector<JsonStep>;
-
-// Errors name where in the file they are: `file:4:7: collections["t"]
-// .updates[3]: ...`, the line and column of the value at `path` (found in
-// the text only when there is an error).
-class DataErrors {
- public:
-  DataErrors(std::string_view text, std::string_view filename)
-      : locator_(text), filename_(filename) {}
-
-  absl::Status At(const Path& path, std::string_view where,
-                  std::string_view what) const {
-    return absl::InvalidArgumentError(absl::StrCat(
-        Where(path), ": ", std::string(where), ": ", std::string(what)));
-  }
-
-  // `file:line:column` of the value at `path` (of its key with `key`).
-  std::string Where(const Path& path, bool key = false) const {
-    return locator_.Where(filename_, locator_.Find(path, key));
-  }
-
- private:
-  JsonLocator locator_;
-  std::string_view filename_;
-};
-
-inline std::string TypeName(const json& value) { return value.type_name(); }
-
-/// A JSON integer (signed or unsigned) as int64, or nullopt.
-std::optional<int64_t> ReadInteger(const nlohmann::json& value);
 
 /// The message for an integer written past the 64-bit range.
 std::string OutOfIntegerRange(std::string_view integer);
@@ -66,11 +41,6 @@ absl::Status ReadUpdate(const nlohmann::json& update, const Path& path,
 /// `where`) sum within 64 bits in each round and over the rounds.
 absl::Status CheckDiffSums(const InputCollection& collection, const Path& path,
                            const std::string& where, const DataErrors& errors);
-
-/// Reads `"indexes"` into `data` (data.cc says what each file allows).
-absl::Status ReadIndexes(const nlohmann::json& indexes,
-                         const DataErrors& errors, InputData* data,
-                         bool in_catalog = false);
 
 }  // namespace lir::eval::data_internal
 

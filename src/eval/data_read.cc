@@ -152,7 +152,14 @@ class DataFileSax : public explain::JsonSaxTypes {
   absl::Status Finish() {
     if (!saw_collections_) return NoCollections();
     if (indexes_.has_value()) {
-      LIR_RETURN_IF_ERROR(ReadIndexes(*indexes_, errors_, data_));
+      const interp::json_input::ArityOf arity_of =
+          [this](const std::string& name) -> std::optional<int> {
+        auto it = data_->collections.find(name);
+        if (it == data_->collections.end()) return std::nullopt;
+        return it->second.arity;
+      };
+      LIR_RETURN_IF_ERROR(
+          ReadIndexes(*indexes_, errors_, &arity_of, &data_->indexes));
     }
     return absl::OkStatus();
   }

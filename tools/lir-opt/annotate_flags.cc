@@ -93,9 +93,9 @@ std::string AbslUnparseFlag(const AnnotationList& value) {
 }
 
 int ResolveAnalysisInputsOrReport(interp::AnalysisInputs* inputs,
-                                  eval::Catalog* catalog) {
+                                  interp::Catalog* catalog) {
   *inputs = interp::AnalysisInputs();
-  if (catalog != nullptr) *catalog = eval::Catalog();
+  if (catalog != nullptr) *catalog = interp::Catalog();
   inputs->single_time = absl::GetFlag(FLAGS_single_time);
   for (const std::string& id : absl::GetFlag(FLAGS_monotonic_ids)) {
     ParseIdList(id, &inputs->monotonic_ids);
@@ -117,10 +117,10 @@ int ResolveAnalysisInputsOrReport(interp::AnalysisInputs* inputs,
   absl::StatusOr<InputText> text =
       ReadInput(path, absl::GetFlag(FLAGS_max_input_bytes));
   if (!text.ok()) return InputError(text.status().message());
-  absl::StatusOr<eval::Catalog> parsed =
-      eval::ParseCatalog(text->text, text->name);
+  absl::StatusOr<interp::Catalog> parsed =
+      interp::ParseCatalog(text->text, text->name);
   if (!parsed.ok()) return InputError(parsed.status().message());
-  if (absl::Status added = eval::AddCatalogToAnalysisInputs(*parsed, inputs);
+  if (absl::Status added = interp::AddCatalogToAnalysisInputs(*parsed, inputs);
       !added.ok()) {
     return InputError(added.message());
   }

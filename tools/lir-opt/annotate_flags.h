@@ -11,7 +11,7 @@
 
 #include "absl/flags/declare.h"
 #include "absl/strings/string_view.h"
-#include "lir/eval/data.h"
+#include "lir/interp/catalog.h"
 #include "lir/interp/annotations.h"
 #include "lir/interp/inputs.h"
 #include "tools/lir-opt/flags.h"
@@ -55,7 +55,7 @@ std::string AbslUnparseFlag(const AnnotationList& value);
 /// error (a catalog that cannot be read, is invalid, or disagrees with
 /// --arity or --monotonic_ids).
 int ResolveAnalysisInputsOrReport(interp::AnalysisInputs* inputs,
-                                  eval::Catalog* catalog = nullptr);
+                                  interp::Catalog* catalog = nullptr);
 
 }  // namespace lir::cli
 

@@ -19,7 +19,7 @@ int CheckOneFileOperand(const CommandArgs& args) {
 
 int ResolveOptimizerInputsOrReport(OptimizerFeatures* features,
                                    interp::AnalysisInputs* inputs,
-                                   eval::Catalog* catalog) {
+                                   interp::Catalog* catalog) {
   if (int exit_code = ResolveFeaturesOrReport(features); exit_code != kExitOk) {
     return exit_code;
   }
@@ -27,7 +27,7 @@ int ResolveOptimizerInputsOrReport(OptimizerFeatures* features,
 }
 
 int ResolvePipelineOptionsOrReport(PipelineOptions* options,
-                                   eval::Catalog* catalog) {
+                                   interp::Catalog* catalog) {
   *options = PipelineOptions();
   if (int exit_code = ResolveOptimizerInputsOrReport(&options->features,
                                                      &options->inputs, catalog);

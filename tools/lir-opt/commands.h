@@ -12,7 +12,7 @@
 
 #include "absl/strings/string_view.h"
 #include "lir/document.h"
-#include "lir/eval/data.h"
+#include "lir/interp/catalog.h"
 #include "lir/interp/inputs.h"
 #include "lir/pipeline/document_io.h"
 #include "lir/pipeline/pipeline.h"
@@ -56,14 +56,14 @@ int CheckOneFileOperand(const CommandArgs& args);
 /// or the exit status after reporting a bad value.
 int ResolveOptimizerInputsOrReport(OptimizerFeatures* features,
                                    interp::AnalysisInputs* inputs,
-                                   eval::Catalog* catalog = nullptr);
+                                   interp::Catalog* catalog = nullptr);
 
 /// The pipeline options the flags ask for: the optimizer's features and
 /// analysis inputs (ResolveOptimizerInputsOrReport, which fills `*catalog`),
 /// --annotate, --validate, --format and --node_identifiers; kExitOk, or the
 /// exit status after reporting a bad value.
 int ResolvePipelineOptionsOrReport(PipelineOptions* options,
-                                   eval::Catalog* catalog = nullptr);
+                                   interp::Catalog* catalog = nullptr);
 
 /// How the document in `input` is read: --input_format, --validate, and
 /// the input's name in every message.

@@ -156,7 +156,7 @@ int RunRun(const CommandArgs& args) {
   }
 
   PipelineOptions pipeline_options;
-  eval::Catalog catalog;
+  interp::Catalog catalog;
   if (int exit_code =
           ResolvePipelineOptionsOrReport(&pipeline_options, &catalog);
       exit_code != kExitOk) {

@@ -1,21 +1,21 @@
-// Reading catalog files (data.h: ParseCatalog), what they add to the
-// analyses' inputs, and their agreement with data files.
+// Reading catalog files (catalog.h: ParseCatalog) and what they add to the
+// analyses' inputs.
 #include <map>
 #include <string>
 #include <string_view>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "lir/eval/data.h"
 #include "lir/explain/json.h"
+#include "lir/interp/catalog.h"
 #include "lir/status_macros.h"
 #include "nlohmann/json.hpp"
-#include "src/eval/data_internal.h"
 #include "src/explain/json_locate.h"
+#include "src/interp/json_input.h"
 
-namespace lir::eval {
+namespace lir::interp {
 
-using namespace data_internal;  // NOLINT: the readers' shared helpers
+using namespace json_input;  // NOLINT: the readers' shared helpers
 
 namespace {
 
@@ -147,10 +147,8 @@ absl::StatusOr<Catalog> ParseCatalog(std::string_view text,
     }
   }
   if (root.contains("indexes")) {
-    InputData data;
-    LIR_RETURN_IF_ERROR(ReadIndexes(root["indexes"], errors, &data,
-                                    /*in_catalog=*/true));
-    catalog.indexes = std::move(data.indexes);
+    LIR_RETURN_IF_ERROR(
+        ReadIndexes(root["indexes"], errors, nullptr, &catalog.indexes));
   }
   // An index on a collection the catalog gives an arity must fit it.
   for (const auto& [name, index] : catalog.indexes) {
@@ -171,7 +169,7 @@ absl::StatusOr<Catalog> ParseCatalog(std::string_view text,
 }
 
 absl::Status AddCatalogToAnalysisInputs(const Catalog& catalog,
-                                        interp::AnalysisInputs* inputs) {
+                                        AnalysisInputs* inputs) {
   for (const auto& entry : catalog.collections) {
     // Named references, not structured bindings: clang 14 cannot capture
     // those in a lambda.
@@ -226,45 +224,4 @@ absl::Status AddCatalogToAnalysisInputs(const Catalog& catalog,
   return absl::OkStatus();
 }
 
-absl::Status CheckCatalogAgainstData(const Catalog& catalog, InputData* data) {
-  for (const auto& [name, collection] : catalog.collections) {
-    auto held = data->collections.find(name);
-    if (held == data->collections.end() || !collection.arity.has_value() ||
-        *collection.arity == held->second.arity) {
-      continue;
-    }
-    return absl::InvalidArgumentError(absl::StrCat(
-        collection.location.empty() ? catalog.name : collection.location,
-        ": collections[\"", name, "\"]: the catalog gives arity ",
-        *collection.arity, ", the data file ", held->second.arity));
-  }
-  return AddIndexes(catalog.indexes, catalog.name, data);
-}
-
-absl::Status AddIndexes(const std::map<std::string, InputIndex>& indexes,
-                        std::string_view source, InputData* data) {
-  for (const auto& [name, index] : indexes) {
-    // A catalog may describe collections this run has no data for; for the
-    // others the key must fit the data's arity.
-    auto collection = data->collections.find(index.on);
-    if (collection != data->collections.end()) {
-      for (int c : index.key) {
-        if (c >= collection->second.arity) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              std::string(source), ": index \"", name, "\" names column ", c,
-              " of \"", index.on, "\", which has ", collection->second.arity,
-              " columns in the data"));
-        }
-      }
-    }
-    auto [it, added] = data->indexes.emplace(name, index);
-    if (!added && (it->second.on != index.on || it->second.key != index.key)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(std::string(source), ": index \"", name,
-                       "\" is declared differently by the data file"));
-    }
-  }
-  return absl::OkStatus();
-}
-
-}  // namespace lir::eval
+}  // namespace lir::interp
