@@ -349,6 +349,31 @@ TEST(IncrementalExcept, UnresolvableArmFailsToBuild) {
   EXPECT_EQ(df.status().message().substr(0, 6), "LirId(") << df.status();
 }
 
+// The runner analyses each object's arity once and hands the analysis to
+// the engine, which keeps that one instead of analysing the plan again.
+TEST(IncrementalBuild, UsesTheArityAnalysisItIsGiven) {
+  Plan plan(R"(Explained Query:
+  Negate
+    Get::Collection materialize.public.a
+      raw=true
+)");
+  DataflowOptions options = Options({{kA, 1}});
+  absl::StatusOr<interp::Analysis<interp::Arity>> analysis =
+      interp::AnalyzeArity(plan.root(), {{kA, 1}});
+  ASSERT_TRUE(analysis.ok()) << analysis.status();
+  auto shared = std::make_shared<const interp::Analysis<interp::Arity>>(
+      *std::move(analysis));
+  options.arities = shared;
+  auto df = MakeIncrementalDataflow(plan.root(), options);
+  ASSERT_TRUE(df.ok()) << df.status();
+  options.arities.reset();
+  // The dataflow keeps the caller's analysis (its operators point into it)
+  // for as long as it lives, and lets it go with it.
+  EXPECT_GE(shared.use_count(), 2);
+  df->reset();
+  EXPECT_EQ(shared.use_count(), 1);
+}
+
 // MonotonicTop1 offers its output arranged by the group key: a
 // SetDifference arm reads it through a projecting Get::Arrangement.
 TEST(IncrementalExcept, ArmReadsMonotonicTop1Output) {

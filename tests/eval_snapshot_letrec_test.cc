@@ -329,7 +329,7 @@ TEST(SnapshotTest, DeepLetNesting) {
   }
   NodePtr plan = std::move(nest).Release();
   AssignPostOrderIds(*plan);
-  ASSERT_TRUE(CheckSnapshotPlan(*plan, {}).ok());
+  ASSERT_TRUE(CheckDataflowPlan(*plan, {}).ok());
   absl::StatusOr<Multiset> result = EvaluateSnapshot(*plan, {});
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_MS(*result, M({{{I(7)}, 2}}));

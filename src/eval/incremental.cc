@@ -84,14 +84,19 @@ class IncrementalDataflow : public Dataflow {
       : plan_(plan), options_(std::move(options)), graph_(options_) {}
 
   absl::Status Build() {
-    std::map<std::string, int> given(options_.globals.begin(),
-                                     options_.globals.end());
-    absl::StatusOr<interp::Analysis<interp::Arity>> arities =
-        interp::AnalyzeArity(plan_, given);
-    if (arities.ok()) {
-      arities_ = std::move(*arities);
-      graph_.arities = &arities_;
+    // The caller's analysis when it has one (the runner's), else our own.
+    arities_ = options_.arities;
+    if (arities_ == nullptr) {
+      std::map<std::string, int> given(options_.globals.begin(),
+                                       options_.globals.end());
+      absl::StatusOr<interp::Analysis<interp::Arity>> arities =
+          interp::AnalyzeArity(plan_, given);
+      if (arities.ok()) {
+        arities_ = std::make_shared<const interp::Analysis<interp::Arity>>(
+            *std::move(arities));
+      }
     }
+    graph_.arities = arities_.get();
     GraphBuilder builder(graph_);
     LIR_RETURN_IF_ERROR(WalkScoped(plan_, builder).status());
     // Operators run in index order, so the reader with the highest index
@@ -220,7 +225,7 @@ class IncrementalDataflow : public Dataflow {
   const Node& plan_;
   DataflowOptions options_;
   Graph graph_;
-  interp::Analysis<interp::Arity> arities_;
+  std::shared_ptr<const interp::Analysis<interp::Arity>> arities_;
   /// Round::last_reader.
   std::vector<size_t> last_reader_;
   uint64_t activations_ = 0;
@@ -233,7 +238,7 @@ class IncrementalDataflow : public Dataflow {
 
 absl::StatusOr<std::unique_ptr<Dataflow>> MakeIncrementalDataflow(
     const Node& plan, const DataflowOptions& options) {
-  LIR_RETURN_IF_ERROR(CheckSnapshotPlan(plan, options));
+  LIR_RETURN_IF_ERROR(CheckDataflowPlan(plan, options));
   auto dataflow = std::make_unique<IncrementalDataflow>(plan, options);
   LIR_RETURN_IF_ERROR(dataflow->Build());
   return std::unique_ptr<Dataflow>(std::move(dataflow));

@@ -304,8 +304,22 @@ absl::StatusOr<RunResult> Run(const Document& doc, const InputData& data,
     dataflow_options.max_bytes_per_round = options.max_bytes_per_round;
     dataflow_options.work = &work;
     dataflow_options.spine = options.spine;
+    std::map<std::string, int> given;
     for (const auto& [name, feed] : feeds) {
       dataflow_options.globals[name] = feed.arity;
+      if (feed.arity >= 0) given[name] = feed.arity;
+    }
+    // One arity analysis per object: the engine's, and the arity of the
+    // object's output, which later objects read by name (its arity is all
+    // its feed holds: its changes are handed on round by round).
+    absl::StatusOr<interp::Analysis<interp::Arity>> arity =
+        interp::AnalyzeArity(*object.plan, given);
+    Feed output;
+    if (arity.ok()) {
+      if (arity->root.known()) output.arity = arity->root.value;
+      dataflow_options.arities =
+          std::make_shared<const interp::Analysis<interp::Arity>>(
+              *std::move(arity));
     }
     absl::StatusOr<std::unique_ptr<Dataflow>> dataflow =
         MakeDataflow(*object.plan, dataflow_options, options.engine);
@@ -315,16 +329,6 @@ absl::StatusOr<RunResult> Run(const Document& doc, const InputData& data,
           absl::StrCat(object.name, ": ", dataflow.status().message()));
     }
     dataflows.push_back(*std::move(dataflow));
-    // Later objects may read this one by name (its arity is all its feed
-    // holds: its changes are handed on round by round).
-    std::map<std::string, int> given;
-    for (const auto& [name, feed] : feeds) {
-      if (feed.arity >= 0) given[name] = feed.arity;
-    }
-    absl::StatusOr<interp::Analysis<interp::Arity>> arity =
-        interp::AnalyzeArity(*object.plan, given);
-    Feed output;
-    if (arity.ok() && arity->root.known()) output.arity = arity->root.value;
     feeds[object.name] = std::move(output);
   }
 

@@ -171,39 +171,6 @@ class SnapshotVisitor : public ScopedVisitorBase<Multiset> {
   absl::flat_hash_map<uint64_t, Multiset> bindings_;
 };
 
-/// CheckSnapshotPlan's walk: payloads the engines support, globals with
-/// data, join shapes; the walker adds the scoping rules.
-class PlanChecker : public ScopedVisitorBase<std::monostate> {
- public:
-  explicit PlanChecker(const DataflowOptions& options) : options_(options) {}
-
-  absl::Status Enter(const Node& node, const WalkContext& ctx) {
-    absl::Status payload = CheckNode(node);
-    if (!payload.ok()) return AttachNode(node, payload);
-    if (node.Is<GetOp>()) {
-      const CollectionId& id = node.As<GetOp>().id;
-      if (!id.is_local && !options_.globals.contains(id.global)) {
-        return NodeError(node, absl::StatusCode::kInvalidArgument,
-                         absl::StrCat("no data for collection ", id.global));
-      }
-    }
-    if (node.Is<JoinOp>()) {
-      absl::Status shape = snapshot_internal::CheckJoinShape(
-          node.As<JoinOp>(), node.inputs.size());
-      if (!shape.ok()) return AttachNode(node, shape);
-    }
-    return absl::OkStatus();
-  }
-
-  absl::StatusOr<std::monostate> Leave(const Node& node, const WalkContext& ctx,
-                                       std::span<std::monostate> inputs) {
-    return std::monostate();
-  }
-
- private:
-  const DataflowOptions& options_;
-};
-
 /// The snapshot engine as a Dataflow: accumulated inputs, previous output.
 class SnapshotDataflow : public Dataflow {
  public:
@@ -303,16 +270,9 @@ absl::StatusOr<Multiset> EvaluateSnapshot(const Node& plan,
   return WalkScoped(plan, visitor);
 }
 
-absl::Status CheckSnapshotPlan(const Node& plan,
-                               const DataflowOptions& options) {
-  LIR_RETURN_IF_ERROR(RequireKnownFacts(plan, "the evaluator"));
-  PlanChecker checker(options);
-  return WalkScoped(plan, checker).status();
-}
-
 absl::StatusOr<std::unique_ptr<Dataflow>> MakeSnapshotDataflow(
     const Node& plan, const DataflowOptions& options) {
-  LIR_RETURN_IF_ERROR(CheckSnapshotPlan(plan, options));
+  LIR_RETURN_IF_ERROR(CheckDataflowPlan(plan, options));
   return std::unique_ptr<Dataflow>(new SnapshotDataflow(plan, options));
 }
 

@@ -22,6 +22,7 @@
 #include "lir/eval/budget.h"
 #include "lir/eval/datum.h"
 #include "lir/eval/spine.h"
+#include "lir/interp/arity.h"
 #include "lir/node.h"
 
 namespace lir::eval {
@@ -77,6 +78,11 @@ struct DataflowOptions {
   /// The global collections the plan may read, with their arities; a Get of
   /// any other global id is an error when the dataflow is built.
   absl::flat_hash_map<std::string, int> globals;
+  /// The plan's arity analysis (interp::AnalyzeArity with `globals`), when
+  /// the caller has it: the runner analyses each object once, for the
+  /// engine and for the arity of the object's output that later objects
+  /// read. Null: an engine that needs it analyses the plan itself.
+  std::shared_ptr<const interp::Analysis<interp::Arity>> arities;
   Compaction compaction = Compaction::kEager;
   /// Keys a fused SetDifference processes per activation; 0 is unlimited.
   /// Changes only the number of activations, never the results.
@@ -163,6 +169,16 @@ class Dataflow {
   /// Step (also after a failed one).
   virtual void CloseInput() {}
 };
+
+/// Checks, before any data, that `plan` can be run by either engine with
+/// the globals of `options`: input counts, every node's payload (CheckNode:
+/// Unimplemented for unsupported functions, aggregates, table functions),
+/// join relation indices, local scoping (bound, no shadowing, distinct
+/// LetRec ids) and that every global read is in options.globals
+/// (InvalidArgument `no data for collection NAME`). Errors name the node.
+/// Both engines call it when they are built (plan_check.cc).
+absl::Status CheckDataflowPlan(const Node& plan,
+                               const DataflowOptions& options);
 
 }  // namespace lir::eval
 

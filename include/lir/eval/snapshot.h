@@ -68,21 +68,12 @@ struct SnapshotEnv {
 absl::StatusOr<Multiset> EvaluateSnapshot(const Node& plan,
                                           const SnapshotEnv& env);
 
-/// Checks, before any data, that `plan` can be run by the snapshot engine
-/// with the globals of `options`: input counts, every node's payload
-/// (CheckNode: Unimplemented for unsupported functions, aggregates, table
-/// functions), join relation indices, local scoping (bound, no shadowing,
-/// distinct LetRec ids) and that every global read is in options.globals
-/// (InvalidArgument `no data for collection NAME`). Errors name the node.
-absl::Status CheckSnapshotPlan(const Node& plan,
-                               const DataflowOptions& options);
-
 /// A Dataflow that accumulates its inputs and re-evaluates `plan` (which
 /// must outlive it) every round, returning the difference to its previous
-/// output. Fails to build when CheckSnapshotPlan fails. Its Arrangements()
-/// are empty; Activations() counts Step calls. Changes of collections not
-/// in options.globals are ignored; rows whose width differs from the
-/// declared arity are InvalidArgument. Delta joins are checked path
+/// output. Fails to build when CheckDataflowPlan (dataflow.h) fails. Its
+/// Arrangements() are empty; Activations() counts Step calls. Changes of
+/// collections not in options.globals are ignored; rows whose width differs
+/// from the declared arity are InvalidArgument. Delta joins are checked path
 /// against path (SnapshotEnv::check_delta_paths). The budgets of `options`
 /// apply (SnapshotEnv::max_rows_per_round, max_iterations).
 absl::StatusOr<std::unique_ptr<Dataflow>> MakeSnapshotDataflow(
