@@ -73,10 +73,10 @@ fi
 # registration (see each bench's header comment).
 workloads=(
   "analysis_bench|^traverse/mixed/100000$"
-  "analysis_bench|^(arity|monotonic|arrangements|all_three)/mixed/100000$"
+  "analysis_bench|^(arity|monotonic|arrangements|document_all_five)/mixed/100000$"
   "explain_bench|^TextParse/100000$"
   "analysis_bench|^traverse/mixed/1000000$"
-  "analysis_bench|^(arity|monotonic|arrangements|all_three)/mixed/1000000$"
+  "analysis_bench|^(arity|monotonic|arrangements|document_all_five)/mixed/1000000$"
   "explain_bench|^TextParse/1000000$"
 )
 outputs=()
