@@ -14,8 +14,8 @@
 #include "lir/interp/arity.h"
 #include "lir/interp/driver.h"
 #include "lir/recognizer/optimize.h"
-#include "lir/recognizer/report.h"
 #include "lir/recognizer/relax_must_consolidate.h"
+#include "lir/recognizer/report.h"
 #include "lir/validate.h"
 #include "tests/support/plan_generator.h"
 

@@ -14,9 +14,9 @@
 #include "lir/recognizer/decision.h"
 #include "lir/recognizer/fused_set_difference.h"
 #include "lir/recognizer/optimize.h"
-#include "lir/recognizer/report.h"
 #include "lir/recognizer/pass_driver.h"
 #include "lir/recognizer/relax_must_consolidate.h"
+#include "lir/recognizer/report.h"
 #include "nlohmann/json.hpp"
 
 namespace lir {

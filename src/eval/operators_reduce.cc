@@ -9,8 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "lir/eval/scalar_eval.h"
 #include "lir/status_macros.h"
-#include "src/eval/values/eval_internal.h"
 #include "src/eval/operators.h"
+#include "src/eval/values/eval_internal.h"
 #include "src/eval/values/ordered_aggregates.h"
 
 namespace lir::eval {

@@ -11,8 +11,8 @@
 
 #include "absl/flags/declare.h"
 #include "absl/strings/string_view.h"
-#include "lir/interp/catalog.h"
 #include "lir/interp/annotations.h"
+#include "lir/interp/catalog.h"
 #include "lir/interp/inputs.h"
 #include "tools/lir-opt/flags.h"
 
