@@ -12,6 +12,7 @@
 #include "nlohmann/json.hpp"
 #include "tests/support/cli_test_util.h"
 #include "tests/support/eval_run_test_util.h"
+#include "tests/support/sanitizers.h"
 
 namespace {
 
@@ -487,22 +488,7 @@ TEST_F(RunCliTest, MaxRowsPerRoundEndsARunawayGenerateSeries) {
   }
 }
 
-// Whether this build runs under a sanitizer: its allocator reserves far more
-// address space than `ulimit -v` allows, and reports an allocation it cannot
-// serve instead of throwing std::bad_alloc.
-constexpr bool kSanitized =
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || \
-    __has_feature(thread_sanitizer)
-    true;
-#else
-    false;
-#endif
-#else
-    false;
-#endif
+using lir::testing_util::kSanitized;
 
 TEST_F(RunCliTest, MemoryRunningOutIsAnErrorNotAnAbort) {
   // With the budget raised past what can be allocated, a series of 10^12
