@@ -33,7 +33,15 @@
 // CPU time is the benchmark's own column (the engine is single-threaded).
 // Run with --benchmark_repetitions=N for min and median (scripts/bench.sh);
 // small sizes for CI: --benchmark_filter='/keys:100000/'.
+//
+// Profiling one phase: with LIR_BENCH_STOP_BEFORE_TIMED=1 in the
+// environment, each iteration stops itself (SIGSTOP) right before its timed
+// part (ExceptRetract: after loading) and again right after it, so a
+// profiler attached in between sees only that part
+// (scripts/profile_except.sh does this with perf).
+#include <csignal>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
@@ -164,6 +172,12 @@ absl::Status StepRounds(lir::eval::Dataflow& df, uint64_t first,
 
 enum class Phase { kLoad, kRetract };
 
+// LIR_BENCH_STOP_BEFORE_TIMED (see the top of the file).
+bool StopBeforeTimed() {
+  const char* v = std::getenv("LIR_BENCH_STOP_BEFORE_TIMED");
+  return v != nullptr && std::string(v) == "1";
+}
+
 void RunExcept(benchmark::State& state, Phase phase) {
   const Plans& plans = GetPlans();
   if (!plans.error.empty()) {
@@ -190,6 +204,7 @@ void RunExcept(benchmark::State& state, Phase phase) {
   std::vector<ArrangementStats> stats;
   int64_t output_rows = 0;
   for (auto _ : state) {
+    if (phase == Phase::kLoad && StopBeforeTimed()) std::raise(SIGSTOP);
     if (phase == Phase::kRetract) state.PauseTiming();
     absl::StatusOr<std::unique_ptr<lir::eval::Dataflow>> df =
         lir::eval::MakeIncrementalDataflow(plan, options);
@@ -197,11 +212,13 @@ void RunExcept(benchmark::State& state, Phase phase) {
     output_rows = 0;
     if (status.ok()) status = StepRounds(**df, 0, load, output_rows);
     if (phase == Phase::kRetract) {
+      if (StopBeforeTimed()) std::raise(SIGSTOP);
       state.ResumeTiming();
       if (status.ok()) {
         status = StepRounds(**df, load.size(), retract, output_rows);
       }
     }
+    if (StopBeforeTimed()) std::raise(SIGSTOP);
     if (!status.ok()) {
       state.SkipWithError(std::string(status.message()).c_str());
       return;

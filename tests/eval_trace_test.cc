@@ -3,6 +3,7 @@
 // huge-page mappings, with keys freed by compaction and slots reused.
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "lir/eval/datum.h"
@@ -65,6 +66,71 @@ TEST(TraceAtScale, CountsSurviveFreedAndReusedSlots) {
   ArrangementStats stats = trace.Stats("object");
   EXPECT_EQ(stats.records, static_cast<uint64_t>(kKeys));
   EXPECT_EQ(stats.batches, 1u);
+}
+
+DataRow FloatKey(double d) { return DataRow{Datum::Float(d)}; }
+
+TEST(TraceTombstones, ARetractedKeyReadsAsAbsentAndComesBackAsInserted) {
+  Trace trace(Trace::Info{.operator_name = "test"});
+  ASSERT_TRUE(trace.Insert(FloatKey(0.0), FloatKey(0.0), 0, 1).ok());
+  ASSERT_TRUE(trace.Insert(Key(7), Key(7), 0, 1).ok());
+  ASSERT_TRUE(trace.EndRound(0, Compaction::kEager).ok());
+  // Round 1 retracts both keys: they hold nothing, and the trace is empty.
+  ASSERT_TRUE(trace.Insert(FloatKey(0.0), FloatKey(0.0), 1, -1).ok());
+  ASSERT_TRUE(trace.Insert(Key(7), Key(7), 1, -1).ok());
+  ASSERT_TRUE(trace.EndRound(1, Compaction::kEager).ok());
+  EXPECT_TRUE(trace.empty()) << "a retracted key still counted as held";
+  EXPECT_EQ(trace.records(), 0u);
+  EXPECT_EQ(*trace.Count(Key(7), 2), 0);
+  EXPECT_TRUE(trace.ReadAll(2)->empty());
+  EXPECT_EQ(trace.Stats("o").bytes, 0u);
+  // Round 2: -0.0 comes back. The round's key is the one inserted now, as
+  // for a key never seen (the index treats -0.0 and 0.0 as one key).
+  ASSERT_TRUE(trace.Insert(FloatKey(-0.0), FloatKey(-0.0), 2, 1).ok());
+  EXPECT_TRUE(trace.AllTouched()) << "the untouched tombstone counted";
+  std::vector<KeyRef> touched = trace.TouchedKeyRefs();
+  ASSERT_EQ(touched.size(), 1u);
+  EXPECT_TRUE(IdenticalRows(*touched[0].row, FloatKey(-0.0)))
+      << "the revived key kept the retracted representation";
+  ASSERT_TRUE(trace.EndRound(2, Compaction::kEager).ok());
+  absl::StatusOr<Multiset> all = trace.ReadAll(3);
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 1u);
+  EXPECT_TRUE(IdenticalRows(all->front().first, FloatKey(-0.0)));
+  EXPECT_FALSE(trace.empty());
+}
+
+TEST(TraceTombstones, ManyRetractionsAreSweptAndTheirSlotsReused) {
+  constexpr int64_t kKeys = 10'000;
+  Trace trace(Trace::Info{.operator_name = "test"});
+  for (int64_t k = 0; k < kKeys; ++k) {
+    ASSERT_TRUE(trace.Insert(Key(k), Key(k), 0, 1).ok());
+  }
+  ASSERT_TRUE(trace.EndRound(0, Compaction::kEager).ok());
+  // Retract all but one key: more tombstones than live keys, so the round
+  // ends with a sweep, after which the trace is a one-key trace again.
+  for (int64_t k = 1; k < kKeys; ++k) {
+    ASSERT_TRUE(trace.Insert(Key(k), Key(k), 1, -1).ok());
+  }
+  ASSERT_TRUE(trace.EndRound(1, Compaction::kEager).ok());
+  ASSERT_TRUE(trace.Insert(Key(0), Key(0), 2, 1).ok());
+  EXPECT_TRUE(trace.AllTouched())
+      << "swept keys (or uncounted tombstones) are still in the index";
+  ASSERT_TRUE(trace.EndRound(2, Compaction::kEager).ok());
+  // New keys and old ones come back into the freed slots.
+  for (int64_t k = 0; k < kKeys; k += 3) {
+    ASSERT_TRUE(
+        trace.Insert(Key(2 * kKeys + k), Key(2 * kKeys + k), 3, 1).ok());
+    ASSERT_TRUE(trace.Insert(Key(k + 1), Key(k + 1), 3, 5).ok());
+  }
+  ASSERT_TRUE(trace.EndRound(3, Compaction::kEager).ok());
+  EXPECT_EQ(*trace.Count(Key(0), 4), 2);
+  EXPECT_EQ(*trace.Count(Key(1), 4), 5);
+  EXPECT_EQ(*trace.Count(Key(2), 4), 0);
+  EXPECT_EQ(*trace.Count(Key(2 * kKeys + 3), 4), 1);
+  absl::StatusOr<Multiset> all = trace.ReadAll(4);
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->size(), 1 + 2 * static_cast<size_t>((kKeys + 2) / 3));
 }
 
 }  // namespace

@@ -78,6 +78,7 @@ class ThresholdOperator : public Operator {
                                      r.delta(inputs[0]), r.round));
     }
     std::vector<RowDiff> emitted;
+    emitted.reserve(input_->touched_count());  // as in Reduce
     RefMultiset rows, positive;
     LIR_RETURN_IF_ERROR(
         ForEachDirtyKey(*input_, *output_, [&](const KeyRef& key, bool absent) {
@@ -120,6 +121,8 @@ class SetDifferenceOperator : public Operator {
     // At most this many keys are new (keys in both arms count twice).
     output_->Reserve(dirty.size() + more.size());
     std::vector<RowDiff> emitted;
+    // At most one row per dirty key: no regrowth in a large round.
+    emitted.reserve(dirty.size() + more.size());
     // Keys are taken from the walk kAhead early and their lookups
     // prefetched, so what a key probes is cached when it is processed.
     DirtyKeys walk(dirty, more);
@@ -373,6 +376,10 @@ class ReduceOperator : public Operator {
     }
     LIR_RETURN_IF_ERROR(batch.Finish());
     std::vector<RowDiff> emitted;
+    // Most keys emit one row or two (the old output and the new): reserved
+    // so that a large round does not regrow the vector (each regrowth a
+    // large allocation and copy).
+    emitted.reserve(input_->touched_count());
     Multiset vals, desired;
     RefMultiset refs;
     LIR_RETURN_IF_ERROR(ForEachDirtyKey(

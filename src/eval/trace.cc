@@ -124,7 +124,9 @@ void Trace::FreeSlot(uint32_t slot) {
   Slot& s = slots_[slot];
   index_.erase(Entry(s.hash, slot));
   s.key = DataRow();
-  s.updates = {};
+  s.updates.clear();
+  s.updates.shrink_to_fit();
+  s.tombstone = false;
   free_slots_.push_back(slot);
 }
 
@@ -203,10 +205,16 @@ absl::Status Trace::InsertAt(uint32_t slot, const DataRow& key,
   if (!s.touched) {
     s.touched = true;
     touched_.push_back(slot);
-    // The round's key is the first one inserted: remember it when the slot
-    // keeps another representation of it.
-    if (!s.key.empty() && &key != &s.key && !key.empty() &&
-        !IdenticalRows(key, s.key)) {
+    if (s.tombstone) {
+      // A key that held nothing comes back as it is inserted now, as a new
+      // slot would (-0.0 where the tombstone kept 0.0).
+      s.tombstone = false;
+      --tombstones_;
+      if (&key != &s.key && !IdenticalRows(key, s.key)) s.key = key;
+    } else if (!s.key.empty() && &key != &s.key && !key.empty() &&
+               !IdenticalRows(key, s.key)) {
+      // The round's key is the first one inserted: remember it when the
+      // slot keeps another representation of it.
       touched_as_.emplace(slot, key);
     }
   }
@@ -227,10 +235,8 @@ absl::Status Trace::InsertAt(uint32_t slot, const DataRow& key,
   Update u;
   u.round = round;
   u.diff = diff;
-  if (&val == &s.key || IdenticalRows(val, s.key)) {
-    u.val_is_key = true;
-  } else {
-    u.val = val;
+  if (&val != &s.key && !IdenticalRows(val, s.key)) {
+    u.val.reset(val.empty() ? &EmptyRow() : new DataRow(val));
   }
   updates.push_back(std::move(u));
   ++records_;
@@ -421,21 +427,64 @@ absl::Status Trace::EndRound(uint64_t round, Compaction compaction) {
   return absl::OkStatus();
 }
 
+absl::Status Trace::CompactSlot(Slot& s, uint64_t round) {
+  auto& updates = s.updates;
+  const bool all_key = std::all_of(updates.begin(), updates.end(),
+                                   [](const Update& u) { return !u.val; });
+  if (all_key) {
+    // One value (the key): only the diffs add up.
+    for (size_t i = 1; i < updates.size(); ++i) {
+      LIR_RETURN_IF_ERROR(AddDiff(updates[0].diff, updates[i].diff));
+    }
+    records_ -= updates.size() - 1;
+    updates.erase(updates.begin() + 1, updates.end());
+    updates[0].round = round;
+    if (updates[0].diff == 0) {
+      updates.clear();
+      --records_;
+    }
+    return absl::OkStatus();
+  }
+  std::sort(updates.begin(), updates.end(),
+            [&](const Update& a, const Update& b) {
+              return ValOf(s, a) < ValOf(s, b);
+            });
+  size_t n = 0;
+  for (size_t i = 0; i < updates.size(); ++i) {
+    if (n > 0 && ValOf(s, updates[n - 1]) == ValOf(s, updates[i])) {
+      LIR_RETURN_IF_ERROR(AddDiff(updates[n - 1].diff, updates[i].diff));
+    } else {
+      if (n > 0 && updates[n - 1].diff == 0) --n;
+      if (n != i) updates[n] = std::move(updates[i]);
+      updates[n++].round = round;
+    }
+  }
+  if (n > 0 && updates[n - 1].diff == 0) --n;
+  records_ -= updates.size() - n;
+  updates.erase(updates.begin() + static_cast<ptrdiff_t>(n), updates.end());
+  return absl::OkStatus();
+}
+
+void Trace::SweepTombstones() {
+  // Their index entries are scattered: fetched a few slots ahead.
+  std::vector<uint32_t> swept;
+  swept.reserve(tombstones_);
+  for (size_t slot = 0; slot < slots_.size(); ++slot) {
+    if (slots_[slot].tombstone) swept.push_back(static_cast<uint32_t>(slot));
+  }
+  constexpr size_t kAhead = 16;
+  for (size_t i = 0; i < swept.size(); ++i) {
+    if (i + kAhead < swept.size()) {
+      const uint32_t next = swept[i + kAhead];
+      index_.prefetch(Entry(slots_[next].hash, next));
+    }
+    FreeSlot(swept[i]);
+  }
+  tombstones_ = 0;
+}
+
 absl::Status Trace::Compact(uint64_t round, Compaction compaction) {
   bool stored = false;  // whether any update of this round remains
-  // Slots left empty, freed after the pass in the same order: their index
-  // entries are scattered, so they are fetched ahead.
-  std::vector<uint32_t> emptied;
-  auto free_emptied = [&] {
-    constexpr size_t kAhead = 16;
-    for (size_t i = 0; i < emptied.size(); ++i) {
-      if (i + kAhead < emptied.size()) {
-        const uint32_t next = emptied[i + kAhead];
-        index_.prefetch(Entry(slots_[next].hash, next));
-      }
-      FreeSlot(emptied[i]);
-    }
-  };
   for (uint32_t slot : touched_) {
     Slot& s = slots_[slot];
     s.touched = false;
@@ -444,35 +493,23 @@ absl::Status Trace::Compact(uint64_t round, Compaction compaction) {
       if (updates.size() == 1) {
         updates[0].round = round;
       } else {
-        std::sort(updates.begin(), updates.end(),
-                  [&](const Update& a, const Update& b) {
-                    return ValOf(s, a) < ValOf(s, b);
-                  });
-        size_t n = 0;
-        for (size_t i = 0; i < updates.size(); ++i) {
-          if (n > 0 && ValOf(s, updates[n - 1]) == ValOf(s, updates[i])) {
-            absl::Status added = AddDiff(updates[n - 1].diff, updates[i].diff);
-            if (!added.ok()) {
-              free_emptied();  // as if each had been freed when found
-              return added;
-            }
-          } else {
-            if (n > 0 && updates[n - 1].diff == 0) --n;
-            if (n != i) updates[n] = std::move(updates[i]);
-            updates[n++].round = round;
-          }
-        }
-        if (n > 0 && updates[n - 1].diff == 0) --n;
-        records_ -= updates.size() - n;
-        updates.erase(updates.begin() + static_cast<ptrdiff_t>(n),
-                      updates.end());
+        LIR_RETURN_IF_ERROR(CompactSlot(s, round));
       }
     } else if (!stored) {
       for (const Update& u : updates) stored = stored || u.round == round;
     }
-    if (updates.empty()) emptied.push_back(slot);
+    if (updates.empty()) {
+      // Kept as a tombstone: a key retracted now often comes back, and
+      // freeing it would cost an index erasure now and a new slot then.
+      s.tombstone = true;
+      updates.shrink_to_fit();
+      ++tombstones_;
+    }
   }
-  free_emptied();
+  if (tombstones_ > kMinTombstonesSwept &&
+      tombstones_ > index_.size() - tombstones_) {
+    SweepTombstones();
+  }
   if (compaction == Compaction::kEager) {
     batches_ = records_ > 0 ? 1 : 0;
   } else if (inserted_this_round_ && stored) {

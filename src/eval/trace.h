@@ -258,29 +258,52 @@ class Trace {
   std::vector<spine::Record> SpineRecords(uint64_t through) const;
 
   uint64_t records() const { return records_; }
+  /// How many keys received updates since the last EndRound.
+  size_t touched_count() const { return touched_.size(); }
   /// Whether every key the trace holds received updates since the last
   /// EndRound: a key not among TouchedKeyRefs is then absent.
-  bool AllTouched() const { return index_.size() == touched_.size(); }
+  bool AllTouched() const {
+    return index_.size() - tombstones_ == touched_.size();
+  }
   /// Whether the trace holds no key at all.
-  bool empty() const { return index_.empty(); }
+  bool empty() const { return index_.size() == tombstones_; }
   const Info& info() const { return info_; }
 
  private:
+  /// An empty value (the value of a Distinct's input arrangement, with no
+  /// columns beyond its key) shared by every update that has one.
+  static const DataRow& EmptyRow() {
+    static const DataRow* const empty = new DataRow();
+    return *empty;
+  }
+  /// Deletes a stored value unless it is the shared EmptyRow.
+  struct ValDeleter {
+    void operator()(const DataRow* row) const {
+      if (row != &EmptyRow()) delete row;
+    }
+  };
   struct Update {
-    /// Empty when `val_is_key`.
-    DataRow val;
     uint64_t round = 0;
     int64_t diff = 0;
-    /// The value is identical to the slot's key and not stored again.
-    bool val_is_key = false;
+    /// The value; null when it is identical to the slot's key, which is
+    /// then not stored a second time (every value of a set-like trace).
+    std::unique_ptr<const DataRow, ValDeleter> val;
   };
   struct Slot {
     DataRow key;
     /// IndexHash of the key.
     uint32_t hash = 0;
     bool touched = false;
-    absl::InlinedVector<Update, 1> updates;
+    /// Holds no update and is not touched, but keeps its key and index
+    /// entry until a sweep (Compact).
+    bool tombstone = false;
+    /// Room for two updates in the slot: a key's compacted update and the
+    /// round's change to it (a retraction) then need no heap block, which
+    /// made a retraction cost 2-3x a loaded update (docs/BENCHMARKS.md).
+    absl::InlinedVector<Update, 2> updates;
   };
+  // The slot array is most of a large trace's memory: keep it this size.
+  static_assert(sizeof(Update) == 24);
   // The index holds entries (IndexHash << 32 | slot number): probes, rehashes
   // and erasures read the hash from the entry, and only a candidate whose
   // hash matches has its slot's key compared.
@@ -308,7 +331,7 @@ class Trace {
   };
 
   const DataRow& ValOf(const Slot& slot, const Update& u) const {
-    return u.val_is_key ? slot.key : u.val;
+    return u.val == nullptr ? slot.key : *u.val;
   }
   /// The slot number of `key`, or kNoSlot.
   uint32_t FindSlot(const KeyRef& key) const;
@@ -331,6 +354,14 @@ class Trace {
   void FreeSlot(uint32_t slot);
   /// EndRound's compaction and bookkeeping.
   absl::Status Compact(uint64_t round, Compaction compaction);
+  /// Eager compaction of a slot's updates to `round`: one update per value,
+  /// none with a zero diff.
+  absl::Status CompactSlot(Slot& s, uint64_t round);
+  /// Frees every tombstone's slot and index entry.
+  void SweepTombstones();
+  /// Tombstones are swept once there are more of them than live keys (and
+  /// at least this many), so a sweep's cost is spread over their making.
+  static constexpr size_t kMinTombstonesSwept = 1024;
 
   /// A spine kept beside the trace (trace_spine.cc).
   struct SpineState {
@@ -363,6 +394,8 @@ class Trace {
   /// Scratch space of Set and SetOwned.
   RefMultiset previous_;
   RefMultiset owned_refs_;
+  /// Slots that are tombstones (Slot::tombstone).
+  size_t tombstones_ = 0;
   uint64_t records_ = 0;
   /// kNone: the number of rounds that added updates; kEager: 0 or 1.
   uint64_t batches_ = 0;
