@@ -599,14 +599,24 @@ TEST_P(GoldenTest, Matches) {
     size_t next = 0;
     for (size_t c = 0; c < file->cases.size(); ++c) {
       const TestCase& test = file->cases[c];
+      // A case whose output is unchanged keeps its block as written (a
+      // '----' '----' block that needs no doubling stays doubled), so a
+      // rewrite's diff shows only outputs that changed.
+      const size_t keep_until = actual_outputs[c] == test.expected
+                                    ? test.output_end
+                                    : test.output_begin;
       out.insert(out.end(), file->lines.begin() + next,
-                 file->lines.begin() + test.output_begin);
-      std::vector<std::string> block = FormatExpected(actual_outputs[c]);
-      out.insert(out.end(), block.begin(), block.end());
+                 file->lines.begin() + keep_until);
+      if (keep_until == test.output_begin) {
+        std::vector<std::string> block = FormatExpected(actual_outputs[c]);
+        out.insert(out.end(), block.begin(), block.end());
+      }
       next = test.output_end;
     }
     out.insert(out.end(), file->lines.begin() + next, file->lines.end());
-    std::ofstream(path, std::ios::binary) << JoinLines(out, 0, out.size());
+    if (out != file->lines) {
+      std::ofstream(path, std::ios::binary) << JoinLines(out, 0, out.size());
+    }
   }
 }
 
