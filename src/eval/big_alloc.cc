@@ -2,6 +2,8 @@
 #include "src/eval/big_alloc.h"
 
 #include <cstdint>
+#include <mutex>
+#include <unordered_map>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -13,8 +15,50 @@ namespace lir::eval::big_alloc_internal {
 
 bool HugeMappingAvailable() { return true; }
 
+namespace {
+
+/// Blocks freed for reuse, by their mapped size. Sizes repeat (a trace's
+/// slot chunks double from a fixed first size; hash tables grow by powers
+/// of two), so a block is reused only at its own size: handing out a larger
+/// one would lose its tail when it is freed at the smaller size.
+struct BlockCache {
+  std::mutex mu;
+  std::unordered_multimap<size_t, void*> blocks;
+  BlockCacheStats stats;
+};
+
+BlockCache& Cache() {
+  static BlockCache* const cache = new BlockCache;  // never destroyed
+  return *cache;
+}
+
+size_t MappedSize(size_t bytes) {
+  return (bytes + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
+}
+
+}  // namespace
+
+BlockCacheStats GetBlockCacheStats() {
+  BlockCache& cache = Cache();
+  std::lock_guard<std::mutex> lock(cache.mu);
+  return cache.stats;
+}
+
 void* MapHuge(size_t bytes) {
-  const size_t size = (bytes + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
+  const size_t size = MappedSize(bytes);
+  {
+    BlockCache& cache = Cache();
+    std::lock_guard<std::mutex> lock(cache.mu);
+    auto it = cache.blocks.find(size);
+    if (it != cache.blocks.end()) {
+      void* block = it->second;
+      cache.blocks.erase(it);
+      cache.stats.cached_bytes -= size;
+      ++cache.stats.reused;
+      return block;
+    }
+    ++cache.stats.mapped;
+  }
   // Over-map by one huge page to cut an aligned block out of it: the kernel
   // backs only aligned 2 MiB ranges with huge pages.
   const size_t mapped = size + kHugePageBytes;
@@ -36,7 +80,16 @@ void* MapHuge(size_t bytes) {
 }
 
 void UnmapHuge(void* block, size_t bytes) {
-  const size_t size = (bytes + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
+  const size_t size = MappedSize(bytes);
+  {
+    BlockCache& cache = Cache();
+    std::lock_guard<std::mutex> lock(cache.mu);
+    if (cache.stats.cached_bytes + size <= kCachedBytesLimit) {
+      cache.blocks.emplace(size, block);
+      cache.stats.cached_bytes += size;
+      return;
+    }
+  }
   munmap(block, size);
 }
 
@@ -45,6 +98,7 @@ void UnmapHuge(void* block, size_t bytes) {
 bool HugeMappingAvailable() { return false; }
 void* MapHuge(size_t) { return nullptr; }
 void UnmapHuge(void*, size_t) {}
+BlockCacheStats GetBlockCacheStats() { return {}; }
 
 #endif
 

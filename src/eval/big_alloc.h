@@ -2,12 +2,13 @@
 // key indexes, often hundreds of megabytes): large blocks are mapped on their
 // own and offered to the kernel as transparent huge pages, so filling them
 // takes one page fault per 2 MiB instead of one per 4 KiB and their lookups
-// miss the TLB less. Small blocks, and platforms without madvise, use
-// std::allocator.
+// miss the TLB less; freed ones are cached for reuse. Small blocks, and
+// platforms without madvise, use std::allocator.
 #ifndef LIR_EVAL_BIG_ALLOC_H_
 #define LIR_EVAL_BIG_ALLOC_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <new>
 
@@ -21,10 +22,26 @@ inline constexpr size_t kHugePageBytes = size_t{2} << 20;
 /// A block of `bytes` (>= kHugePageBytes) aligned to kHugePageBytes, or null
 /// when the platform cannot map one (the caller then falls back).
 void* MapHuge(size_t bytes);
-/// Releases a block of `bytes` from MapHuge.
+/// Releases a block of `bytes` from MapHuge: into the block cache while it
+/// holds less than kCachedBytesLimit, else back to the kernel.
 void UnmapHuge(void* block, size_t bytes);
 /// Whether MapHuge can serve blocks on this platform.
 bool HugeMappingAvailable();
+
+/// Freed blocks are kept, up to this many bytes, for MapHuge to hand out
+/// again: a new mapping costs a page fault and the zeroing of every page
+/// touched (on a virtual machine, most of the CPU time of loading a large
+/// arrangement), and a process that maintains dataflows builds and drops
+/// arrangements of the same sizes again and again (docs/BENCHMARKS.md).
+inline constexpr size_t kCachedBytesLimit = size_t{1} << 30;
+
+/// What the block cache did since the process started.
+struct BlockCacheStats {
+  uint64_t mapped = 0;      ///< blocks mapped from the kernel
+  uint64_t reused = 0;      ///< blocks handed out again from the cache
+  size_t cached_bytes = 0;  ///< bytes held in the cache now
+};
+BlockCacheStats GetBlockCacheStats();
 
 }  // namespace big_alloc_internal
 
