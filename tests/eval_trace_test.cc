@@ -7,6 +7,7 @@
 
 #include "gtest/gtest.h"
 #include "lir/eval/datum.h"
+#include "src/eval/big_alloc.h"
 #include "src/eval/stable_vector.h"
 #include "src/eval/trace.h"
 
@@ -29,6 +30,29 @@ TEST(StableVector, ElementsKeepTheirIndexAndAddressAcrossChunks) {
   for (size_t i = 0; i < kCount; ++i) {
     ASSERT_EQ(v[i], static_cast<int64_t>(i) * 7 + 1) << "index " << i;
   }
+}
+
+TEST(BigAllocator, AFreedHugeBlockIsReusedAtItsSize) {
+  namespace internal = big_alloc_internal;
+  if (!internal::HugeMappingAvailable()) {
+    GTEST_SKIP() << "no huge-page mappings on this platform";
+  }
+  // An odd size no trace uses (3 MiB + 8 bytes, mapped as 4 MiB), so blocks
+  // other tests freed do not answer.
+  constexpr size_t kCount = (size_t{3} << 20) / 8 + 1;
+  BigAllocator<int64_t> alloc;
+  int64_t* block = alloc.allocate(kCount);
+  block[kCount - 1] = 42;
+  const internal::BlockCacheStats before = internal::GetBlockCacheStats();
+  alloc.deallocate(block, kCount);
+  int64_t* again = alloc.allocate(kCount);
+  const internal::BlockCacheStats after = internal::GetBlockCacheStats();
+  EXPECT_EQ(after.reused, before.reused + 1) << "the freed block was unmapped";
+  EXPECT_EQ(after.mapped, before.mapped) << "a new block was mapped";
+  EXPECT_EQ(again, block);
+  alloc.deallocate(again, kCount);
+  EXPECT_LE(internal::GetBlockCacheStats().cached_bytes,
+            internal::kCachedBytesLimit);
 }
 
 DataRow Key(int64_t k) { return DataRow{Datum::Int(k)}; }
@@ -131,6 +155,30 @@ TEST(TraceTombstones, ManyRetractionsAreSweptAndTheirSlotsReused) {
   absl::StatusOr<Multiset> all = trace.ReadAll(4);
   ASSERT_TRUE(all.ok());
   EXPECT_EQ(all->size(), 1 + 2 * static_cast<size_t>((kKeys + 2) / 3));
+}
+
+TEST(TraceLayoutModel, KeysValuesAndTheSingletonOptimization) {
+  // Key #0, value column #1 kept (a thinning): values "ab" and "cd" are
+  // 1 tag + 1 length + 2 bytes each.
+  Trace::Info info{.operator_name = "test"};
+  info.value_columns = std::vector<int>{1};
+  Trace trace(std::move(info));
+  auto row = [](int64_t k, const char* v) {
+    return DataRow{Datum::Int(k), Datum::String(v)};
+  };
+  ASSERT_TRUE(trace.Insert(Key(1), row(1, "ab"), 0, 1).ok());
+  ASSERT_TRUE(trace.Insert(Key(1), row(1, "cd"), 0, 1).ok());
+  ASSERT_TRUE(trace.Insert(Key(2), row(2, "ab"), 0, 2).ok());
+  ASSERT_TRUE(trace.EndRound(0, Compaction::kEager).ok());
+  // Keys: 2 * (9 + 4). Values: 3 * (4 + 4). Updates: (0, +1) stored, then
+  // (0, +1) again repeats it and is not stored, then (0, +2) is: 2 * 16.
+  EXPECT_EQ(trace.Stats("o").bytes, 26u + 24u + 32u);
+  // Round 1 retracts (1, "ab"); compaction moves (1, "cd") to round 1.
+  ASSERT_TRUE(trace.Insert(Key(1), row(1, "ab"), 1, -1).ok());
+  ASSERT_TRUE(trace.EndRound(1, Compaction::kEager).ok());
+  // Key 1: 13, "cd": 8, (1, +1): 16; key 2: 13, "ab": 8, (0, +2): 16.
+  EXPECT_EQ(trace.Stats("o").bytes, 74u);
+  EXPECT_EQ(trace.Stats("o").records, 2u);
 }
 
 }  // namespace

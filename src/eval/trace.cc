@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <compare>
 #include <utility>
 
 #include "lir/status_macros.h"
@@ -510,7 +511,8 @@ absl::Status Trace::Compact(uint64_t round, Compaction compaction) {
       tombstones_ > index_.size() - tombstones_) {
     SweepTombstones();
   }
-  if (compaction == Compaction::kEager) {
+  eager_ = compaction == Compaction::kEager;
+  if (eager_) {
     batches_ = records_ > 0 ? 1 : 0;
   } else if (inserted_this_round_ && stored) {
     // A round whose updates all cancelled within it leaves no batch.
@@ -522,6 +524,91 @@ absl::Status Trace::Compact(uint64_t round, Compaction compaction) {
   return absl::OkStatus();
 }
 
+uint64_t Trace::KeptValueBytes(const DataRow& val) const {
+  uint64_t bytes = 0;
+  if (info_.value_columns.has_value()) {
+    for (int c : *info_.value_columns) {
+      if (c >= 0 && static_cast<size_t>(c) < val.size()) {
+        bytes += EncodedDatumBytes(val[c]);
+      }
+    }
+  } else {
+    for (size_t c = info_.value_skip; c < val.size(); ++c) {
+      bytes += EncodedDatumBytes(val[c]);
+    }
+  }
+  return bytes;
+}
+
+// The layout of differential dataflow's ordered batches (ord_neu.rs), which
+// Materialize's arrangements use: per batch, the sorted keys; per key its
+// values (a key-only arrangement has no value layer); per value its
+// consolidated (time, diff) updates, 8 bytes each. Lists are delimited by
+// 4-byte offsets. A value whose one update equals the last update stored
+// stores none (differential's singleton optimization), which makes a
+// bulk-loaded arrangement at one time nearly free of times and diffs.
+uint64_t Trace::ModelledBytes() const {
+  struct Stored {
+    uint64_t batch;
+    const Slot* slot;
+    const Update* update;
+  };
+  std::vector<Stored> stored;
+  stored.reserve(records_);
+  bool key_only = true;
+  for (size_t slot = 0; slot < slots_.size(); ++slot) {
+    const Slot& s = slots_[slot];
+    for (const Update& u : s.updates) {
+      // Eagerly compacted traces are one batch; otherwise a batch per round.
+      stored.push_back({eager_ ? 0 : u.round, &s, &u});
+      key_only = key_only && KeptValueBytes(ValOf(s, u)) == 0;
+    }
+  }
+  auto val_of = [&](const Stored& e) -> const DataRow& {
+    return ValOf(*e.slot, *e.update);
+  };
+  std::sort(stored.begin(), stored.end(),
+            [&](const Stored& a, const Stored& b) {
+              if (a.batch != b.batch) return a.batch < b.batch;
+              if (a.slot != b.slot) return a.slot->key < b.slot->key;
+              if (const auto c = val_of(a) <=> val_of(b); c != 0) return c < 0;
+              return a.update->round < b.update->round;
+            });
+  constexpr uint64_t kOffsetBytes = 4;
+  constexpr uint64_t kTimeDiffBytes = 16;
+  uint64_t bytes = 0;
+  // The last (time, diff) stored in the batch; `have_last` false at a
+  // batch's start.
+  bool have_last = false;
+  uint64_t last_round = 0;
+  int64_t last_diff = 0;
+  for (size_t i = 0; i < stored.size();) {
+    const Stored& first = stored[i];
+    const bool new_key = i == 0 || stored[i - 1].batch != first.batch ||
+                         stored[i - 1].slot != first.slot;
+    if (i == 0 || stored[i - 1].batch != first.batch) have_last = false;
+    if (new_key) bytes += EncodedRowBytes(first.slot->key) + kOffsetBytes;
+    if (!key_only) bytes += KeptValueBytes(val_of(first)) + kOffsetBytes;
+    // The updates of this (batch, key, value).
+    size_t j = i + 1;
+    while (j < stored.size() && stored[j].batch == first.batch &&
+           stored[j].slot == first.slot && val_of(stored[j]) == val_of(first)) {
+      ++j;
+    }
+    const bool singleton = j - i == 1 && have_last &&
+                           first.update->round == last_round &&
+                           first.update->diff == last_diff;
+    if (!singleton) {
+      bytes += kTimeDiffBytes * (j - i);
+      have_last = true;
+      last_round = stored[j - 1].update->round;
+      last_diff = stored[j - 1].update->diff;
+    }
+    i = j;
+  }
+  return bytes;
+}
+
 ArrangementStats Trace::Stats(const std::string& object) const {
   ArrangementStats stats;
   stats.object = object;
@@ -530,29 +617,7 @@ ArrangementStats Trace::Stats(const std::string& object) const {
   stats.adapter = info_.adapter;
   stats.records = records_;
   stats.batches = batches_;
-  uint64_t bytes = batches_ * kBatchOverheadBytes;
-  for (size_t slot = 0; slot < slots_.size(); ++slot) {  // as in ReadAll
-    const Slot& s = slots_[slot];
-    if (s.updates.empty()) continue;
-    const uint64_t key_bytes = EncodedRowBytes(s.key);
-    for (const Update& update : s.updates) {
-      const DataRow& val = ValOf(s, update);
-      uint64_t val_bytes = 0;
-      if (info_.value_columns.has_value()) {
-        for (int c : *info_.value_columns) {
-          if (c >= 0 && static_cast<size_t>(c) < val.size()) {
-            val_bytes += EncodedDatumBytes(val[c]);
-          }
-        }
-      } else {
-        for (size_t c = info_.value_skip; c < val.size(); ++c) {
-          val_bytes += EncodedDatumBytes(val[c]);
-        }
-      }
-      bytes += key_bytes + val_bytes + kRecordOverheadBytes;
-    }
-  }
-  stats.bytes = bytes;
+  stats.bytes = ModelledBytes();
   if (spine_ != nullptr) {
     const spine::Spine& sp = spine_->spine;
     SpineStats spine_stats;

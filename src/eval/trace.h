@@ -35,11 +35,6 @@ uint64_t EncodedDatumBytes(const Datum& datum);
 /// Bytes of a row in the layout model: the sum of its datums.
 uint64_t EncodedRowBytes(const DataRow& row);
 
-/// Fixed bytes per record beyond its key and value: time and diff.
-inline constexpr uint64_t kRecordOverheadBytes = 16;
-/// Fixed bytes per batch (its bounds and description).
-inline constexpr uint64_t kBatchOverheadBytes = 64;
-
 /// Whether `a` and `b` hold the same datums with the same representation
 /// (unlike `==`, tells -0.0 from 0.0 and NaN payloads apart).
 bool IdenticalRows(const DataRow& a, const DataRow& b);
@@ -352,6 +347,12 @@ class Trace {
   absl::Status InsertAt(uint32_t slot, const DataRow& key, const DataRow& val,
                         uint64_t round, int64_t diff);
   void FreeSlot(uint32_t slot);
+  /// Encoded bytes of the columns of `val` the modelled layout keeps
+  /// (Info::value_columns, Info::value_skip).
+  uint64_t KeptValueBytes(const DataRow& val) const;
+  /// Stats' bytes: the updates held, laid out as differential's ordered
+  /// batches (docs/evaluator.md, "Arrangement layout model").
+  uint64_t ModelledBytes() const;
   /// EndRound's compaction and bookkeeping.
   absl::Status Compact(uint64_t round, Compaction compaction);
   /// Eager compaction of a slot's updates to `round`: one update per value,
@@ -400,6 +401,9 @@ class Trace {
   /// kNone: the number of rounds that added updates; kEager: 0 or 1.
   uint64_t batches_ = 0;
   bool inserted_this_round_ = false;
+  /// Whether the last EndRound compacted eagerly (the trace is then one
+  /// batch; otherwise one per round).
+  bool eager_ = false;
   std::unique_ptr<SpineState> spine_;
 };
 

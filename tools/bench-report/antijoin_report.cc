@@ -249,10 +249,11 @@ void AntiJoinSection(const Family& f, std::ostream& md) {
   }
   TotalsTable(load, retract, md);
   TimeTable(load, retract, md);
-  md << "\nBytes are the layout model of docs/evaluator.md (9 bytes per "
-        "integer datum, 16 per record for time and diff, 64 per batch), not "
-        "Materialize's allocations; compare records, and byte ratios within "
-        "this table.\n";
+  md << "\nBytes are the layout model of docs/evaluator.md (differential's "
+        "ordered batches: keys and kept value columns as encoded rows with "
+        "4-byte offsets, 16 bytes of time and diff per update that does not "
+        "repeat the last one stored), not Materialize's allocations; compare "
+        "records, and byte ratios within this table.\n";
 }
 
 }  // namespace bench_report
