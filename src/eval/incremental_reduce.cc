@@ -354,7 +354,12 @@ std::pair<std::string, std::string> ReduceNames(ReduceKind kind) {
 // arrangement holds each group's output row under its key.
 class ReduceOperator : public Operator {
  public:
-  using Operator::Operator;
+  explicit ReduceOperator(const Node& node)
+      : Operator(node),
+        projects_only_(node.As<ReduceOp>().key_plan.IsProjectionOnly() &&
+                       node.As<ReduceOp>().val_plan.IsProjectionOnly()),
+        plain_distinct_(node.As<ReduceOp>().kind == ReduceKind::kDistinct &&
+                        node.As<ReduceOp>().mfp_after.IsIdentity()) {}
   absl::StatusOr<Multiset> Run(Round& r) override {
     const ReduceOp& op = node().As<ReduceOp>();
     // With `input_key`, key_plan and val_plan read the input arrangement's
@@ -385,9 +390,16 @@ class ReduceOperator : public Operator {
     LIR_RETURN_IF_ERROR(ForEachDirtyKey(
         *input_, *output_, [&](const KeyRef& key, bool absent) -> absl::Status {
           LIR_RETURN_IF_ERROR(input_->ReadRefs(key, r.round + 1, refs));
+          desired.clear();
+          if (plain_distinct_) {
+            // ReduceGroup of a Distinct with nothing after it: the key once
+            // when the group's count is positive, without copying values.
+            LIR_ASSIGN_OR_RETURN(int64_t count, GroupTotal(refs));
+            if (count > 0) desired.emplace_back(*key.row, 1);
+            return output_->SetOwned(key, desired, r.round, emitted, absent);
+          }
           vals.clear();
           for (const auto& [val, diff] : refs) vals.emplace_back(*val, diff);
-          desired.clear();
           if (!vals.empty()) {
             LIR_ASSIGN_OR_RETURN(desired, ReduceGroup(op, *key.row, vals));
           }
@@ -400,11 +412,9 @@ class ReduceOperator : public Operator {
   // ReduceKeyVal for the common plans whose key and val plans only project
   // (columns in range): `row` splits without evaluating, its key moved out
   // when the key plan is the identity. False: evaluate with ReduceKeyVal.
-  static bool SplitByProjection(const ReduceOp& op, DataRow& row, DataRow& key,
-                                DataRow& val) {
-    if (!op.key_plan.IsProjectionOnly() || !op.val_plan.IsProjectionOnly()) {
-      return false;
-    }
+  bool SplitByProjection(const ReduceOp& op, DataRow& row, DataRow& key,
+                         DataRow& val) const {
+    if (!projects_only_) return false;
     auto in_range = [&](const MapFilterProject& mfp) {
       if (!mfp.project.has_value()) return true;
       for (int c : *mfp.project) {
@@ -429,6 +439,11 @@ class ReduceOperator : public Operator {
     }
     return true;
   }
+
+  // Whether key_plan and val_plan only project (checked once).
+  const bool projects_only_;
+  // A Distinct with an identity mfp_after (the group's output is its key).
+  const bool plain_distinct_;
 
  public:
   Trace* input_ = nullptr;

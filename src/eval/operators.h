@@ -30,6 +30,23 @@ absl::Status CheckNode(const Node& node);
 absl::StatusOr<std::optional<std::pair<DataRow, DataRow>>> ReduceKeyVal(
     const ReduceOp& op, const DataRow& row);
 
+/// The summed multiplicity of a Reduce group's values (a Multiset or a
+/// RefMultiset), as ReduceGroup sums it: OutOfRange on a negative
+/// multiplicity or an overflow.
+template <typename Vals>
+absl::StatusOr<int64_t> GroupTotal(const Vals& vals) {
+  int64_t total = 0;
+  for (const auto& [val, diff] : vals) {
+    if (diff < 0) {
+      return absl::OutOfRangeError("negative multiplicity in Reduce input");
+    }
+    if (__builtin_add_overflow(total, diff, &total)) {
+      return absl::OutOfRangeError("multiplicity out of 64-bit range");
+    }
+  }
+  return total;
+}
+
 /// The output rows of one Reduce group (consolidated): `key` followed by
 /// the aggregates over `vals` (the group's accumulated val rows,
 /// consolidated), then `mfp_after`. One row, or none when the group is empty

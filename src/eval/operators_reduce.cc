@@ -246,15 +246,7 @@ absl::StatusOr<std::optional<std::pair<DataRow, DataRow>>> ReduceKeyVal(
 absl::StatusOr<Multiset> ReduceGroup(const ReduceOp& op, const DataRow& key,
                                      const Multiset& vals) {
   LIR_ASSIGN_OR_RETURN(std::vector<AggSpec> specs, AggregatesInOrder(op));
-  int64_t total = 0;
-  for (const auto& [row, diff] : vals) {
-    if (diff < 0) {
-      return absl::OutOfRangeError("negative multiplicity in Reduce input");
-    }
-    if (__builtin_add_overflow(total, diff, &total)) {
-      return absl::OutOfRangeError("multiplicity out of 64-bit range");
-    }
-  }
+  LIR_ASSIGN_OR_RETURN(const int64_t total, GroupTotal(vals));
   Multiset result;
   if (total == 0) return result;
   DataRow out = key;

@@ -103,10 +103,23 @@ uint32_t Trace::SlotFor(const KeyRef& key, DataRow* owned) {
   return EntrySlot(*it);  // found, or just made
 }
 
-// Out of line: inlined into SetDifference's key loop, GCC 12 emitted no
-// prefetch instruction at all.
 void Trace::Prefetch(const KeyRef& key) const {
-  if (key.owner != this) index_.prefetch(key);
+  if (key.owner != this) PrefetchIndex(key);
+}
+
+// GCC 12's dead-code elimination deletes the __builtin_prefetch calls of
+// absl's raw_hash_set::prefetch when NDEBUG is defined (checked with objdump:
+// this function was a bare `ret` in the release build, so no lookup of any
+// trace was ever prefetched). Turning that pass off for this one function
+// keeps them.
+__attribute__((noinline, optimize("no-tree-dce"))) void Trace::PrefetchIndex(
+    const KeyRef& key) const {
+  index_.prefetch(key);
+}
+
+__attribute__((noinline, optimize("no-tree-dce"))) void Trace::PrefetchEntry(
+    uint64_t entry) const {
+  index_.prefetch(entry);
 }
 
 void Trace::Reserve(size_t keys) {
@@ -172,7 +185,7 @@ absl::Status Trace::BatchInserter::Push(DataRow key, DataRow val,
   p.val_ref = val_ref;
   p.diff = diff;
   p.hash = HashRow(p.key);
-  trace_.index_.prefetch(KeyRef(p.key, p.hash, nullptr, 0));
+  trace_.PrefetchIndex(KeyRef(p.key, p.hash, nullptr, 0));
   ++size_;
   return absl::OkStatus();
 }
@@ -477,7 +490,7 @@ void Trace::SweepTombstones() {
   for (size_t i = 0; i < swept.size(); ++i) {
     if (i + kAhead < swept.size()) {
       const uint32_t next = swept[i + kAhead];
-      index_.prefetch(Entry(slots_[next].hash, next));
+      PrefetchEntry(Entry(slots_[next].hash, next));
     }
     FreeSlot(swept[i]);
   }

@@ -328,6 +328,9 @@ class Trace {
   const DataRow& ValOf(const Slot& slot, const Update& u) const {
     return u.val == nullptr ? slot.key : *u.val;
   }
+  /// Fetch the index entries a lookup of `key` (of `entry`) reads.
+  void PrefetchIndex(const KeyRef& key) const;
+  void PrefetchEntry(uint64_t entry) const;
   /// The slot number of `key`, or kNoSlot.
   uint32_t FindSlot(const KeyRef& key) const;
   static constexpr uint32_t kNoSlot = UINT32_MAX;
