@@ -167,6 +167,12 @@ absl::StatusOr<FastPathPeek> FastPathPeek::Make(const std::string& object,
   }
   peek.mfp_.project = std::move(project);
   absl::Status supported = CheckMfp(peek.mfp_);
+  if (supported.ok()) {
+    // The same compile CheckMfp made: evaluated on every row of the peek.
+    absl::StatusOr<CompiledMfp> compiled = CompiledMfp::Compile(peek.mfp_);
+    if (compiled.ok()) peek.compiled_mfp_ = *std::move(compiled);
+    supported = compiled.status();
+  }
   if (!supported.ok()) {
     return absl::Status(supported.code(),
                         absl::StrCat(object, ": ", supported.message()));
@@ -206,7 +212,7 @@ absl::StatusOr<Multiset> FastPathPeek::Answer(const Multiset& contents) const {
       input = row;
     }
     LIR_ASSIGN_OR_RETURN(std::optional<DataRow> kept,
-                         EvalMfp(mfp_, std::move(input)));
+                         compiled_mfp_.Eval(std::move(input)));
     if (!kept.has_value()) continue;
     if (count < 0 && kind_ == FastPath::Kind::kReadIndex) {
       return absl::InvalidArgumentError(

@@ -13,7 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "lir/eval/budget.h"
-#include "lir/eval/scalar_eval.h"
+#include "lir/eval/compiled_scalar.h"
 #include "lir/eval/snapshot.h"
 #include "lir/interp/arity.h"
 #include "lir/node_error.h"
@@ -172,7 +172,10 @@ class IncrementalDataflow : public Dataflow {
       if (it == changes.end()) continue;
       Trace::BatchInserter batch(*import.trace, round, it->second.size());
       for (const auto& [row, diff] : it->second) {
-        absl::StatusOr<DataRow> key = EvalKey(import.key, row);
+        absl::StatusOr<DataRow> key =
+            import.compiled_key.ok()
+                ? import.compiled_key->Eval(row)
+                : absl::StatusOr<DataRow>(import.compiled_key.status());
         if (!key.ok()) {
           return batch.FinishWith(absl::InvalidArgumentError(absl::StrCat(
               "index of ", import.global, ": ", key.status().message())));

@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "lir/eval/budget.h"
+#include "lir/eval/compiled_scalar.h"
 #include "lir/eval/dataflow.h"
 #include "lir/eval/datum.h"
 #include "lir/interp/arity.h"
@@ -147,6 +148,9 @@ class Graph {
     std::string global;
     std::vector<ScalarExpr> key;
     Trace* trace;
+    /// `key` compiled when the import is made; an error is reported by the
+    /// first row it would key.
+    absl::StatusOr<CompiledKey> compiled_key;
   };
   const std::vector<ImportEntry>& imports() const { return imports_; }
 

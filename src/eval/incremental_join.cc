@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "lir/eval/scalar_eval.h"
+#include "lir/eval/compiled_scalar.h"
 #include "lir/status_macros.h"
 #include "src/eval/incremental_internal.h"
 #include "src/eval/layout_read.h"
@@ -30,11 +30,44 @@ struct Arranged {
   std::vector<ScalarExpr> key;
   /// A linear stage's stream arrangement, fed by the stage while running.
   bool stage = false;
+  /// `key` compiled (when the join is built).
+  CompiledKey compiled_key;
 };
+
+// A join stage's expressions, compiled when the join is built.
+struct CompiledStage {
+  CompiledKey stream_key;
+  CompiledKey lookup_key;
+  CompiledClosure closure;
+};
+
+// A join path's expressions, compiled when the join is built.
+struct CompiledPath {
+  CompiledClosure initial;
+  CompiledClosure final_closure;
+  std::vector<CompiledStage> stages;
+};
+
+absl::StatusOr<CompiledPath> CompilePath(const JoinPath& path) {
+  CompiledPath out;
+  LIR_ASSIGN_OR_RETURN(out.initial,
+                       CompiledClosure::Compile(path.initial_closure));
+  LIR_ASSIGN_OR_RETURN(out.final_closure,
+                       CompiledClosure::Compile(path.final_closure));
+  for (const JoinStage& stage : path.stages) {
+    CompiledStage c;
+    LIR_ASSIGN_OR_RETURN(c.stream_key, CompiledKey::Compile(stage.stream_key));
+    LIR_ASSIGN_OR_RETURN(c.lookup_key, CompiledKey::Compile(stage.lookup_key));
+    LIR_ASSIGN_OR_RETURN(c.closure, CompiledClosure::Compile(stage.closure));
+    out.stages.push_back(std::move(c));
+  }
+  return out;
+}
 
 // A path's first stream: a delta path starts from its source's layout row
 // (../shared/reference/SEMANTICS.md 8.4), then `initial_closure`.
 absl::StatusOr<Multiset> ApplyInitial(const Node& join, const JoinPath& path,
+                                      const CompiledClosure& initial,
                                       const Multiset& changes) {
   LayoutReader reader;
   if (!changes.empty()) {
@@ -48,15 +81,16 @@ absl::StatusOr<Multiset> ApplyInitial(const Node& join, const JoinPath& path,
   for (const auto& [source_row, diff] : changes) {
     LIR_ASSIGN_OR_RETURN(DataRow row, reader.Apply(source_row));
     LIR_ASSIGN_OR_RETURN(std::optional<DataRow> mapped,
-                         ApplyClosure(path.initial_closure, std::move(row)));
+                         initial.Apply(std::move(row)));
     if (mapped.has_value()) out.emplace_back(std::move(*mapped), diff);
   }
   return Consolidate(std::move(out));
 }
 
-absl::Status Emit(const JoinStage& stage, const DataRow& key,
-                  const DataRow& stream, const DataRow& lookup, int64_t d1,
-                  int64_t d2, std::vector<RowDiff>& out) {
+absl::Status Emit(const JoinStage& stage, const CompiledStage& compiled,
+                  const DataRow& key, const DataRow& stream,
+                  const DataRow& lookup, int64_t d1, int64_t d2,
+                  std::vector<RowDiff>& out) {
   int64_t diff = 0;
   if (__builtin_mul_overflow(d1, d2, &diff)) {
     return absl::OutOfRangeError("multiplicity overflow in a join");
@@ -64,7 +98,7 @@ absl::Status Emit(const JoinStage& stage, const DataRow& key,
   DataRow joined =
       JoinedRow(key, stream, stage.stream_thinning, lookup, stage.lookup_key);
   LIR_ASSIGN_OR_RETURN(std::optional<DataRow> row,
-                       ApplyClosure(stage.closure, std::move(joined)));
+                       compiled.closure.Apply(std::move(joined)));
   if (row.has_value()) out.emplace_back(std::move(*row), diff);
   return absl::OkStatus();
 }
@@ -79,16 +113,18 @@ uint64_t JoinedBytes(const DataRow& row, const Multiset& matches) {
 
 // `stream` x the lookup's contents at rounds < `before`, counted against
 // the stage's `rows`.
-absl::Status StreamTimesLookup(const JoinStage& stage, const Multiset& stream,
-                               const Trace& lookup, uint64_t before,
-                               RowCounter& rows, std::vector<RowDiff>& out) {
+absl::Status StreamTimesLookup(const JoinStage& stage,
+                               const CompiledStage& compiled,
+                               const Multiset& stream, const Trace& lookup,
+                               uint64_t before, RowCounter& rows,
+                               std::vector<RowDiff>& out) {
   for (const auto& [s, ds] : stream) {
-    LIR_ASSIGN_OR_RETURN(DataRow key, EvalKey(stage.stream_key, s));
+    LIR_ASSIGN_OR_RETURN(DataRow key, compiled.stream_key.Eval(s));
     LIR_ASSIGN_OR_RETURN(Multiset matches, lookup.Read(key, before));
     LIR_RETURN_IF_ERROR(rows.Add(matches.size()));
     LIR_RETURN_IF_ERROR(rows.AddBytes(JoinedBytes(s, matches)));
     for (const auto& [l, dl] : matches) {
-      LIR_RETURN_IF_ERROR(Emit(stage, key, s, l, ds, dl, out));
+      LIR_RETURN_IF_ERROR(Emit(stage, compiled, key, s, l, ds, dl, out));
     }
   }
   return absl::OkStatus();
@@ -103,18 +139,20 @@ class JoinOperator : public Operator {
     for (const Arranged& a : arranged_) {
       if (!a.own || a.stage) continue;
       for (const auto& [row, diff] : r.delta(inputs[a.relation])) {
-        LIR_ASSIGN_OR_RETURN(DataRow key, EvalKey(a.key, row));
+        LIR_ASSIGN_OR_RETURN(DataRow key, a.compiled_key.Eval(row));
         LIR_RETURN_IF_ERROR(a.trace->Insert(key, row, r.round, diff));
       }
     }
     std::vector<RowDiff> all;
     for (size_t p = 0; p < op.paths.size(); ++p) {
       const JoinPath& path = op.paths[p];
-      LIR_ASSIGN_OR_RETURN(
-          Multiset stream,
-          ApplyInitial(node(), path, r.delta(inputs[path.source_relation])));
+      const CompiledPath& compiled_path = paths_[p];
+      LIR_ASSIGN_OR_RETURN(Multiset stream,
+                           ApplyInitial(node(), path, compiled_path.initial,
+                                        r.delta(inputs[path.source_relation])));
       for (size_t i = 0; i < path.stages.size(); ++i) {
         const JoinStage& stage = path.stages[i];
+        const CompiledStage& compiled = compiled_path.stages[i];
         const Arranged& lookup = arranged_[lookup_of_[p][i]];
         std::vector<RowDiff> out;
         RowCounter rows(r.max_rows, r.round, r.max_bytes);
@@ -123,38 +161,39 @@ class JoinOperator : public Operator {
           const Arranged& s = arranged_[stream_of_[i]];
           if (s.stage) {
             for (const auto& [row, diff] : stream) {
-              LIR_ASSIGN_OR_RETURN(DataRow key, EvalKey(s.key, row));
+              LIR_ASSIGN_OR_RETURN(DataRow key, s.compiled_key.Eval(row));
               LIR_RETURN_IF_ERROR(s.trace->Insert(key, row, r.round, diff));
             }
           }
-          LIR_RETURN_IF_ERROR(StreamTimesLookup(stage, stream, *lookup.trace,
-                                                r.round, rows, out));
+          LIR_RETURN_IF_ERROR(StreamTimesLookup(
+              stage, compiled, stream, *lookup.trace, r.round, rows, out));
           for (const auto& [l, dl] : r.delta(inputs[stage.lookup_relation])) {
-            LIR_ASSIGN_OR_RETURN(DataRow key, EvalKey(stage.lookup_key, l));
+            LIR_ASSIGN_OR_RETURN(DataRow key, compiled.lookup_key.Eval(l));
             LIR_ASSIGN_OR_RETURN(Multiset matches,
                                  s.trace->Read(key, r.round + 1));
             LIR_RETURN_IF_ERROR(rows.Add(matches.size()));
             LIR_RETURN_IF_ERROR(rows.AddBytes(JoinedBytes(l, matches)));
             for (const auto& [srow, ds] : matches) {
-              LIR_RETURN_IF_ERROR(Emit(stage, key, srow, l, ds, dl, out));
+              LIR_RETURN_IF_ERROR(
+                  Emit(stage, compiled, key, srow, l, ds, dl, out));
             }
           }
         } else {
           const uint64_t before = stage.lookup_relation < path.source_relation
                                       ? r.round + 1
                                       : r.round;
-          LIR_RETURN_IF_ERROR(StreamTimesLookup(stage, stream, *lookup.trace,
-                                                before, rows, out));
+          LIR_RETURN_IF_ERROR(StreamTimesLookup(
+              stage, compiled, stream, *lookup.trace, before, rows, out));
         }
         LIR_ASSIGN_OR_RETURN(stream, Consolidate(std::move(out)));
       }
       for (auto& [row, diff] : stream) {
-        if (!path.final_closure.has_value()) {
+        if (!compiled_path.final_closure.present()) {
           all.emplace_back(std::move(row), diff);
           continue;
         }
         LIR_ASSIGN_OR_RETURN(std::optional<DataRow> mapped,
-                             ApplyClosure(path.final_closure, std::move(row)));
+                             compiled_path.final_closure.Apply(std::move(row)));
         if (mapped.has_value()) all.emplace_back(std::move(*mapped), diff);
       }
     }
@@ -166,6 +205,8 @@ class JoinOperator : public Operator {
   std::vector<std::vector<size_t>> lookup_of_;
   /// Linear only, per stage: the index in arranged_ of the stream.
   std::vector<size_t> stream_of_;
+  /// Per path, its expressions compiled.
+  std::vector<CompiledPath> paths_;
 };
 
 }  // namespace
@@ -265,6 +306,15 @@ absl::StatusOr<size_t> BuildJoin(const Node& node, Graph& graph) {
                                        SIZE_MAX, stage.stream_key, true});
       op->stream_of_.push_back(op->arranged_.size() - 1);
     }
+  }
+  // Every expression compiled once, before any row (CheckNode compiled the
+  // same ones, so this does not fail on a checked plan).
+  for (Arranged& a : op->arranged_) {
+    LIR_ASSIGN_OR_RETURN(a.compiled_key, CompiledKey::Compile(a.key));
+  }
+  for (const JoinPath& path : join.paths) {
+    LIR_ASSIGN_OR_RETURN(CompiledPath compiled, CompilePath(path));
+    op->paths_.push_back(std::move(compiled));
   }
   return graph.Add(std::move(op));
 }

@@ -8,7 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "lir/eval/scalar_eval.h"
+#include "lir/eval/compiled_scalar.h"
 #include "lir/interp/arrangements_built.h"
 #include "lir/status_macros.h"
 #include "src/eval/incremental_internal.h"
@@ -60,7 +60,8 @@ Trace* Graph::Import(const std::string& name, const ArrangementForm& form,
   info.lir_id = lir_id;
   info.value_columns = form.thinning;
   Trace* trace = NewTrace(std::move(info));
-  imports_.push_back(ImportEntry{name, form.key, trace});
+  imports_.push_back(
+      ImportEntry{name, form.key, trace, CompiledKey::Compile(form.key)});
   return trace;
 }
 
@@ -86,13 +87,25 @@ bool KeepsRow(const MapFilterProject& mfp, const DataRow& row) {
   return true;
 }
 
-// The future updates of one temporal MFP (temporal.h): each change is
-// moved to the rounds its bounds give; those after the current round wait
-// here until it comes. Holds at most two entries per change received.
+// One MFP of an operator, compiled when the operator is built: an ordinary
+// MFP as a CompiledMfp; a temporal one as its plan (temporal.h) and the
+// future updates it makes: each change is moved to the rounds its bounds
+// give; those after the current round wait here until it comes. Holds at
+// most two entries per change received.
 class TemporalQueue {
  public:
   explicit TemporalQueue(const MapFilterProject& mfp) {
-    if (!HasTemporal(mfp)) return;
+    if (!HasTemporal(mfp)) {
+      // CheckNode compiled the same MFP: this cannot fail on a checked
+      // plan; if it does, the first row reports it.
+      absl::StatusOr<CompiledMfp> compiled = CompiledMfp::Compile(mfp);
+      if (compiled.ok()) {
+        compiled_ = *std::move(compiled);
+      } else {
+        compile_error_ = compiled.status();
+      }
+      return;
+    }
     // CheckNode accepted the MFP before the dataflow was built.
     absl::StatusOr<TemporalMfp> plan = PlanTemporal(mfp);
     if (plan.ok()) {
@@ -102,6 +115,11 @@ class TemporalQueue {
     }
   }
   bool active() const { return plan_.has_value() || !error_.ok(); }
+  /// The ordinary MFP, compiled (when not active()).
+  absl::StatusOr<const CompiledMfp*> compiled() const {
+    LIR_RETURN_IF_ERROR(compile_error_);
+    return &compiled_;
+  }
   std::optional<uint64_t> Next() const {
     if (pending_.empty()) return std::nullopt;
     return pending_.begin()->first;
@@ -127,6 +145,8 @@ class TemporalQueue {
  private:
   std::optional<TemporalMfp> plan_;
   absl::Status error_;
+  CompiledMfp compiled_;
+  absl::Status compile_error_;
   std::map<uint64_t, std::vector<RowDiff>> pending_;
 };
 
@@ -160,6 +180,7 @@ absl::StatusOr<Multiset> SeekThenMfp(Multiset in,
     }
     if (unchanged) return in;
   }
+  LIR_ASSIGN_OR_RETURN(const CompiledMfp* compiled, temporal.compiled());
   std::vector<RowDiff> out;
   out.reserve(in.size());
   for (auto& [row, diff] : in) {
@@ -168,7 +189,7 @@ absl::StatusOr<Multiset> SeekThenMfp(Multiset in,
       continue;
     }
     LIR_ASSIGN_OR_RETURN(std::optional<DataRow> mapped,
-                         EvalMfp(mfp, std::move(row)));
+                         compiled->Eval(std::move(row)));
     if (mapped.has_value()) out.emplace_back(std::move(*mapped), diff);
   }
   return Consolidate(std::move(out));
@@ -253,29 +274,34 @@ class MfpOperator : public Operator {
 class FlatMapOperator : public Operator {
  public:
   explicit FlatMapOperator(const Node& node)
-      : Operator(node), temporal_(node.As<FlatMapOp>().mfp_after) {}
+      : Operator(node),
+        compiled_(CompiledFlatMap::Compile(node.As<FlatMapOp>())),
+        temporal_(node.As<FlatMapOp>().mfp_after) {}
   bool AlwaysRun() const override { return temporal_.Next().has_value(); }
   std::optional<uint64_t> PendingRound() const override {
     return temporal_.Next();
   }
   absl::StatusOr<Multiset> Run(Round& r) override {
-    const FlatMapOp& op = node().As<FlatMapOp>();
     RowCounter produced(r.max_rows, r.round, r.max_bytes);
     std::vector<RowDiff> out;
     LIR_ASSIGN_OR_RETURN(Multiset read,
                          ReadAsLayout(node(), r.TakeDelta(inputs[0])));
+    // A FlatMap the plan check accepted compiles; otherwise the first row
+    // reports why.
+    if (!read.empty()) LIR_RETURN_IF_ERROR(compiled_.status());
+    const CompiledFlatMap* compiled = compiled_.ok() ? &*compiled_ : nullptr;
     if (temporal_.active()) {
       // The table function's rows, then the temporal mfp_after.
       for (const auto& [row, diff] : read) {
         LIR_ASSIGN_OR_RETURN(std::vector<DataRow> rows,
-                             FlatMapJoinedRows(op, row, &produced));
+                             compiled->JoinedRows(row, &produced));
         for (DataRow& joined : rows) out.emplace_back(std::move(joined), diff);
       }
       return temporal_.Apply(std::move(out), r.round);
     }
     for (const auto& [row, diff] : read) {
       LIR_ASSIGN_OR_RETURN(std::vector<DataRow> rows,
-                           FlatMapRow(op, row, &produced));
+                           compiled->Rows(row, &produced));
       for (DataRow& produced : rows)
         out.emplace_back(std::move(produced), diff);
     }
@@ -283,6 +309,7 @@ class FlatMapOperator : public Operator {
   }
 
  private:
+  absl::StatusOr<CompiledFlatMap> compiled_;
   TemporalQueue temporal_;
 };
 
@@ -372,10 +399,14 @@ class ArrangeByOperator : public Operator {
     LIR_ASSIGN_OR_RETURN(
         Multiset out, SeekThenMfp(std::move(read), std::nullopt, op.input_mfp,
                                   temporal_, r.round));
-    for (const Offered& form : own_) {
+    for (size_t f = 0; f < own_.size(); ++f) {
+      const Offered& form = own_[f];
+      const absl::StatusOr<CompiledKey>& compiled = own_keys_[f];
       Trace::BatchInserter batch(*form.trace, r.round, out.size());
       for (const auto& [row, diff] : out) {
-        absl::StatusOr<DataRow> key = EvalKey(form.key, row);
+        absl::StatusOr<DataRow> key =
+            compiled.ok() ? compiled->Eval(row)
+                          : absl::StatusOr<DataRow>(compiled.status());
         if (!key.ok()) return batch.FinishWith(key.status());
         LIR_RETURN_IF_ERROR(batch.Add(*std::move(key), row, diff));
       }
@@ -383,8 +414,9 @@ class ArrangeByOperator : public Operator {
     }
     return out;
   }
-  /// The forms this ArrangeBy builds itself.
+  /// The forms this ArrangeBy builds itself, and their keys compiled.
   std::vector<Offered> own_;
+  std::vector<absl::StatusOr<CompiledKey>> own_keys_;
 
  private:
   TemporalQueue temporal_;
@@ -493,6 +525,7 @@ absl::StatusOr<size_t> BuildArrangeBy(const Node& node, Graph& graph) {
     info.value_columns = form.thinning;
     Offered own{form.key, graph.NewTrace(std::move(info))};
     op->own_.push_back(own);
+    op->own_keys_.push_back(CompiledKey::Compile(form.key));
     op->offered.push_back(own);
   }
   return graph.Add(std::move(op));

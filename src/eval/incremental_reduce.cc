@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "lir/eval/scalar_eval.h"
+#include "lir/eval/compiled_scalar.h"
 #include "lir/layout.h"
 #include "lir/status_macros.h"
 #include "src/eval/incremental_internal.h"
@@ -26,11 +26,15 @@ namespace {
 constexpr size_t kAhead = 16;
 
 // Inserts `changes` into `trace` keyed by `key` evaluated on each row.
+// The key is compiled once per call (a round), not per row.
 absl::Status InsertRows(Trace& trace, const std::vector<ScalarExpr>& key,
                         const Multiset& changes, uint64_t round) {
+  const absl::StatusOr<CompiledKey> compiled = CompiledKey::Compile(key);
   Trace::BatchInserter batch(trace, round, changes.size());
   for (const auto& [row, diff] : changes) {
-    absl::StatusOr<DataRow> k = EvalKey(key, row);
+    absl::StatusOr<DataRow> k =
+        compiled.ok() ? compiled->Eval(row)
+                      : absl::StatusOr<DataRow>(compiled.status());
     if (!k.ok()) return batch.FinishWith(k.status());
     LIR_RETURN_IF_ERROR(batch.Add(*std::move(k), row, diff));
   }
@@ -320,9 +324,14 @@ absl::StatusOr<Multiset> ArmRows(const ArmTrace& arm, Multiset rows) {
     }
     std::vector<RowDiff> mapped;
     mapped.reserve(rows.size());
+    // Compiled once per read and call, not per row.
+    std::optional<CompiledMfp> compiled;
+    if (!rows.empty()) {
+      LIR_ASSIGN_OR_RETURN(compiled, CompiledMfp::Compile(*mfp));
+    }
     for (auto& [row, diff] : rows) {
       LIR_ASSIGN_OR_RETURN(std::optional<DataRow> kept,
-                           EvalMfp(*mfp, std::move(row)));
+                           compiled->Eval(std::move(row)));
       if (kept.has_value()) mapped.emplace_back(std::move(*kept), diff);
     }
     rows = std::move(mapped);
@@ -370,7 +379,7 @@ class ReduceOperator : public Operator {
     for (auto& [row, diff] : in) {
       DataRow key, val;
       if (!SplitByProjection(op, row, key, val)) {
-        auto evaluated = ReduceKeyVal(op, row);
+        auto evaluated = compiled_->KeyVal(row);
         if (!evaluated.ok()) return batch.FinishWith(evaluated.status());
         auto& key_val = *evaluated;
         if (!key_val.has_value()) continue;
@@ -401,7 +410,7 @@ class ReduceOperator : public Operator {
           vals.clear();
           for (const auto& [val, diff] : refs) vals.emplace_back(*val, diff);
           if (!vals.empty()) {
-            LIR_ASSIGN_OR_RETURN(desired, ReduceGroup(op, *key.row, vals));
+            LIR_ASSIGN_OR_RETURN(desired, compiled_->Group(*key.row, vals));
           }
           return output_->SetOwned(key, desired, r.round, emitted, absent);
         }));
@@ -448,6 +457,8 @@ class ReduceOperator : public Operator {
  public:
   Trace* input_ = nullptr;
   Trace* output_ = nullptr;
+  /// The plans compiled when the operator is built.
+  std::optional<CompiledReduce> compiled_;
 };
 
 // TopK per dirty group: the input arrangement by group key, the output
@@ -469,7 +480,7 @@ class TopKOperator : public Operator {
                                input_->Read(*key.row, r.round + 1));
           Multiset selected;
           if (!rows.empty()) {
-            LIR_ASSIGN_OR_RETURN(selected, TopKGroup(op, rows));
+            LIR_ASSIGN_OR_RETURN(selected, compiled_->Group(rows));
           }
           desired.clear();
           for (const auto& [row, d] : selected) desired.emplace_back(&row, d);
@@ -480,6 +491,8 @@ class TopKOperator : public Operator {
 
   Trace* input_ = nullptr;
   Trace* output_ = nullptr;
+  /// The limit compiled when the operator is built.
+  std::optional<CompiledTopK> compiled_;
 };
 
 }  // namespace
@@ -547,6 +560,8 @@ absl::StatusOr<size_t> BuildSetDifference(const Node& node, Graph& graph) {
 absl::StatusOr<size_t> BuildReduce(const Node& node, Graph& graph) {
   const ReduceOp& reduce = node.As<ReduceOp>();
   auto op = std::make_unique<ReduceOperator>(node);
+  LIR_ASSIGN_OR_RETURN(op->compiled_,
+                       CompiledReduce::Compile(node.As<ReduceOp>()));
   op->inputs = {graph.OpOf(node.inputs[0].get())};
   auto [input_name, output_name] = ReduceNames(reduce.kind);
   Trace::Info in;
@@ -597,6 +612,7 @@ absl::StatusOr<size_t> BuildTopK(const Node& node, Graph& graph) {
   const TopKOp& topk = node.As<TopKOp>();
   const bool top1 = topk.kind == TopKKind::kMonotonicTop1;
   auto op = std::make_unique<TopKOperator>(node);
+  LIR_ASSIGN_OR_RETURN(op->compiled_, CompiledTopK::Compile(node.As<TopKOp>()));
   op->inputs = {graph.OpOf(node.inputs[0].get())};
   Trace::Info in;
   in.operator_name = top1 ? "Arranged MonotonicTop1 partial [val: empty]"

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "lir/eval/scalar_eval.h"
+#include "lir/eval/compiled_scalar.h"
 #include "lir/status_macros.h"
 
 namespace lir::eval {
@@ -22,7 +22,9 @@ absl::StatusOr<LayoutReader> LayoutReader::For(const ArrangementForm& form) {
     reader.identity_ = layout->column[p] == p;
   }
   reader.layout_ = std::move(*layout);
-  reader.key_ = form.key;
+  for (const ScalarExpr& e : form.key) {
+    reader.key_.push_back(CompiledScalar::Compile(e));
+  }
   return reader;
 }
 
@@ -41,7 +43,8 @@ absl::StatusOr<DataRow> LayoutReader::Apply(const DataRow& row) const {
       out.push_back(row[c]);
     } else if (static_cast<size_t>(p) < key_.size()) {
       // A key expression's own value (e.g. `(#0 + 1)`).
-      LIR_ASSIGN_OR_RETURN(Datum v, EvalScalar(key_[p], row));
+      LIR_RETURN_IF_ERROR(key_[p].status());
+      LIR_ASSIGN_OR_RETURN(Datum v, key_[p]->Eval(row));
       out.push_back(std::move(v));
     } else {
       return absl::InvalidArgumentError(

@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "lir/arrangement.h"
+#include "lir/eval/compiled_scalar.h"
 #include "lir/eval/datum.h"
 #include "lir/layout.h"
 #include "lir/node.h"
@@ -41,7 +42,9 @@ class LayoutReader {
  private:
   bool identity_ = true;
   Layout layout_;
-  std::vector<ScalarExpr> key_;
+  /// The form's key expressions, compiled when the reader is made; one
+  /// that does not compile fails where it is read.
+  std::vector<absl::StatusOr<CompiledScalar>> key_;
 };
 
 /// The reader for the arranged read `node` makes of its input, whose rows

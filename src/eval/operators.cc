@@ -13,6 +13,7 @@
 #include "lir/eval/scalar_eval.h"
 #include "lir/status_macros.h"
 #include "src/eval/values/eval_internal.h"
+#include "src/eval/values/temporal.h"
 
 namespace lir::eval {
 namespace {
@@ -238,26 +239,37 @@ absl::Status CheckNode(const Node& node) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<DataRow>> FlatMapRow(const FlatMapOp& op,
-                                                const DataRow& row,
-                                                RowCounter* rows) {
-  LIR_ASSIGN_OR_RETURN(std::vector<DataRow> joined,
-                       FlatMapJoinedRows(op, row, rows));
+absl::StatusOr<CompiledFlatMap> CompiledFlatMap::Compile(const FlatMapOp& op) {
+  LIR_RETURN_IF_ERROR(CheckTableFunction(op));
+  CompiledFlatMap out;
+  out.op_ = &op;
+  LIR_ASSIGN_OR_RETURN(out.exprs_, CompiledKey::Compile(op.exprs));
+  if (!HasTemporal(op.mfp_after)) {
+    LIR_ASSIGN_OR_RETURN(out.mfp_after_, CompiledMfp::Compile(op.mfp_after));
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<DataRow>> CompiledFlatMap::Rows(
+    const DataRow& row, RowCounter* rows) const {
+  if (!mfp_after_.has_value()) {
+    return absl::InternalError("a temporal filter evaluated without the round");
+  }
+  LIR_ASSIGN_OR_RETURN(std::vector<DataRow> joined, JoinedRows(row, rows));
   std::vector<DataRow> out;
   out.reserve(joined.size());
   for (DataRow& r : joined) {
     LIR_ASSIGN_OR_RETURN(std::optional<DataRow> kept,
-                         EvalMfp(op.mfp_after, std::move(r)));
+                         mfp_after_->Eval(std::move(r)));
     if (kept.has_value()) out.push_back(std::move(*kept));
   }
   return out;
 }
 
-absl::StatusOr<std::vector<DataRow>> FlatMapJoinedRows(const FlatMapOp& op,
-                                                       const DataRow& row,
-                                                       RowCounter* rows) {
-  LIR_RETURN_IF_ERROR(CheckTableFunction(op));
-  LIR_ASSIGN_OR_RETURN(DataRow args, EvalKey(op.exprs, row));
+absl::StatusOr<std::vector<DataRow>> CompiledFlatMap::JoinedRows(
+    const DataRow& row, RowCounter* rows) const {
+  const FlatMapOp& op = *op_;
+  LIR_ASSIGN_OR_RETURN(DataRow args, exprs_.Eval(row));
   RowCounter one_call(kDefaultMaxRowsPerRound, 0);
   RowCounter& counter = rows != nullptr ? *rows : one_call;
   if (op.func == "generate_series") return GenerateSeries(row, args, counter);
@@ -273,6 +285,20 @@ absl::StatusOr<std::vector<DataRow>> FlatMapJoinedRows(const FlatMapOp& op,
     out.push_back(std::move(joined));
   }
   return out;
+}
+
+absl::StatusOr<std::vector<DataRow>> FlatMapRow(const FlatMapOp& op,
+                                                const DataRow& row,
+                                                RowCounter* rows) {
+  LIR_ASSIGN_OR_RETURN(CompiledFlatMap compiled, CompiledFlatMap::Compile(op));
+  return compiled.Rows(row, rows);
+}
+
+absl::StatusOr<std::vector<DataRow>> FlatMapJoinedRows(const FlatMapOp& op,
+                                                       const DataRow& row,
+                                                       RowCounter* rows) {
+  LIR_ASSIGN_OR_RETURN(CompiledFlatMap compiled, CompiledFlatMap::Compile(op));
+  return compiled.JoinedRows(row, rows);
 }
 
 DataRow JoinedRow(const DataRow& key, const DataRow& stream,
@@ -301,13 +327,26 @@ DataRow JoinedRow(const DataRow& key, const DataRow& stream,
   return out;
 }
 
-absl::StatusOr<std::optional<DataRow>> ApplyClosure(
-    const std::optional<JoinClosure>& closure, DataRow row) {
-  if (!closure.has_value()) return row;
+absl::StatusOr<CompiledClosure> CompiledClosure::Compile(
+    const std::optional<JoinClosure>& closure) {
+  CompiledClosure out;
+  if (!closure.has_value()) return out;
+  out.present_ = true;
   for (const std::vector<ScalarExpr>& cls : closure->ready_equivalences) {
-    if (cls.empty()) continue;
+    LIR_ASSIGN_OR_RETURN(CompiledKey key, CompiledKey::Compile(cls));
+    out.equivalences_.push_back(std::move(key));
+  }
+  LIR_ASSIGN_OR_RETURN(out.mfp_, CompiledMfp::Compile(closure->mfp));
+  return out;
+}
+
+absl::StatusOr<std::optional<DataRow>> CompiledClosure::Apply(
+    DataRow row) const {
+  if (!present_) return row;
+  for (const CompiledKey& cls : equivalences_) {
+    if (cls.size() == 0) continue;
     // Like SQL `a = b` being true: NULL never matches.
-    LIR_ASSIGN_OR_RETURN(DataRow values, EvalKey(cls, row));
+    LIR_ASSIGN_OR_RETURN(DataRow values, cls.Eval(row));
     for (const Datum& v : values) {
       if (v.is_null()) return std::nullopt;
     }
@@ -317,7 +356,14 @@ absl::StatusOr<std::optional<DataRow>> ApplyClosure(
       if (!equal) return std::nullopt;
     }
   }
-  return EvalMfp(closure->mfp, std::move(row));
+  return mfp_.Eval(std::move(row));
+}
+
+absl::StatusOr<std::optional<DataRow>> ApplyClosure(
+    const std::optional<JoinClosure>& closure, DataRow row) {
+  LIR_ASSIGN_OR_RETURN(CompiledClosure compiled,
+                       CompiledClosure::Compile(closure));
+  return compiled.Apply(std::move(row));
 }
 
 absl::StatusOr<Multiset> ConstantRows(const ConstantOp& op) {

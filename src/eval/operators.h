@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "lir/eval/budget.h"
+#include "lir/eval/compiled_scalar.h"
 #include "lir/eval/datum.h"
 #include "lir/node.h"
 
@@ -23,6 +24,80 @@ namespace lir::eval {
 /// `unsupported table function NAME`), or InvalidArgument for a payload the
 /// evaluator cannot run (an elided Constant, ...).
 absl::Status CheckNode(const Node& node);
+
+/// A Reduce's expressions compiled once (compiled_scalar.h): what the
+/// engines evaluate per row and per group. ReduceKeyVal and ReduceGroup
+/// below are the same, compiling on every call (for tests).
+class CompiledReduce {
+ public:
+  /// Compiles the key, val and after plans; CheckNode's errors.
+  static absl::StatusOr<CompiledReduce> Compile(const ReduceOp& op);
+  /// As ReduceKeyVal.
+  absl::StatusOr<std::optional<std::pair<DataRow, DataRow>>> KeyVal(
+      const DataRow& row) const;
+  /// As ReduceGroup.
+  absl::StatusOr<Multiset> Group(const DataRow& key,
+                                 const Multiset& vals) const;
+
+ private:
+  const ReduceOp* op_ = nullptr;
+  CompiledMfp key_plan_;
+  CompiledMfp val_plan_;
+  CompiledMfp mfp_after_;
+};
+
+/// A TopK's limit compiled once; TopKGroup below compiles per call.
+class CompiledTopK {
+ public:
+  /// Compiles the limit (when the kind reads it).
+  static absl::StatusOr<CompiledTopK> Compile(const TopKOp& op);
+  /// As TopKGroup.
+  absl::StatusOr<Multiset> Group(const Multiset& rows) const;
+
+ private:
+  const TopKOp* op_ = nullptr;
+  std::optional<CompiledScalar> limit_;
+};
+
+/// A FlatMap's table function arguments and (non-temporal) mfp_after
+/// compiled once; FlatMapRow and FlatMapJoinedRows below compile per call.
+class CompiledFlatMap {
+ public:
+  /// Checks the table function, then compiles its arguments and, unless it
+  /// is temporal (applied by the engine), mfp_after.
+  static absl::StatusOr<CompiledFlatMap> Compile(const FlatMapOp& op);
+  /// As FlatMapRow (Internal for a temporal mfp_after).
+  absl::StatusOr<std::vector<DataRow>> Rows(const DataRow& row,
+                                            RowCounter* rows = nullptr) const;
+  /// As FlatMapJoinedRows.
+  absl::StatusOr<std::vector<DataRow>> JoinedRows(
+      const DataRow& row, RowCounter* rows = nullptr) const;
+
+ private:
+  const FlatMapOp* op_ = nullptr;
+  CompiledKey exprs_;
+  std::optional<CompiledMfp> mfp_after_;
+};
+
+/// An optional join closure compiled once; ApplyClosure below compiles per
+/// call.
+class CompiledClosure {
+ public:
+  /// No closure: rows pass unchanged.
+  CompiledClosure() = default;
+  /// Compiles the ready equivalences and the MFP (CheckNode's errors).
+  static absl::StatusOr<CompiledClosure> Compile(
+      const std::optional<JoinClosure>& closure);
+  /// As ApplyClosure.
+  absl::StatusOr<std::optional<DataRow>> Apply(DataRow row) const;
+  /// Whether there is a closure at all.
+  bool present() const { return present_; }
+
+ private:
+  bool present_ = false;
+  std::vector<CompiledKey> equivalences_;
+  CompiledMfp mfp_;
+};
 
 /// A Reduce input row split into its group key (`key_plan`) and its
 /// aggregate inputs (`val_plan`: one column per aggregate, in output

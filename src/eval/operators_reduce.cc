@@ -234,17 +234,39 @@ absl::Status CheckReduce(const ReduceOp& op) {
 
 }  // namespace internal
 
-absl::StatusOr<std::optional<std::pair<DataRow, DataRow>>> ReduceKeyVal(
-    const ReduceOp& op, const DataRow& row) {
-  LIR_ASSIGN_OR_RETURN(std::optional<DataRow> key, EvalMfp(op.key_plan, row));
+absl::StatusOr<CompiledReduce> CompiledReduce::Compile(const ReduceOp& op) {
+  CompiledReduce out;
+  out.op_ = &op;
+  LIR_ASSIGN_OR_RETURN(out.key_plan_, CompiledMfp::Compile(op.key_plan));
+  LIR_ASSIGN_OR_RETURN(out.val_plan_, CompiledMfp::Compile(op.val_plan));
+  LIR_ASSIGN_OR_RETURN(out.mfp_after_, CompiledMfp::Compile(op.mfp_after));
+  return out;
+}
+
+absl::StatusOr<std::optional<std::pair<DataRow, DataRow>>>
+CompiledReduce::KeyVal(const DataRow& row) const {
+  LIR_ASSIGN_OR_RETURN(std::optional<DataRow> key, key_plan_.Eval(row));
   if (!key.has_value()) return std::nullopt;
-  LIR_ASSIGN_OR_RETURN(std::optional<DataRow> val, EvalMfp(op.val_plan, row));
+  LIR_ASSIGN_OR_RETURN(std::optional<DataRow> val, val_plan_.Eval(row));
   if (!val.has_value()) return std::nullopt;
   return std::make_pair(std::move(*key), std::move(*val));
 }
 
+absl::StatusOr<std::optional<std::pair<DataRow, DataRow>>> ReduceKeyVal(
+    const ReduceOp& op, const DataRow& row) {
+  LIR_ASSIGN_OR_RETURN(CompiledReduce compiled, CompiledReduce::Compile(op));
+  return compiled.KeyVal(row);
+}
+
 absl::StatusOr<Multiset> ReduceGroup(const ReduceOp& op, const DataRow& key,
                                      const Multiset& vals) {
+  LIR_ASSIGN_OR_RETURN(CompiledReduce compiled, CompiledReduce::Compile(op));
+  return compiled.Group(key, vals);
+}
+
+absl::StatusOr<Multiset> CompiledReduce::Group(const DataRow& key,
+                                               const Multiset& vals) const {
+  const ReduceOp& op = *op_;
   LIR_ASSIGN_OR_RETURN(std::vector<AggSpec> specs, AggregatesInOrder(op));
   LIR_ASSIGN_OR_RETURN(const int64_t total, GroupTotal(vals));
   Multiset result;
@@ -257,7 +279,7 @@ absl::StatusOr<Multiset> ReduceGroup(const ReduceOp& op, const DataRow& key,
   }
   if (!op.fused_unnest_list) {
     LIR_ASSIGN_OR_RETURN(std::optional<DataRow> row,
-                         EvalMfp(op.mfp_after, std::move(out)));
+                         mfp_after_.Eval(std::move(out)));
     if (row.has_value()) result.emplace_back(std::move(*row), 1);
     return result;
   }
@@ -276,7 +298,7 @@ absl::StatusOr<Multiset> ReduceGroup(const ReduceOp& op, const DataRow& key,
     DataRow row = out;
     row.push_back(element);
     LIR_ASSIGN_OR_RETURN(std::optional<DataRow> kept,
-                         EvalMfp(op.mfp_after, std::move(row)));
+                         mfp_after_.Eval(std::move(row)));
     if (kept.has_value()) rows.emplace_back(std::move(*kept), 1);
   }
   return Consolidate(std::move(rows));
@@ -292,7 +314,22 @@ DataRow TopKGroupKey(const TopKOp& op, const DataRow& row) {
   return key;
 }
 
+absl::StatusOr<CompiledTopK> CompiledTopK::Compile(const TopKOp& op) {
+  CompiledTopK out;
+  out.op_ = &op;
+  if (op.kind != TopKKind::kMonotonicTop1 && op.limit.has_value()) {
+    LIR_ASSIGN_OR_RETURN(out.limit_, CompiledScalar::Compile(*op.limit));
+  }
+  return out;
+}
+
 absl::StatusOr<Multiset> TopKGroup(const TopKOp& op, const Multiset& rows) {
+  LIR_ASSIGN_OR_RETURN(CompiledTopK compiled, CompiledTopK::Compile(op));
+  return compiled.Group(rows);
+}
+
+absl::StatusOr<Multiset> CompiledTopK::Group(const Multiset& rows) const {
+  const TopKOp& op = *op_;
   for (const auto& [row, diff] : rows) {
     if (diff < 0) {
       return absl::OutOfRangeError("negative multiplicity in TopK input");
@@ -304,9 +341,9 @@ absl::StatusOr<Multiset> TopKGroup(const TopKOp& op, const Multiset& rows) {
   std::optional<int64_t> limit;
   if (op.kind == TopKKind::kMonotonicTop1) {
     limit = 1;
-  } else if (op.limit.has_value()) {
-    LIR_ASSIGN_OR_RETURN(
-        Datum value, EvalScalar(*op.limit, TopKGroupKey(op, rows[0].first)));
+  } else if (limit_.has_value()) {
+    LIR_ASSIGN_OR_RETURN(Datum value,
+                         limit_->Eval(TopKGroupKey(op, rows[0].first)));
     if (!value.is_null()) {
       if (!value.is_int() || value.as_int() < 0) {
         return absl::InvalidArgumentError(

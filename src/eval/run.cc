@@ -11,9 +11,9 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "lir/eval/compiled_scalar.h"
 #include "lir/eval/fast_path.h"
 #include "lir/eval/incremental.h"
-#include "lir/eval/scalar_eval.h"
 #include "lir/eval/snapshot.h"
 #include "lir/interp/arity.h"
 #include "lir/status_macros.h"
@@ -82,11 +82,17 @@ absl::StatusOr<std::map<std::string, Feed>> FeedsFromData(const Document& doc,
     };
     // A Source filter comparing mz_now() moves updates in time as any
     // temporal MFP does (temporal.h), here before any dataflow reads them.
+    // PlanTemporal compiles the block's MFP once for all its rows.
     std::optional<TemporalMfp> temporal;
+    std::optional<CompiledMfp> compiled;
     if (source != nullptr) {
       absl::StatusOr<TemporalMfp> plan = PlanTemporal(source->mfp);
       if (!plan.ok()) return at_source(plan.status());
-      if (plan->temporal()) temporal = *std::move(plan);
+      if (plan->temporal()) {
+        temporal = *std::move(plan);
+      } else {
+        compiled = std::move(plan->compiled_mfp);
+      }
       feed.arity = source->mfp.OutputArity(collection.arity);
     }
     std::map<uint64_t, std::vector<RowDiff>> by_round;
@@ -99,9 +105,9 @@ absl::StatusOr<std::map<std::string, Feed>> FeedsFromData(const Document& doc,
         if (!scheduled.ok()) return at_source(scheduled);
         continue;
       }
-      if (source != nullptr) {
+      if (compiled.has_value()) {
         absl::StatusOr<std::optional<DataRow>> kept =
-            EvalMfp(source->mfp, std::move(row));
+            compiled->Eval(std::move(row));
         if (!kept.ok()) {
           return absl::Status(
               kept.status().code(),

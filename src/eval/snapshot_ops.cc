@@ -10,7 +10,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "lir/eval/scalar_eval.h"
+#include "lir/eval/compiled_scalar.h"
 #include "lir/status_macros.h"
 #include "src/eval/layout_read.h"
 #include "src/eval/operators.h"
@@ -49,12 +49,13 @@ absl::StatusOr<Multiset> ApplyMfp(const MapFilterProject& mfp, Multiset input,
 absl::StatusOr<Multiset> FlatMap(const FlatMapOp& op, const Multiset& input,
                                  const Clock& clock) {
   RowCounter rows(clock.max_rows, clock.now, clock.max_bytes);
+  LIR_ASSIGN_OR_RETURN(CompiledFlatMap compiled, CompiledFlatMap::Compile(op));
   if (HasTemporal(op.mfp_after)) {
     // The table function's rows, then the temporal mfp_after at `now`.
     std::vector<RowDiff> joined;
     for (const auto& [row, diff] : input) {
       LIR_ASSIGN_OR_RETURN(std::vector<DataRow> produced,
-                           FlatMapJoinedRows(op, row, &rows));
+                           compiled.JoinedRows(row, &rows));
       for (DataRow& r : produced) joined.emplace_back(std::move(r), diff);
     }
     LIR_ASSIGN_OR_RETURN(Multiset all, Consolidate(std::move(joined)));
@@ -63,7 +64,7 @@ absl::StatusOr<Multiset> FlatMap(const FlatMapOp& op, const Multiset& input,
   std::vector<RowDiff> out;
   for (const auto& [row, diff] : input) {
     LIR_ASSIGN_OR_RETURN(std::vector<DataRow> produced,
-                         FlatMapRow(op, row, &rows));
+                         compiled.Rows(row, &rows));
     for (DataRow& r : produced) out.emplace_back(std::move(r), diff);
   }
   return Consolidate(std::move(out));
@@ -76,6 +77,11 @@ absl::StatusOr<Multiset> FlatMap(const FlatMapOp& op, const Multiset& input,
 absl::StatusOr<Multiset> RunPath(const Node& join, const JoinPath& path,
                                  std::span<const Multiset> relations,
                                  const Clock& clock) {
+  // Every expression of the path compiled once, before its rows.
+  LIR_ASSIGN_OR_RETURN(CompiledClosure initial,
+                       CompiledClosure::Compile(path.initial_closure));
+  LIR_ASSIGN_OR_RETURN(CompiledClosure final_closure,
+                       CompiledClosure::Compile(path.final_closure));
   std::vector<RowDiff> stream;
   const Multiset& source = relations[path.source_relation];
   // A delta path starts from its source's layout row
@@ -89,20 +95,26 @@ absl::StatusOr<Multiset> RunPath(const Node& join, const JoinPath& path,
   for (const auto& [source_row, diff] : source) {
     LIR_ASSIGN_OR_RETURN(DataRow row, reader.Apply(source_row));
     LIR_ASSIGN_OR_RETURN(std::optional<DataRow> started,
-                         ApplyClosure(path.initial_closure, std::move(row)));
+                         initial.Apply(std::move(row)));
     if (started.has_value()) stream.emplace_back(std::move(*started), diff);
   }
   for (const JoinStage& stage : path.stages) {
+    LIR_ASSIGN_OR_RETURN(CompiledKey lookup_key,
+                         CompiledKey::Compile(stage.lookup_key));
+    LIR_ASSIGN_OR_RETURN(CompiledKey stream_key,
+                         CompiledKey::Compile(stage.stream_key));
+    LIR_ASSIGN_OR_RETURN(CompiledClosure closure,
+                         CompiledClosure::Compile(stage.closure));
     // Index the lookup relation by its key, as its arrangement would.
     absl::flat_hash_map<DataRow, std::vector<const RowDiff*>> index;
     for (const RowDiff& entry : relations[stage.lookup_relation]) {
-      LIR_ASSIGN_OR_RETURN(DataRow key, EvalKey(stage.lookup_key, entry.first));
+      LIR_ASSIGN_OR_RETURN(DataRow key, lookup_key.Eval(entry.first));
       index[std::move(key)].push_back(&entry);
     }
     std::vector<RowDiff> next;
     RowCounter rows(clock.max_rows, clock.now, clock.max_bytes);
     for (const auto& [row, diff] : stream) {
-      LIR_ASSIGN_OR_RETURN(DataRow key, EvalKey(stage.stream_key, row));
+      LIR_ASSIGN_OR_RETURN(DataRow key, stream_key.Eval(row));
       auto it = index.find(key);
       if (it == index.end()) continue;
       LIR_RETURN_IF_ERROR(rows.Add(it->second.size()));
@@ -115,7 +127,7 @@ absl::StatusOr<Multiset> RunPath(const Node& join, const JoinPath& path,
         DataRow joined = JoinedRow(key, row, stage.stream_thinning,
                                    match->first, stage.lookup_key);
         LIR_ASSIGN_OR_RETURN(std::optional<DataRow> closed,
-                             ApplyClosure(stage.closure, std::move(joined)));
+                             closure.Apply(std::move(joined)));
         if (closed.has_value()) next.emplace_back(std::move(*closed), mult);
       }
     }
@@ -126,7 +138,7 @@ absl::StatusOr<Multiset> RunPath(const Node& join, const JoinPath& path,
   std::vector<RowDiff> out;
   for (auto& [row, diff] : stream) {
     LIR_ASSIGN_OR_RETURN(std::optional<DataRow> closed,
-                         ApplyClosure(path.final_closure, std::move(row)));
+                         final_closure.Apply(std::move(row)));
     if (closed.has_value()) out.emplace_back(std::move(*closed), diff);
   }
   return Consolidate(std::move(out));
@@ -164,10 +176,11 @@ void SortByKey(std::vector<std::pair<DataRow, Entry>>& keyed) {
 }
 
 absl::StatusOr<Multiset> Reduce(const ReduceOp& op, const Multiset& input) {
+  LIR_ASSIGN_OR_RETURN(CompiledReduce compiled, CompiledReduce::Compile(op));
   std::vector<std::pair<DataRow, RowDiff>> keyed;
   keyed.reserve(input.size());
   for (const auto& [row, diff] : input) {
-    LIR_ASSIGN_OR_RETURN(auto split, ReduceKeyVal(op, row));
+    LIR_ASSIGN_OR_RETURN(auto split, compiled.KeyVal(row));
     if (!split.has_value()) continue;
     keyed.emplace_back(std::move(split->first),
                        RowDiff(std::move(split->second), diff));
@@ -183,7 +196,7 @@ absl::StatusOr<Multiset> Reduce(const ReduceOp& op, const Multiset& input) {
     }
     LIR_ASSIGN_OR_RETURN(Multiset group, Consolidate(std::move(vals)));
     LIR_ASSIGN_OR_RETURN(Multiset rows,
-                         ReduceGroup(op, keyed[begin].first, group));
+                         compiled.Group(keyed[begin].first, group));
     for (RowDiff& row : rows) out.push_back(std::move(row));
     begin = end;
   }
@@ -191,6 +204,7 @@ absl::StatusOr<Multiset> Reduce(const ReduceOp& op, const Multiset& input) {
 }
 
 absl::StatusOr<Multiset> TopK(const TopKOp& op, const Multiset& input) {
+  LIR_ASSIGN_OR_RETURN(CompiledTopK compiled, CompiledTopK::Compile(op));
   std::vector<std::pair<DataRow, RowDiff>> keyed;
   keyed.reserve(input.size());
   for (const RowDiff& entry : input) {
@@ -206,7 +220,7 @@ absl::StatusOr<Multiset> TopK(const TopKOp& op, const Multiset& input) {
       ++end;
     }
     LIR_ASSIGN_OR_RETURN(Multiset group, Consolidate(std::move(rows)));
-    LIR_ASSIGN_OR_RETURN(Multiset kept, TopKGroup(op, group));
+    LIR_ASSIGN_OR_RETURN(Multiset kept, compiled.Group(group));
     for (RowDiff& entry : kept) out.push_back(std::move(entry));
     begin = end;
   }
@@ -242,12 +256,16 @@ absl::StatusOr<Multiset> ReadSeekMfp(const Multiset& input,
     }
   }
   const bool identity = mfp.IsIdentity();
+  // Compiled once for all the rows (temporal: PlanTemporal compiles).
   std::optional<TemporalMfp> temporal;
+  std::optional<CompiledMfp> compiled;
   if (HasTemporal(mfp)) {
     LIR_ASSIGN_OR_RETURN(temporal, PlanTemporal(mfp));
     if (clock.next == nullptr) {
       return absl::InternalError("a temporal filter evaluated without a clock");
     }
+  } else if (!identity) {
+    LIR_ASSIGN_OR_RETURN(compiled, CompiledMfp::Compile(mfp));
   }
   std::vector<RowDiff> out;
   for (const auto& [row, diff] : input) {
@@ -267,7 +285,7 @@ absl::StatusOr<Multiset> ReadSeekMfp(const Multiset& input,
       if (kept.has_value()) out.emplace_back(std::move(*kept), diff);
       continue;
     }
-    LIR_ASSIGN_OR_RETURN(std::optional<DataRow> mapped, EvalMfp(mfp, row));
+    LIR_ASSIGN_OR_RETURN(std::optional<DataRow> mapped, compiled->Eval(row));
     if (mapped.has_value()) out.emplace_back(std::move(*mapped), diff);
   }
   return Consolidate(std::move(out));

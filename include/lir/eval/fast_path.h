@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "lir/document.h"
+#include "lir/eval/compiled_scalar.h"
 #include "lir/eval/data.h"
 #include "lir/eval/datum.h"
 #include "lir/mfp.h"
@@ -57,6 +58,8 @@ class FastPathPeek {
   /// The Map, Filter and Project lines as one MFP, with an explicit
   /// projection (without a Project line every column is output).
   MapFilterProject mfp_;
+  /// `mfp_` compiled when the peek is made, for the rows.
+  CompiledMfp compiled_mfp_;
 };
 
 }  // namespace lir::eval

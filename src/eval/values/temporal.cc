@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "lir/eval/scalar_eval.h"
+#include "lir/eval/compiled_scalar.h"
 #include "lir/status_macros.h"
 #include "src/explain/text_primitives.h"
 
@@ -38,8 +38,9 @@ ScalarExpr Step(ScalarExpr e) {
 
 // The value of one bound: an mz_timestamp (a non-negative integer) or NULL.
 absl::StatusOr<std::optional<int64_t>> EvalBound(const ScalarExpr& bound,
+                                                 const CompiledScalar& compiled,
                                                  const DataRow& row) {
-  LIR_ASSIGN_OR_RETURN(Datum v, EvalScalar(bound, row));
+  LIR_ASSIGN_OR_RETURN(Datum v, compiled.Eval(row));
   if (v.is_null()) return std::nullopt;
   if (!v.is_int()) {
     return absl::InvalidArgumentError(
@@ -141,13 +142,15 @@ absl::StatusOr<TemporalMfp> PlanTemporal(const MapFilterProject& mfp) {
       return Misplaced("with an unsupported operator", filter);
     }
   }
-  for (const ScalarExpr& e : plan.mfp.map) LIR_RETURN_IF_ERROR(CheckScalar(e));
-  for (const ScalarExpr& e : plan.mfp.filter)
-    LIR_RETURN_IF_ERROR(CheckScalar(e));
-  for (const std::vector<ScalarExpr>* bounds : {&plan.lower, &plan.upper}) {
+  // Maps, then filters, then each bound: the order the checks report in.
+  LIR_ASSIGN_OR_RETURN(plan.compiled_mfp, CompiledMfp::Compile(plan.mfp));
+  for (auto [bounds, compiled] :
+       {std::pair{&plan.lower, &plan.compiled_lower},
+        std::pair{&plan.upper, &plan.compiled_upper}}) {
     for (const ScalarExpr& e : *bounds) {
       if (ContainsMzNow(e)) return Misplaced("inside a temporal bound", e);
-      LIR_RETURN_IF_ERROR(CheckScalar(e));
+      LIR_ASSIGN_OR_RETURN(CompiledScalar c, CompiledScalar::Compile(e));
+      compiled->push_back(std::move(c));
     }
   }
   return plan;
@@ -157,35 +160,34 @@ absl::StatusOr<std::optional<TemporalRow>> EvalTemporal(const TemporalMfp& plan,
                                                         DataRow row) {
   if (!plan.temporal()) {
     LIR_ASSIGN_OR_RETURN(std::optional<DataRow> out,
-                         EvalMfp(plan.mfp, std::move(row)));
+                         plan.compiled_mfp.Eval(std::move(row)));
     if (!out.has_value()) return std::nullopt;
     return TemporalRow{*std::move(out), 0, std::nullopt};
   }
   // Every map column, as MfpPlan::evaluate computes them all before its
   // bounds (which may read them): project onto input ++ maps.
   const int input_arity = static_cast<int>(row.size());
-  MapFilterProject full = plan.mfp;
-  full.project.emplace();
-  for (int c = 0; c < input_arity + static_cast<int>(full.map.size()); ++c) {
-    full.project->push_back(c);
-  }
   LIR_ASSIGN_OR_RETURN(std::optional<DataRow> wide,
-                       EvalMfp(full, std::move(row)));
+                       plan.compiled_mfp.EvalWide(std::move(row)));
   if (!wide.has_value()) return std::nullopt;
   // Every bound is evaluated (an error in any is reported) before a NULL
   // one drops the row; Materialize skips the remaining upper bounds once
   // the interval is empty, which only changes which errors are seen.
   bool null_bound = false;
   TemporalRow out;
-  for (const ScalarExpr& e : plan.lower) {
-    LIR_ASSIGN_OR_RETURN(std::optional<int64_t> v, EvalBound(e, *wide));
+  for (size_t i = 0; i < plan.lower.size(); ++i) {
+    LIR_ASSIGN_OR_RETURN(
+        std::optional<int64_t> v,
+        EvalBound(plan.lower[i], plan.compiled_lower[i], *wide));
     if (!v.has_value())
       null_bound = true;
     else
       out.lower = std::max(out.lower, *v);
   }
-  for (const ScalarExpr& e : plan.upper) {
-    LIR_ASSIGN_OR_RETURN(std::optional<int64_t> v, EvalBound(e, *wide));
+  for (size_t i = 0; i < plan.upper.size(); ++i) {
+    LIR_ASSIGN_OR_RETURN(
+        std::optional<int64_t> v,
+        EvalBound(plan.upper[i], plan.compiled_upper[i], *wide));
     if (!v.has_value())
       null_bound = true;
     else

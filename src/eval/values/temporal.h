@@ -18,6 +18,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "lir/eval/compiled_scalar.h"
 #include "lir/eval/datum.h"
 #include "lir/mfp.h"
 
@@ -36,10 +37,15 @@ inline constexpr uint64_t kMaxTemporalRounds = 10000;
 /// An MFP split as Materialize's `MfpPlan::create_from` splits it: the
 /// ordinary part (no `mz_now()` left) and the bounds, expressions over the
 /// row after the maps whose values are mz_timestamps (integers).
+/// PlanTemporal compiles every part (compiled_scalar.h) before rows flow.
 struct TemporalMfp {
   MapFilterProject mfp;
   std::vector<ScalarExpr> lower;
   std::vector<ScalarExpr> upper;
+  /// `mfp`, `lower` and `upper` compiled, for the rows.
+  CompiledMfp compiled_mfp;
+  std::vector<CompiledScalar> compiled_lower;
+  std::vector<CompiledScalar> compiled_upper;
   /// Whether there is any bound (else `mfp` is all there is).
   bool temporal() const { return !lower.empty() || !upper.empty(); }
 };
@@ -53,8 +59,8 @@ bool HasTemporal(const MapFilterProject& mfp);
 /// upper e; `<=`: upper `step_mz_timestamp(e)`, i.e. e + 1; `>`: lower
 /// e + 1; `>=`: lower e; `=`: lower e and upper e + 1).
 /// Any other use of `mz_now()` (in a map, inside a larger predicate) is
-/// InvalidArgument naming the expression. Also checks every expression
-/// (CheckScalar).
+/// InvalidArgument naming the expression. Also compiles (so checks) every
+/// expression, in CheckScalar's order.
 absl::StatusOr<TemporalMfp> PlanTemporal(const MapFilterProject& mfp);
 
 /// InvalidArgument when `mfp` reads `mz_now()` anywhere: for MFPs that
