@@ -247,7 +247,9 @@ absl::StatusOr<size_t> BuildJoin(const Node& node, Graph& graph) {
         return i;
       }
     }
-    Arranged a{nullptr, false, relation, key};
+    Arranged a;
+    a.relation = relation;
+    a.key = key;
     a.trace = FindOffered(graph.op(op->inputs[relation]).offered, key);
     if (a.trace == nullptr) {
       Trace::Info info;
@@ -302,8 +304,13 @@ absl::StatusOr<size_t> BuildJoin(const Node& node, Graph& graph) {
       info.lir_id = node.id;
       info.value_columns = stage.stream_thinning;
       // Stream arrangements are fed by the stage, never from a relation.
-      op->arranged_.push_back(Arranged{graph.NewTrace(std::move(info)), true,
-                                       SIZE_MAX, stage.stream_key, true});
+      Arranged stream;
+      stream.trace = graph.NewTrace(std::move(info));
+      stream.own = true;
+      stream.relation = SIZE_MAX;
+      stream.key = stage.stream_key;
+      stream.stage = true;
+      op->arranged_.push_back(std::move(stream));
       op->stream_of_.push_back(op->arranged_.size() - 1);
     }
   }
