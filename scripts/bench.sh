@@ -120,11 +120,14 @@ fi
 # two commits, which this script does not rebuild).
 # Likewise the peak-memory block bench/peak_rss.py --update wrote (it runs
 # lir-opt on generated files, not Google Benchmark).
+# Likewise the EXCEPT before/after block scripts/except_ab.sh wrote.
 compare_block=""
 rss_block=""
+ab_block=""
 if [[ -f docs/BENCHMARKS.md ]]; then
   compare_block="$(sed -n '/<!-- bench-compare:begin -->/,/<!-- bench-compare:end -->/p' docs/BENCHMARKS.md)"
   rss_block="$(sed -n '/<!-- peak-rss:begin -->/,/<!-- peak-rss:end -->/p' docs/BENCHMARKS.md)"
+  ab_block="$(sed -n '/<!-- except-ab:begin -->/,/<!-- except-ab:end -->/p' docs/BENCHMARKS.md)"
 fi
 "${build}/tools/bench-report/bench-report" --out=docs/BENCHMARKS.md \
   --charts=docs/ "${records[@]}"
@@ -133,4 +136,7 @@ if [[ -n "${compare_block}" ]]; then
 fi
 if [[ -n "${rss_block}" ]]; then
   printf '\n%s\n' "${rss_block}" >> docs/BENCHMARKS.md
+fi
+if [[ -n "${ab_block}" ]]; then
+  printf '\n%s\n' "${ab_block}" >> docs/BENCHMARKS.md
 fi
