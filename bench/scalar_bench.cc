@@ -68,14 +68,15 @@ void Report(benchmark::State& state, int64_t rows, int64_t kept) {
   state.counters["kept"] = static_cast<double>(kept);
 }
 
-void BM_ScalarMfp_CompilePerRow(benchmark::State& state) {
-  const lir::MapFilterProject mfp = BenchMfp();
-  const std::vector<DataRow> rows = Rows(state.range(0));
+// Times `eval` over `rows`; reports the rows the MFP kept.
+template <typename Eval>
+void TimeRows(benchmark::State& state, const std::vector<DataRow>& rows,
+              Eval eval) {
   int64_t kept = 0;
   for (auto _ : state) {
     kept = 0;
     for (const DataRow& row : rows) {
-      absl::StatusOr<std::optional<DataRow>> out = lir::eval::EvalMfp(mfp, row);
+      absl::StatusOr<std::optional<DataRow>> out = eval(row);
       if (!out.ok()) {
         state.SkipWithError(std::string(out.status().message()).c_str());
         return;
@@ -85,6 +86,12 @@ void BM_ScalarMfp_CompilePerRow(benchmark::State& state) {
     }
   }
   Report(state, state.range(0), kept);
+}
+
+void BM_ScalarMfp_CompilePerRow(benchmark::State& state) {
+  const lir::MapFilterProject mfp = BenchMfp();
+  TimeRows(state, Rows(state.range(0)),
+           [&](const DataRow& row) { return lir::eval::EvalMfp(mfp, row); });
 }
 
 void BM_ScalarMfp_Compiled(benchmark::State& state) {
@@ -103,20 +110,8 @@ void BM_ScalarMfp_Compiled(benchmark::State& state) {
       return;
     }
   }
-  int64_t kept = 0;
-  for (auto _ : state) {
-    kept = 0;
-    for (const DataRow& row : rows) {
-      absl::StatusOr<std::optional<DataRow>> out = compiled->Eval(row);
-      if (!out.ok()) {
-        state.SkipWithError(std::string(out.status().message()).c_str());
-        return;
-      }
-      kept += out->has_value() ? 1 : 0;
-      benchmark::DoNotOptimize(out);
-    }
-  }
-  Report(state, state.range(0), kept);
+  TimeRows(state, rows,
+           [&](const DataRow& row) { return compiled->Eval(row); });
 }
 
 BENCHMARK(BM_ScalarMfp_CompilePerRow)
