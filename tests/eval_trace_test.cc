@@ -40,7 +40,7 @@ TEST(BigAllocator, AFreedHugeBlockIsReusedAtItsSize) {
   // An odd size no trace uses (3 MiB + 8 bytes, mapped as 4 MiB), so blocks
   // other tests freed do not answer.
   constexpr size_t kCount = (size_t{3} << 20) / 8 + 1;
-  BigAllocator<int64_t> alloc;
+  BigAllocator<int64_t, /*kReuse=*/true> alloc;
   int64_t* block = alloc.allocate(kCount);
   block[kCount - 1] = 42;
   const internal::BlockCacheStats before = internal::GetBlockCacheStats();
@@ -53,6 +53,13 @@ TEST(BigAllocator, AFreedHugeBlockIsReusedAtItsSize) {
   alloc.deallocate(again, kCount);
   EXPECT_LE(internal::GetBlockCacheStats().cached_bytes,
             internal::kCachedBytesLimit);
+  // Without reuse (a growing hash table's), a freed block is unmapped.
+  BigAllocator<int64_t> plain;
+  int64_t* once = plain.allocate(kCount);
+  const size_t cached = internal::GetBlockCacheStats().cached_bytes;
+  plain.deallocate(once, kCount);
+  EXPECT_EQ(internal::GetBlockCacheStats().cached_bytes, cached)
+      << "a block freed without reuse was cached";
 }
 
 DataRow Key(int64_t k) { return DataRow{Datum::Int(k)}; }

@@ -44,9 +44,9 @@ BlockCacheStats GetBlockCacheStats() {
   return cache.stats;
 }
 
-void* MapHuge(size_t bytes) {
+void* MapHuge(size_t bytes, bool reuse) {
   const size_t size = MappedSize(bytes);
-  {
+  if (reuse) {
     BlockCache& cache = Cache();
     std::lock_guard<std::mutex> lock(cache.mu);
     auto it = cache.blocks.find(size);
@@ -57,6 +57,10 @@ void* MapHuge(size_t bytes) {
       ++cache.stats.reused;
       return block;
     }
+  }
+  {
+    BlockCache& cache = Cache();
+    std::lock_guard<std::mutex> lock(cache.mu);
     ++cache.stats.mapped;
   }
   // Over-map by one huge page to cut an aligned block out of it: the kernel
@@ -79,9 +83,9 @@ void* MapHuge(size_t bytes) {
   return block;
 }
 
-void UnmapHuge(void* block, size_t bytes) {
+void UnmapHuge(void* block, size_t bytes, bool reuse) {
   const size_t size = MappedSize(bytes);
-  {
+  if (reuse) {
     BlockCache& cache = Cache();
     std::lock_guard<std::mutex> lock(cache.mu);
     if (cache.stats.cached_bytes + size <= kCachedBytesLimit) {
@@ -96,8 +100,8 @@ void UnmapHuge(void* block, size_t bytes) {
 #else
 
 bool HugeMappingAvailable() { return false; }
-void* MapHuge(size_t) { return nullptr; }
-void UnmapHuge(void*, size_t) {}
+void* MapHuge(size_t, bool) { return nullptr; }
+void UnmapHuge(void*, size_t, bool) {}
 BlockCacheStats GetBlockCacheStats() { return {}; }
 
 #endif

@@ -20,19 +20,24 @@ namespace big_alloc_internal {
 inline constexpr size_t kHugePageBytes = size_t{2} << 20;
 
 /// A block of `bytes` (>= kHugePageBytes) aligned to kHugePageBytes, or null
-/// when the platform cannot map one (the caller then falls back).
-void* MapHuge(size_t bytes);
-/// Releases a block of `bytes` from MapHuge: into the block cache while it
-/// holds less than kCachedBytesLimit, else back to the kernel.
-void UnmapHuge(void* block, size_t bytes);
+/// when the platform cannot map one (the caller then falls back). `reuse`:
+/// a cached block of that size may serve.
+void* MapHuge(size_t bytes, bool reuse);
+/// Releases a block of `bytes` from MapHuge. `reuse`: into the block cache
+/// while it holds less than kCachedBytesLimit, else back to the kernel.
+void UnmapHuge(void* block, size_t bytes, bool reuse);
 /// Whether MapHuge can serve blocks on this platform.
 bool HugeMappingAvailable();
 
-/// Freed blocks are kept, up to this many bytes, for MapHuge to hand out
-/// again: a new mapping costs a page fault and the zeroing of every page
-/// touched (on a virtual machine, most of the CPU time of loading a large
-/// arrangement), and a process that maintains dataflows builds and drops
-/// arrangements of the same sizes again and again (docs/BENCHMARKS.md).
+/// Blocks freed with `reuse` are kept, up to this many bytes, for MapHuge
+/// to hand out again: a new mapping costs a page fault and the zeroing of
+/// every page touched (on a virtual machine, most of the CPU time of
+/// loading a large arrangement), and a process that maintains dataflows
+/// builds and drops arrangements of the same sizes again and again
+/// (docs/BENCHMARKS.md). Only storage freed when its owner dies is reused
+/// (a trace's slot chunks, BigAllocator<T, true>): a hash table that grows
+/// frees its old table while the new one lives, and caching those would
+/// keep a growing table's whole history resident.
 inline constexpr size_t kCachedBytesLimit = size_t{1} << 30;
 
 /// What the block cache did since the process started.
@@ -46,20 +51,25 @@ BlockCacheStats GetBlockCacheStats();
 }  // namespace big_alloc_internal
 
 /// std::allocator, except that blocks of 2 MiB or more are huge-page
-/// mappings (see the file comment). Stateless: all instances are equal.
-template <typename T>
+/// mappings (see the file comment), reused through the block cache when
+/// `kReuse`. Stateless: all instances are equal.
+template <typename T, bool kReuse = false>
 class BigAllocator {
  public:
   using value_type = T;
+  template <typename U>
+  struct rebind {
+    using other = BigAllocator<U, kReuse>;
+  };
 
   BigAllocator() = default;
   template <typename U>
-  BigAllocator(const BigAllocator<U>&) {}  // NOLINT: allocator rebinding
+  BigAllocator(const BigAllocator<U, kReuse>&) {}  // NOLINT: rebinding
 
   T* allocate(size_t n) {
     const size_t bytes = n * sizeof(T);
     if (UseHuge(bytes)) {
-      if (void* p = big_alloc_internal::MapHuge(bytes)) {
+      if (void* p = big_alloc_internal::MapHuge(bytes, kReuse)) {
         return static_cast<T*>(p);
       }
       throw std::bad_alloc();  // as std::allocator does when memory runs out
@@ -69,7 +79,7 @@ class BigAllocator {
   void deallocate(T* p, size_t n) {
     const size_t bytes = n * sizeof(T);
     if (UseHuge(bytes)) {
-      big_alloc_internal::UnmapHuge(p, bytes);
+      big_alloc_internal::UnmapHuge(p, bytes, kReuse);
     } else {
       std::allocator<T>().deallocate(p, n);
     }

@@ -20,7 +20,7 @@ namespace lir::eval {
 /// all of them (a vector's doubling does, in whichever round crosses its
 /// capacity), and references to elements stay valid. Element `i` is found
 /// with one bit scan. Chunks come from BigAllocator, so the large ones are
-/// huge-page mappings.
+/// huge-page mappings, reused by the next StableVector once this one dies.
 template <typename T>
 class StableVector {
  public:
@@ -29,7 +29,7 @@ class StableVector {
   StableVector& operator=(const StableVector&) = delete;
   ~StableVector() {
     for (size_t i = 0; i < size_; ++i) (*this)[i].~T();
-    BigAllocator<T> alloc;
+    BigAllocator<T, /*kReuse=*/true> alloc;
     for (size_t c = 0; c < chunks_.size(); ++c) {
       alloc.deallocate(chunks_[c], ChunkSize(c));
     }
@@ -50,7 +50,8 @@ class StableVector {
   /// Appends a value-initialized element and returns its index.
   size_t EmplaceBack() {
     if (ChunkOf(size_) == chunks_.size()) {
-      chunks_.push_back(BigAllocator<T>().allocate(ChunkSize(chunks_.size())));
+      chunks_.push_back(BigAllocator<T, /*kReuse=*/true>().allocate(
+          ChunkSize(chunks_.size())));
     }
     new (&(*this)[size_]) T();
     return size_++;
