@@ -89,11 +89,11 @@ load_updates = keys + keys // 2
 retract_updates = (keys + 19) // 20
 print("### The EXCEPT A/B at speed: before and after")
 print()
-print(f"`scripts/except_ab.sh`: bench/eval_bench (Release) at {keys} keys, b one round after a, "
+print(f"\`scripts/except_ab.sh\`: bench/eval_bench (Release) at {keys} keys, b one round after a, "
       f"eager compaction; both commits built and run alternately in one run, each figure the "
       f"median CPU time of {reps} repetitions in one process (so all but the first reuse memory "
       f"the process freed). Before = {before}, after = {after}. "
-      f"Profile either phase with `scripts/profile_except.sh`.")
+      f"Profile either phase with \`scripts/profile_except.sh\`.")
 print()
 print("| side | load CPU ms off | load CPU ms on | load on/off (goal <= 0.6) | fused load updates/CPU-s (goal >= 2M) "
       "| retract CPU ms off | retract CPU ms on | retract on/off (goal <= 0.8) | fused retract updates/CPU-s (goal >= 1M) |")
