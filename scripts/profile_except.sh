@@ -15,7 +15,7 @@ fused=${3:?fused 0 or 1}
 keys=${4:-1000000}
 out=${5:-/tmp/except-${phase}-fused${fused}.perf.data}
 bench="$build/bench/eval_bench"
-filter="BM_Except${phase}/keys:${keys}/fused:${fused}/sched:1/eager:1/"
+filter="BM_Except${phase}/keys:${keys}/fused:${fused}/sched:${SCHED:-1}/eager:1/"
 # WARM=1: one untimed-by-perf repetition first, so the profiled one runs as
 # a long-lived process would, with memory freed by the first (the block
 # cache of src/eval/big_alloc.h) instead of fresh pages.

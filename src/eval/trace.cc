@@ -566,27 +566,53 @@ uint64_t Trace::ModelledBytes() const {
     const Slot* slot;
     const Update* update;
   };
-  std::vector<Stored> stored;
-  stored.reserve(records_);
-  bool key_only = true;
+  // The keys in order: sorted once (not every record), by the integer
+  // itself when every key is one integer, the common case.
+  std::vector<const Slot*> keys;
+  bool single_ints = true;
   for (size_t slot = 0; slot < slots_.size(); ++slot) {
     const Slot& s = slots_[slot];
-    for (const Update& u : s.updates) {
-      // Eagerly compacted traces are one batch; otherwise a batch per round.
-      stored.push_back({eager_ ? 0 : u.round, &s, &u});
-      key_only = key_only && KeptValueBytes(ValOf(s, u)) == 0;
-    }
+    if (s.updates.empty()) continue;
+    keys.push_back(&s);
+    single_ints = single_ints && s.key.size() == 1 && s.key[0].is_int();
+  }
+  if (single_ints) {
+    std::sort(keys.begin(), keys.end(), [](const Slot* a, const Slot* b) {
+      return a->key[0].as_int() < b->key[0].as_int();
+    });
+  } else {
+    std::sort(keys.begin(), keys.end(),
+              [](const Slot* a, const Slot* b) { return a->key < b->key; });
   }
   auto val_of = [&](const Stored& e) -> const DataRow& {
     return ValOf(*e.slot, *e.update);
   };
-  std::sort(stored.begin(), stored.end(),
-            [&](const Stored& a, const Stored& b) {
-              if (a.batch != b.batch) return a.batch < b.batch;
-              if (a.slot != b.slot) return a.slot->key < b.slot->key;
-              if (const auto c = val_of(a) <=> val_of(b); c != 0) return c < 0;
-              return a.update->round < b.update->round;
-            });
+  std::vector<Stored> stored;
+  stored.reserve(records_);
+  bool key_only = true;
+  for (const Slot* s : keys) {
+    const size_t first = stored.size();
+    for (const Update& u : s->updates) {
+      // Eagerly compacted traces are one batch; otherwise a batch per round.
+      stored.push_back({eager_ ? 0 : u.round, s, &u});
+      key_only = key_only && KeptValueBytes(ValOf(*s, u)) == 0;
+    }
+    if (stored.size() - first > 1) {
+      std::sort(stored.begin() + static_cast<ptrdiff_t>(first), stored.end(),
+                [&](const Stored& a, const Stored& b) {
+                  if (const auto c = val_of(a) <=> val_of(b); c != 0) {
+                    return c < 0;
+                  }
+                  return a.update->round < b.update->round;
+                });
+    }
+  }
+  // By batch, each batch's records staying in key order.
+  if (!eager_) {
+    std::stable_sort(
+        stored.begin(), stored.end(),
+        [](const Stored& a, const Stored& b) { return a.batch < b.batch; });
+  }
   constexpr uint64_t kOffsetBytes = 4;
   constexpr uint64_t kTimeDiffBytes = 16;
   uint64_t bytes = 0;
