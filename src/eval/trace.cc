@@ -110,15 +110,19 @@ void Trace::Prefetch(const KeyRef& key) const {
 // GCC 12's dead-code elimination deletes the __builtin_prefetch calls of
 // absl's raw_hash_set::prefetch when NDEBUG is defined (checked with objdump:
 // this function was a bare `ret` in the release build, so no lookup of any
-// trace was ever prefetched). Turning that pass off for this one function
-// keeps them.
-__attribute__((noinline, optimize("no-tree-dce"))) void Trace::PrefetchIndex(
-    const KeyRef& key) const {
+// trace was ever prefetched). Turning that pass off for the two functions
+// that prefetch keeps them; Clang has no such attribute (nor the problem).
+#if defined(__GNUC__) && !defined(__clang__)
+#define LIR_KEEPS_PREFETCHES __attribute__((noinline, optimize("no-tree-dce")))
+#else
+#define LIR_KEEPS_PREFETCHES __attribute__((noinline))
+#endif
+
+LIR_KEEPS_PREFETCHES void Trace::PrefetchIndex(const KeyRef& key) const {
   index_.prefetch(key);
 }
 
-__attribute__((noinline, optimize("no-tree-dce"))) void Trace::PrefetchEntry(
-    uint64_t entry) const {
+LIR_KEEPS_PREFETCHES void Trace::PrefetchEntry(uint64_t entry) const {
   index_.prefetch(entry);
 }
 
