@@ -294,7 +294,7 @@ class Trace {
     bool tombstone = false;
     /// Room for two updates in the slot: a key's compacted update and the
     /// round's change to it (a retraction) then need no heap block, which
-    /// made a retraction cost 2-3x a loaded update (docs/BENCHMARKS.md).
+    /// made a retraction cost 2-3x a loaded update (a heap block per key).
     absl::InlinedVector<Update, 2> updates;
   };
   // The slot array is most of a large trace's memory: keep it this size.
