@@ -22,9 +22,6 @@
 namespace lir::eval::incremental_internal {
 namespace {
 
-// How many keys ahead a loop over keys prefetches the traces it probes.
-constexpr size_t kAhead = 16;
-
 // Inserts `changes` into `trace` keyed by `key` evaluated on each row.
 // The key is compiled once per call (a round), not per row.
 absl::Status InsertRows(Trace& trace, const std::vector<ScalarExpr>& key,
@@ -43,7 +40,7 @@ absl::Status InsertRows(Trace& trace, const std::vector<ScalarExpr>& key,
 
 // Calls `per_key(key, absent)` for every key `input` received updates for
 // this round, in key order, with room for them reserved in `output` and each
-// key's output lookup prefetched kAhead keys early. `absent`: `output` held
+// key's output lookup prefetched ahead (PrefetchAhead). `absent`: `output` held
 // no key when the round began, so none of these keys is found there (the
 // keys are distinct).
 template <typename PerKey>
@@ -53,7 +50,11 @@ absl::Status ForEachDirtyKey(const Trace& input, Trace& output,
   output.Reserve(touched.size());
   const bool absent = output.empty();
   for (size_t i = 0; i < touched.size(); ++i) {
-    if (i + kAhead < touched.size()) output.Prefetch(touched[i + kAhead]);
+    if (!absent) {
+      PrefetchAhead(i, touched.size(), [&](size_t j, Trace::PrefetchStage s) {
+        output.Prefetch(touched[j], s);
+      });
+    }
     LIR_RETURN_IF_ERROR(per_key(touched[i], absent));
   }
   return absl::OkStatus();
@@ -127,30 +128,24 @@ class SetDifferenceOperator : public Operator {
     std::vector<RowDiff> emitted;
     // At most one row per dirty key: no regrowth in a large round.
     emitted.reserve(dirty.size() + more.size());
-    // Keys are taken from the walk kAhead early and their lookups
-    // prefetched, so what a key probes is cached when it is processed.
-    DirtyKeys walk(dirty, more);
-    DirtyKeys::Refs queue[kAhead];
-    size_t head = 0, queued = 0;
-    auto refill = [&] {
-      for (; queued < kAhead && !walk.Done(); ++queued) {
-        const DirtyKeys::Refs next = walk.Next();
-        Prefetch(next);
-        queue[(head + queued) % kAhead] = next;
-      }
-    };
-    refill();
+    // The dirty keys, listed first so that what each probes is prefetched
+    // ahead of it (PrefetchAhead).
+    std::vector<DirtyKeys::Refs> keys;
+    keys.reserve(dirty.size() + more.size());
+    for (DirtyKeys walk(dirty, more); !walk.Done();) {
+      keys.push_back(walk.Next());
+    }
     // One activation per `fuel` keys (0: all of them); the changes are held
     // back until every dirty key is done, so no partial round is ever
     // visible.
     size_t in_activation = 0;
-    while (queued > 0) {
+    for (size_t i = 0; i < keys.size(); ++i) {
+      PrefetchAhead(i, keys.size(), [&](size_t j, Trace::PrefetchStage s) {
+        Prefetch(keys[j], s);
+      });
       if (in_activation == 0) ++r.activations;
       if (++in_activation == r.fuel) in_activation = 0;
-      const DirtyKeys::Refs key = queue[head];
-      head = (head + 1) % kAhead;
-      --queued;
-      refill();
+      const DirtyKeys::Refs key = keys[i];
       Trace::Counts base, sub;
       if (!SkipBase(key)) {
         LIR_ASSIGN_OR_RETURN(base, base_->CountsAt(*key.base, r.round));
@@ -218,10 +213,10 @@ class SetDifferenceOperator : public Operator {
     return subtract_all_touched_ && key.subtract->owner != subtract_;
   }
 
-  void Prefetch(const DirtyKeys::Refs& key) const {
-    if (!SkipBase(key)) base_->Prefetch(*key.base);
-    if (!SkipSubtract(key)) subtract_->Prefetch(*key.subtract);
-    output_->Prefetch(*key.base);
+  void Prefetch(const DirtyKeys::Refs& key, Trace::PrefetchStage stage) const {
+    if (!SkipBase(key)) base_->Prefetch(*key.base, stage);
+    if (!SkipSubtract(key)) subtract_->Prefetch(*key.subtract, stage);
+    output_->Prefetch(*key.base, stage);
   }
 
   bool base_all_touched_ = false;

@@ -126,6 +126,38 @@ LIR_KEEPS_PREFETCHES void Trace::PrefetchEntry(uint64_t entry) const {
   index_.prefetch(entry);
 }
 
+uint32_t Trace::FindSlotByHash(const KeyRef& key) const {
+  auto it = index_.find(HashProbe{IndexHash(key.hash)});
+  return it == index_.end() ? kNoSlot : EntrySlot(*it);
+}
+
+LIR_KEEPS_PREFETCHES void Trace::Prefetch(const KeyRef& key,
+                                          PrefetchStage stage) const {
+  if (key.owner == this) return;
+  switch (stage) {
+    case PrefetchStage::kIndex: PrefetchIndex(key); return;
+    case PrefetchStage::kSlot: {
+      const uint32_t slot = FindSlotByHash(key);
+      if (slot == kNoSlot) return;
+      // A slot spans two cache lines at most (88 bytes, 8-aligned).
+      const char* at = reinterpret_cast<const char*>(&slots_[slot]);
+      __builtin_prefetch(at);
+      __builtin_prefetch(at + sizeof(Slot) - 1);
+      return;
+    }
+    case PrefetchStage::kKeyRow: {
+      const uint32_t slot = FindSlotByHash(key);
+      if (slot == kNoSlot) return;
+      const Slot& s = slots_[slot];
+      if (!s.key.empty()) __builtin_prefetch(s.key.data());
+      if (!s.updates.empty() && s.updates[0].val != nullptr) {
+        __builtin_prefetch(s.updates[0].val.get());
+      }
+      return;
+    }
+  }
+}
+
 void Trace::Reserve(size_t keys) {
   const size_t live = index_.size();
   // A batch smaller than the trace mostly updates keys it holds: growing
@@ -189,8 +221,18 @@ absl::Status Trace::BatchInserter::Push(DataRow key, DataRow val,
   p.val_ref = val_ref;
   p.diff = diff;
   p.hash = HashRow(p.key);
-  trace_.PrefetchIndex(KeyRef(p.key, p.hash, nullptr, 0));
   ++size_;
+  // The queued updates are the next ones inserted, oldest first: the
+  // newest is kAhead (16) inserts ahead, so its index is fetched now, and
+  // the ones 8 and 4 inserts ahead get the later stages (PrefetchAhead).
+  auto stage = [&](size_t from_newest, PrefetchStage s) {
+    if (from_newest >= size_) return;
+    const Pending& q = ring_[(head_ + size_ - 1 - from_newest) % kAhead];
+    trace_.Prefetch(KeyRef(q.key, q.hash, nullptr, 0), s);
+  };
+  stage(0, PrefetchStage::kIndex);
+  stage(kAhead - 8, PrefetchStage::kSlot);
+  stage(kAhead - 4, PrefetchStage::kKeyRow);
   return absl::OkStatus();
 }
 
