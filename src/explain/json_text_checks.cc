@@ -8,10 +8,14 @@
 // Each check prints the piece alone, with every argument replaced by `#0`,
 // and parses it back with the text form's own parser, so the rule is the
 // parser itself and the cost is linear in the piece, not in the expression
-// below it.
+// below it. A call or aggregate that passed is remembered (per thread,
+// bounded), so a function met again is not printed and parsed again.
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "src/explain/json_names.h"
 #include "src/explain/json_reader.h"
@@ -33,10 +37,13 @@ ScalarExpr Placeholder() {
   return column;
 }
 
-// `printed` must parse (with `parse`) and print (with `print`) back the same.
-template <typename Parse, typename Print>
-absl::Status CheckReparse(const std::string& printed, Parse parse, Print print,
-                          const JsonPath& path, std::string_view what) {
+// `printed` (which is `shallow` printed) must parse (with `parse`) and print
+// (with `print`) back the same. A piece that parses back as `shallow` itself
+// passes without printing it again: it would print as `printed`.
+template <typename T, typename Parse, typename Print>
+absl::Status CheckReparse(const T& shallow, const std::string& printed,
+                          Parse parse, Print print, const JsonPath& path,
+                          std::string_view what) {
   size_t pos = printed.find_first_of("\n\r");
   if (pos != std::string::npos) {
     // The text form is line based: no piece of a line may break it.
@@ -54,6 +61,7 @@ absl::Status CheckReparse(const std::string& printed, Parse parse, Print print,
                      Short(printed), "` does not parse (",
                      back.status().message(), " at byte ", pos, ")"));
   }
+  if (*back == shallow) return absl::OkStatus();
   std::string again = print(*back);
   if (again == printed) return absl::OkStatus();
   return JsonError(
@@ -62,9 +70,7 @@ absl::Status CheckReparse(const std::string& printed, Parse parse, Print print,
                    Short(printed), "` reads back as `", Short(again), "`"));
 }
 
-}  // namespace
-
-absl::Status CheckCallText(const ScalarExpr& call, const JsonPath& path) {
+absl::Status CheckCallTextOnce(const ScalarExpr& call, const JsonPath& path) {
   ScalarExpr shallow;
   shallow.kind = call.kind;
   shallow.style = call.style;
@@ -74,7 +80,7 @@ absl::Status CheckCallText(const ScalarExpr& call, const JsonPath& path) {
   // The same text is not enough: `foo(#0)` is a function call however the
   // JSON styled it, and JSON -> text -> JSON must not change the document.
   return CheckReparse(
-      PrintExpr(shallow), ParseExpr,
+      shallow, PrintExpr(shallow), ParseExpr,
       [&](const ScalarExpr& back) {
         std::string printed = PrintExpr(back);
         if (back.kind != ScalarKind::kCall) {
@@ -95,23 +101,16 @@ absl::Status CheckCallText(const ScalarExpr& call, const JsonPath& path) {
       path.Key("func"), "a function name (and parameters)");
 }
 
-absl::Status CheckOpaqueText(const std::string& text, const JsonPath& path) {
-  // Opaque text is printed verbatim and never read back as opaque (the text
-  // reader does not produce it; docs/json-format.md), so only the line
-  // structure it sits in is protected here.
-  if (text.empty()) {
-    return JsonError(path.Key("text"),
-                     "expected opaque expression text, got an empty string");
-  }
-  return CheckLineText(text, path.Key("text"));
-}
-
-absl::Status CheckAggregateText(const AggregateExpr& agg,
-                                const JsonPath& path) {
-  AggregateExpr shallow = agg;
+absl::Status CheckAggregateTextOnce(const AggregateExpr& agg,
+                                    const JsonPath& path) {
+  // Field by field: a copy of `agg` would copy its expression tree too.
+  AggregateExpr shallow;
+  shallow.func = agg.func;
+  shallow.params = agg.params;
+  shallow.distinct = agg.distinct;
   shallow.expr = Placeholder();
   return CheckReparse(
-      PrintAggregate(shallow), ParseAggregate,
+      shallow, PrintAggregate(shallow), ParseAggregate,
       [&](const AggregateExpr& back) {
         std::string printed = PrintAggregate(back);
         if (back.func == agg.func && back.params == agg.params) return printed;
@@ -121,6 +120,83 @@ absl::Status CheckAggregateText(const AggregateExpr& agg,
                             back.params.has_value() ? "`" : "", ")");
       },
       path.Key("func"), "an aggregate name (and parameters)");
+}
+
+// The memo key of a piece: `kind` ("c" call, "a" aggregate), the numbers
+// in `fields`, the parameter group (length-prefixed, or `-` when absent)
+// and the name last, so that no two pieces share a key.
+void SpellKey(std::string& key, std::string_view kind,
+              std::initializer_list<size_t> fields,
+              const std::optional<std::string>& params,
+              const std::string& func) {
+  key.assign(kind);
+  for (size_t field : fields) absl::StrAppend(&key, field, ":");
+  if (params.has_value()) {
+    absl::StrAppend(&key, "p", params->size(), ":", *params);
+  } else {
+    key += '-';
+  }
+  absl::StrAppend(&key, ":", func);
+}
+
+// Pieces that passed CheckCallText or CheckAggregateText on this thread,
+// each spelled by SpellKey. The checks are a function of the piece alone,
+// so a remembered pass is what checking again would give, and plans repeat
+// the same few functions and aggregates, within a document and across the
+// documents a process reads. Bounded: a long key is not kept, and the set
+// starts over when full.
+struct PassedPieces {
+  absl::flat_hash_set<std::string> keys;
+  std::string key;  // the piece being checked
+};
+constexpr size_t kMaxPassedPieces = 1024;
+constexpr size_t kMaxPassedKeyBytes = 256;
+
+// Runs `check` unless the piece keyed `kind`, `fields`, `params`, `func`
+// passed before on this thread; remembers a pass.
+template <typename Check>
+absl::Status Memoized(std::string_view kind,
+                      std::initializer_list<size_t> fields,
+                      const std::optional<std::string>& params,
+                      const std::string& func, Check check) {
+  thread_local PassedPieces passed;
+  SpellKey(passed.key, kind, fields, params, func);
+  if (passed.key.size() > kMaxPassedKeyBytes) return check();
+  if (passed.keys.contains(passed.key)) return absl::OkStatus();
+  absl::Status status = check();
+  // `check` does not come back here, so the key is still the piece's.
+  if (status.ok()) {
+    if (passed.keys.size() >= kMaxPassedPieces) passed.keys.clear();
+    passed.keys.insert(passed.key);
+  }
+  return status;
+}
+
+}  // namespace
+
+absl::Status CheckCallText(const ScalarExpr& call, const JsonPath& path) {
+  // The check sees the call's style, name, parameters and argument count.
+  return Memoized("c", {static_cast<size_t>(call.style), call.args.size()},
+                  call.params, call.func,
+                  [&] { return CheckCallTextOnce(call, path); });
+}
+
+absl::Status CheckAggregateText(const AggregateExpr& agg,
+                                const JsonPath& path) {
+  // The check sees the aggregate's name, parameters and `distinct`.
+  return Memoized("a", {static_cast<size_t>(agg.distinct)}, agg.params,
+                  agg.func, [&] { return CheckAggregateTextOnce(agg, path); });
+}
+
+absl::Status CheckOpaqueText(const std::string& text, const JsonPath& path) {
+  // Opaque text is printed verbatim and never read back as opaque (the text
+  // reader does not produce it; docs/json-format.md), so only the line
+  // structure it sits in is protected here.
+  if (text.empty()) {
+    return JsonError(path.Key("text"),
+                     "expected opaque expression text, got an empty string");
+  }
+  return CheckLineText(text, path.Key("text"));
 }
 
 absl::Status CheckAggregateFunctionName(const std::string& name,

@@ -12,12 +12,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/functional/function_ref.h"
 #include "absl/hash/hash.h"
 #include "absl/status/status.h"
@@ -134,13 +136,20 @@ struct JsonSaxTypes {
 /// (no key repeated within an object, nesting within kMaxJsonNesting) and
 /// passes every event on to `Inner`, an nlohmann SAX handler. Each open
 /// object remembers its keys as 64-bit hashes with their offsets (the key's
-/// text is read again only when two hashes agree), so an object of a
-/// million members costs about 17 bytes per member beside the text.
+/// text is read again only when two hashes agree). An object's first
+/// kLinearKeys keys sit on one stack shared by all open objects and are
+/// compared one by one: lir's documents are made of small objects, for
+/// which that is cheaper than a hash table and allocates nothing. Past
+/// that, the object's keys move to a hash table of its own, so an object
+/// of a million members costs about 17 bytes per member beside the text.
 /// `KeyHash` hashes a key to 64 bits (a parameter so that tests can make
 /// every key collide).
 template <class Inner, class KeyHash = absl::Hash<std::string_view>>
 class CheckedJsonSax : public JsonSaxTypes {
  public:
+  /// Keys an object may have before they move to a hash table.
+  static constexpr size_t kLinearKeys = 32;
+
   CheckedJsonSax(Inner& inner, JsonReadPosition* position, size_t* error_start)
       : inner_(inner), position_(position), error_start_(error_start) {}
 
@@ -163,7 +172,7 @@ class CheckedJsonSax : public JsonSaxTypes {
     return inner_.start_object(elements);
   }
   bool end_object() {
-    --depth_;
+    Pop();
     return inner_.end_object();
   }
   bool start_array(std::size_t elements) {
@@ -172,7 +181,7 @@ class CheckedJsonSax : public JsonSaxTypes {
     return inner_.start_array(elements);
   }
   bool end_array() {
-    --depth_;
+    Pop();
     return inner_.end_array();
   }
   bool key(string_t& name) {
@@ -180,10 +189,23 @@ class CheckedJsonSax : public JsonSaxTypes {
     const size_t start = json_sax_internal::StringStartBefore(
         position_->text, position_->offset());
     position_->key_start = start;
-    frame.key = name;
-    auto [it, inserted] = frame.keys.try_emplace(
-        static_cast<uint64_t>(KeyHash{}(std::string_view(name))), start);
-    if (!inserted) CheckRepeated(frame, it->second, start, name);
+    frame.key_start = start;
+    const uint64_t hash =
+        static_cast<uint64_t>(KeyHash{}(std::string_view(name)));
+    if (frame.large == nullptr) {
+      for (size_t i = frame.keys_begin; i < keys_.size(); ++i) {
+        if (keys_[i].hash == hash &&
+            json_sax_internal::StringAt(position_->text, keys_[i].start) ==
+                name) {
+          Repeated(keys_[i].start, start);
+        }
+      }
+      keys_.push_back(Key{hash, start});
+      if (keys_.size() - frame.keys_begin > kLinearKeys) MakeLarge(frame);
+    } else {
+      auto [it, inserted] = frame.large->keys.try_emplace(hash, start);
+      if (!inserted) CheckRepeated(*frame.large, it->second, start, name);
+    }
     return inner_.key(name);
   }
   template <class Exception>
@@ -198,28 +220,66 @@ class CheckedJsonSax : public JsonSaxTypes {
   }
 
  private:
-  struct Frame {
-    bool object = false;
+  /// A key of an open object: its hash and the offset of its opening quote.
+  struct Key {
+    uint64_t hash;
+    size_t start;
+  };
+  /// The keys of an object with more than kLinearKeys of them.
+  struct LargeObject {
     /// Hash of each key -> the offset of its opening quote.
     absl::flat_hash_map<uint64_t, size_t> keys;
     /// Keys whose hash another key had first (64-bit hashes of different
     /// keys agree about once in 2^64 pairs; correctness does not rely on it).
     std::vector<std::pair<std::string, size_t>> collided;
-    std::string key;   // the member being read, in an object
+  };
+  struct Frame {
+    bool object = false;
+    /// Where this object's keys start on keys_ (while it has few).
+    size_t keys_begin = 0;
+    /// This object's keys once it has many (then none are on keys_).
+    LargeObject* large = nullptr;
+    /// The opening quote of the member being read, in an object: its name
+    /// is only spelled out for an error message.
+    size_t key_start = 0;
     size_t index = 0;  // the element being read, in an array
     size_t count = 0;  // elements started so far, in an array
   };
-  // A key whose hash was seen before in this object: a repeat, or a
+
+  // The object has outgrown the linear scan: its keys move from keys_ to
+  // a hash table (one per depth, kept for reuse).
+  void MakeLarge(Frame& frame) {
+    if (large_.size() < depth_) large_.resize(depth_);
+    std::unique_ptr<LargeObject>& large = large_[depth_ - 1];
+    if (large == nullptr) large = std::make_unique<LargeObject>();
+    large->keys.clear();
+    large->collided.clear();
+    for (size_t i = frame.keys_begin; i < keys_.size(); ++i) {
+      auto [it, inserted] =
+          large->keys.try_emplace(keys_[i].hash, keys_[i].start);
+      // No two of these keys are equal (each was checked against the
+      // others), so a hash seen before is a collision.
+      if (!inserted) {
+        large->collided.emplace_back(
+            json_sax_internal::StringAt(position_->text, keys_[i].start),
+            keys_[i].start);
+      }
+    }
+    keys_.resize(frame.keys_begin);
+    frame.large = large.get();
+  }
+
+  // A key whose hash was seen before in this large object: a repeat, or a
   // collision to remember.
-  void CheckRepeated(Frame& frame, size_t first, size_t start,
+  void CheckRepeated(LargeObject& large, size_t first, size_t start,
                      const std::string& name) {
     if (json_sax_internal::StringAt(position_->text, first) == name) {
       Repeated(first, start);
     }
-    for (const auto& [other, at] : frame.collided) {
+    for (const auto& [other, at] : large.collided) {
       if (other == name) Repeated(at, start);
     }
-    frame.collided.emplace_back(name, start);
+    large.collided.emplace_back(name, start);
   }
 
   [[noreturn]] void Repeated(size_t first, size_t second) const {
@@ -233,7 +293,8 @@ class CheckedJsonSax : public JsonSaxTypes {
     for (size_t i = 0; i < depth_; ++i) {
       const Frame& frame = frames_[i];
       pointer += "/";
-      pointer += frame.object ? JsonPointerToken(frame.key)
+      pointer += frame.object ? JsonPointerToken(json_sax_internal::StringAt(
+                                    position_->text, frame.key_start))
                               : std::to_string(frame.index);
     }
     return pointer;
@@ -248,7 +309,7 @@ class CheckedJsonSax : public JsonSaxTypes {
     return true;
   }
 
-  // Frames are reused, so a long run of small objects allocates once.
+  // Frames are reused, so a long run of small objects allocates nothing.
   void Push(bool object) {
     // Past the limit, before the document grows: 60 MB of `[[[...` would
     // otherwise build a tree of gigabytes before any check ran.
@@ -258,18 +319,25 @@ class CheckedJsonSax : public JsonSaxTypes {
     if (depth_ == frames_.size()) frames_.emplace_back();
     Frame& frame = frames_[depth_++];
     frame.object = object;
-    frame.keys.clear();
-    frame.collided.clear();
-    frame.key.clear();
+    frame.keys_begin = keys_.size();
+    frame.large = nullptr;
+    frame.key_start = 0;
     frame.index = 0;
     frame.count = 0;
   }
 
+  // A value closes: its keys (if it had few) leave the stack.
+  void Pop() { keys_.resize(frames_[--depth_].keys_begin); }
+
   Inner& inner_;
   JsonReadPosition* position_;
   size_t* error_start_;
-  std::vector<Frame> frames_;
+  // Inline capacity for the usual depth and key count of lir's documents,
+  // so that reading one allocates nothing here.
+  absl::InlinedVector<Frame, 32> frames_;
   size_t depth_ = 0;
+  absl::InlinedVector<Key, 64> keys_;
+  std::vector<std::unique_ptr<LargeObject>> large_;
 };
 
 /// Parses `text` through CheckedJsonSax into `inner`. Syntax errors, a
