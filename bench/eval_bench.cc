@@ -28,6 +28,9 @@
 //                  `role: <records>r/<batches>b/<bytes>B`, roles named as in
 //                  ../shared/reference/SEMANTICS.md section 6 (ArrangementRole
 //                  in bench/except_plan.h, with the plan)
+//   arranged       updates the arrangements received in the timed rounds
+//                  (ArrangementStats::updates_inserted): the maintenance
+//                  work each plan does, whatever it costs per update
 //   output_rows    size of the accumulated output; a run whose output is not
 //                  the right answer (N/2, then N/2 + N/20) is an error
 // CPU time is the benchmark's own column (the engine is single-threaded).
@@ -202,6 +205,8 @@ void RunExcept(benchmark::State& state, Phase phase) {
       keys / 2 + (phase == Phase::kRetract ? (keys + 19) / 20 : 0);
 
   std::vector<ArrangementStats> stats;
+  // Updates the arrangements received before the timed retraction round.
+  uint64_t inserted_before = 0;
   int64_t output_rows = 0;
   for (auto _ : state) {
     if (phase == Phase::kLoad && StopBeforeTimed()) std::raise(SIGSTOP);
@@ -212,6 +217,12 @@ void RunExcept(benchmark::State& state, Phase phase) {
     output_rows = 0;
     if (status.ok()) status = StepRounds(**df, 0, load, output_rows);
     if (phase == Phase::kRetract) {
+      inserted_before = 0;
+      if (status.ok()) {
+        for (const ArrangementStats& s : (*df)->Arrangements()) {
+          inserted_before += s.updates_inserted;
+        }
+      }
       if (StopBeforeTimed()) std::raise(SIGSTOP);
       state.ResumeTiming();
       if (status.ok()) {
@@ -236,12 +247,13 @@ void RunExcept(benchmark::State& state, Phase phase) {
   }
 
   const auto& sides = fused ? plans.fused_sides : plans.threshold_sides;
-  uint64_t records = 0, batches = 0, bytes = 0;
+  uint64_t records = 0, batches = 0, bytes = 0, inserted = 0;
   std::string label;
   for (const ArrangementStats& s : stats) {
     records += s.records;
     batches += s.batches;
     bytes += s.bytes;
+    inserted += s.updates_inserted;
     absl::StrAppend(&label, label.empty() ? "" : "; ",
                     ArrangementRole(s, sides), ": ", s.records, "r/", s.batches,
                     "b/", s.bytes, "B");
@@ -257,6 +269,8 @@ void RunExcept(benchmark::State& state, Phase phase) {
   state.counters["batches"] = static_cast<double>(batches);
   state.counters["bytes"] = static_cast<double>(bytes);
   state.counters["output_rows"] = static_cast<double>(output_rows);
+  state.counters["arranged"] = static_cast<double>(
+      inserted - (phase == Phase::kRetract ? inserted_before : 0));
 }
 
 void BM_ExceptLoad(benchmark::State& state) { RunExcept(state, Phase::kLoad); }

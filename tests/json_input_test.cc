@@ -126,6 +126,35 @@ TEST(JsonUniqueKeys, KeysWhoseHashesCollideAreComparedByText) {
             "f:1:18: duplicate key at /a (first at line 1, column 2)");
   EXPECT_EQ(Message(parse(R"({"a": 1, "b": 2, "c": 3, "b": 4})").status()),
             "f:1:26: duplicate key at /b (first at line 1, column 10)");
+  // Objects past the few keys compared one by one move to a table of their
+  // own: the same answers there, for repeats of a key from either side of
+  // the move, and with a nested object's keys (the same names) in between.
+  auto object = [](int keys, const std::string& extra) {
+    std::string text = "{";
+    for (int i = 0; i < keys; ++i) {
+      absl::StrAppend(&text, i == 0 ? "" : ",", "\"k", i, "\":1");
+      if (i == 3) absl::StrAppend(&text, ",\"n\":{\"k0\":1,\"k1\":2}");
+    }
+    return absl::StrCat(text, extra, "}");
+  };
+  for (int keys : {31, 32, 33, 100}) {
+    SCOPED_TRACE(keys);
+    absl::StatusOr<nlohmann::json> big = parse(object(keys, ""));
+    ASSERT_TRUE(big.ok()) << big.status();
+    EXPECT_EQ(big->size(), static_cast<size_t>(keys) + 1);
+    const std::string early = object(keys, ",\"k1\":2");
+    EXPECT_EQ(
+        Message(parse(early).status()),
+        absl::StrCat("f:1:", early.rfind("\"k1\"") + 1,
+                     ": duplicate key at /k1 (first at line 1, column 9)"));
+    const std::string last = absl::StrCat("\"k", keys - 1, "\"");
+    const std::string late = object(keys, absl::StrCat(",", last, ":2"));
+    EXPECT_EQ(
+        Message(parse(late).status()),
+        absl::StrCat("f:1:", late.rfind(last) + 1, ": duplicate key at /k",
+                     keys - 1, " (first at line 1, column ",
+                     late.find(last) + 1, ")"));
+  }
 }
 
 TEST(JsonLocate, CountElementsCountsAnArraysElementsAndEndsOnAnyText) {

@@ -279,6 +279,7 @@ absl::Status Trace::InsertAt(uint32_t slot, const DataRow& key,
     }
   }
   inserted_this_round_ = true;
+  ++updates_inserted_;
   // Merge with an update of this round to the same value: an operator may
   // deliver the same record twice within a round (e.g. a fueled chunk).
   auto& updates = s.updates;
@@ -702,6 +703,7 @@ ArrangementStats Trace::Stats(const std::string& object) const {
   stats.adapter = info_.adapter;
   stats.records = records_;
   stats.batches = batches_;
+  stats.updates_inserted = updates_inserted_;
   stats.bytes = ModelledBytes();
   if (spine_ != nullptr) {
     const spine::Spine& sp = spine_->spine;

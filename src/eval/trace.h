@@ -429,6 +429,8 @@ class Trace {
   /// Slots that are tombstones (Slot::tombstone).
   size_t tombstones_ = 0;
   uint64_t records_ = 0;
+  /// ArrangementStats::updates_inserted.
+  uint64_t updates_inserted_ = 0;
   /// kNone: the number of rounds that added updates; kEager: 0 or 1.
   uint64_t batches_ = 0;
   bool inserted_this_round_ = false;

@@ -8,14 +8,13 @@
 // Each check prints the piece alone, with every argument replaced by `#0`,
 // and parses it back with the text form's own parser, so the rule is the
 // parser itself and the cost is linear in the piece, not in the expression
-// below it. A call or aggregate that passed is remembered (per thread,
-// bounded), so a function met again is not printed and parsed again.
-#include <initializer_list>
+// below it. (Remembering passed pieces per thread was tried: it saved about
+// 2% of JsonRead on the corpus, and only in a process that had read plans
+// before, for state kept in every thread; not worth it.)
 #include <optional>
 #include <string>
 #include <string_view>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "src/explain/json_names.h"
 #include "src/explain/json_reader.h"
@@ -70,7 +69,9 @@ absl::Status CheckReparse(const T& shallow, const std::string& printed,
                    Short(printed), "` reads back as `", Short(again), "`"));
 }
 
-absl::Status CheckCallTextOnce(const ScalarExpr& call, const JsonPath& path) {
+}  // namespace
+
+absl::Status CheckCallText(const ScalarExpr& call, const JsonPath& path) {
   ScalarExpr shallow;
   shallow.kind = call.kind;
   shallow.style = call.style;
@@ -101,8 +102,8 @@ absl::Status CheckCallTextOnce(const ScalarExpr& call, const JsonPath& path) {
       path.Key("func"), "a function name (and parameters)");
 }
 
-absl::Status CheckAggregateTextOnce(const AggregateExpr& agg,
-                                    const JsonPath& path) {
+absl::Status CheckAggregateText(const AggregateExpr& agg,
+                                const JsonPath& path) {
   // Field by field: a copy of `agg` would copy its expression tree too.
   AggregateExpr shallow;
   shallow.func = agg.func;
@@ -120,72 +121,6 @@ absl::Status CheckAggregateTextOnce(const AggregateExpr& agg,
                             back.params.has_value() ? "`" : "", ")");
       },
       path.Key("func"), "an aggregate name (and parameters)");
-}
-
-// The memo key of a piece: `kind` ("c" call, "a" aggregate), the numbers
-// in `fields`, the parameter group (length-prefixed, or `-` when absent)
-// and the name last, so that no two pieces share a key.
-void SpellKey(std::string& key, std::string_view kind,
-              std::initializer_list<size_t> fields,
-              const std::optional<std::string>& params,
-              const std::string& func) {
-  key.assign(kind);
-  for (size_t field : fields) absl::StrAppend(&key, field, ":");
-  if (params.has_value()) {
-    absl::StrAppend(&key, "p", params->size(), ":", *params);
-  } else {
-    key += '-';
-  }
-  absl::StrAppend(&key, ":", func);
-}
-
-// Pieces that passed CheckCallText or CheckAggregateText on this thread,
-// each spelled by SpellKey. The checks are a function of the piece alone,
-// so a remembered pass is what checking again would give, and plans repeat
-// the same few functions and aggregates, within a document and across the
-// documents a process reads. Bounded: a long key is not kept, and the set
-// starts over when full.
-struct PassedPieces {
-  absl::flat_hash_set<std::string> keys;
-  std::string key;  // the piece being checked
-};
-constexpr size_t kMaxPassedPieces = 1024;
-constexpr size_t kMaxPassedKeyBytes = 256;
-
-// Runs `check` unless the piece keyed `kind`, `fields`, `params`, `func`
-// passed before on this thread; remembers a pass.
-template <typename Check>
-absl::Status Memoized(std::string_view kind,
-                      std::initializer_list<size_t> fields,
-                      const std::optional<std::string>& params,
-                      const std::string& func, Check check) {
-  thread_local PassedPieces passed;
-  SpellKey(passed.key, kind, fields, params, func);
-  if (passed.key.size() > kMaxPassedKeyBytes) return check();
-  if (passed.keys.contains(passed.key)) return absl::OkStatus();
-  absl::Status status = check();
-  // `check` does not come back here, so the key is still the piece's.
-  if (status.ok()) {
-    if (passed.keys.size() >= kMaxPassedPieces) passed.keys.clear();
-    passed.keys.insert(passed.key);
-  }
-  return status;
-}
-
-}  // namespace
-
-absl::Status CheckCallText(const ScalarExpr& call, const JsonPath& path) {
-  // The check sees the call's style, name, parameters and argument count.
-  return Memoized("c", {static_cast<size_t>(call.style), call.args.size()},
-                  call.params, call.func,
-                  [&] { return CheckCallTextOnce(call, path); });
-}
-
-absl::Status CheckAggregateText(const AggregateExpr& agg,
-                                const JsonPath& path) {
-  // The check sees the aggregate's name, parameters and `distinct`.
-  return Memoized("a", {static_cast<size_t>(agg.distinct)}, agg.params,
-                  agg.func, [&] { return CheckAggregateTextOnce(agg, path); });
 }
 
 absl::Status CheckOpaqueText(const std::string& text, const JsonPath& path) {

@@ -118,6 +118,10 @@ struct ArrangementStats {
   std::string operator_name;
   uint64_t records = 0;
   uint64_t batches = 0;
+  /// Updates inserted since the arrangement was made, each counted as it
+  /// arrives (before it merges with another or compaction cancels it): the
+  /// work of maintaining it. Not printed; benchmarks compare plans by it.
+  uint64_t updates_inserted = 0;
   /// Estimated bytes from the layout model in docs/evaluator.md.
   uint64_t bytes = 0;
   /// Kept by the recompute-and-diff adapter (a node kind the incremental
