@@ -35,7 +35,9 @@ set xrange [500:2000000]
 set yrange [1:200000]
 set multiplot layout 1,3 title 'CPU ns per plan node vs plan size (dashed: floors)'
 set title 'explain_bench'
-plot 'benchmarks-explain_bench-JsonRead.dat' using 1:2 with linespoints lw 1.5 title 'JsonRead', \
+plot 'benchmarks-explain_bench-ConciseParse.dat' using 1:2 with linespoints lw 1.5 title 'ConciseParse', \
+     'benchmarks-explain_bench-ConcisePrint.dat' using 1:2 with linespoints lw 1.5 title 'ConcisePrint', \
+     'benchmarks-explain_bench-JsonRead.dat' using 1:2 with linespoints lw 1.5 title 'JsonRead', \
      'benchmarks-explain_bench-JsonWrite.dat' using 1:2 with linespoints lw 1.5 title 'JsonWrite', \
      'benchmarks-explain_bench-NlohmannDump.dat' using 1:2 with linespoints lw 1.5 title 'NlohmannDump', \
      'benchmarks-explain_bench-NlohmannParse.dat' using 1:2 with linespoints dt 2 lw 2 title 'NlohmannParse (floor)', \
@@ -47,13 +49,15 @@ set title 'recognizer_bench'
 plot 'benchmarks-recognizer_bench-Apply_FreshClone.dat' using 1:2 with linespoints lw 1.5 title 'Apply_FreshClone', \
      'benchmarks-recognizer_bench-DryRun.dat' using 1:2 with linespoints lw 1.5 title 'DryRun', \
      'benchmarks-recognizer_bench-DryRun_FreshClone.dat' using 1:2 with linespoints lw 1.5 title 'DryRun_FreshClone', \
+     'benchmarks-recognizer_bench-Explain_ReportOff.dat' using 1:2 with linespoints lw 1.5 title 'Explain_ReportOff', \
+     'benchmarks-recognizer_bench-Explain_ReportOn.dat' using 1:2 with linespoints lw 1.5 title 'Explain_ReportOn', \
      'benchmarks-recognizer_bench-NlohmannParse.dat' using 1:2 with linespoints dt 2 lw 2 title 'NlohmannParse (floor)', \
      'benchmarks-recognizer_bench-Traversal.dat' using 1:2 with linespoints dt 2 lw 2 title 'Traversal (floor)', \
      'benchmarks-recognizer_bench-Traversal_FreshClone.dat' using 1:2 with linespoints dt 2 lw 2 title 'Traversal_FreshClone (floor)'
 set title 'analysis_bench'
-plot 'benchmarks-analysis_bench-all_three.dat' using 1:2 with linespoints lw 1.5 title 'all_three', \
-     'benchmarks-analysis_bench-arity.dat' using 1:2 with linespoints lw 1.5 title 'arity', \
+plot 'benchmarks-analysis_bench-arity.dat' using 1:2 with linespoints lw 1.5 title 'arity', \
      'benchmarks-analysis_bench-arrangements.dat' using 1:2 with linespoints lw 1.5 title 'arrangements', \
+     'benchmarks-analysis_bench-document_all_five.dat' using 1:2 with linespoints lw 1.5 title 'document_all_five', \
      'benchmarks-analysis_bench-monotonic.dat' using 1:2 with linespoints lw 1.5 title 'monotonic', \
      'benchmarks-analysis_bench-nlohmann_parse.dat' using 1:2 with linespoints dt 2 lw 2 title 'nlohmann_parse (floor)', \
      'benchmarks-analysis_bench-traverse.dat' using 1:2 with linespoints dt 2 lw 2 title 'traverse (floor)'

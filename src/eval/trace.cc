@@ -139,7 +139,8 @@ LIR_KEEPS_PREFETCHES void Trace::Prefetch(const KeyRef& key,
     case PrefetchStage::kSlot: {
       const uint32_t slot = FindSlotByHash(key);
       if (slot == kNoSlot) return;
-      // A slot spans two cache lines at most (88 bytes, 8-aligned).
+      // The lines of the slot's first and last bytes: all of it, unless the
+      // 88 bytes straddle three lines (then the middle one is left out).
       const char* at = reinterpret_cast<const char*>(&slots_[slot]);
       __builtin_prefetch(at);
       __builtin_prefetch(at + sizeof(Slot) - 1);

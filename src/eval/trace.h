@@ -172,7 +172,9 @@ class Trace {
   /// key row the slot points to (compared to tell the key from another of
   /// the same hash). A loop over keys prefetches them in stages, each at a
   /// shorter distance ahead of the lookup (PrefetchAhead), so each stage
-  /// reads only what the one before fetched and none of them stalls.
+  /// reads only what the one before fetched. (On the EXCEPT A/B the slot and
+  /// key-row stages took 13% off the retraction round; the index stage's
+  /// own loads still stall, docs/evaluator.md.)
   enum class PrefetchStage {
     kIndex,   ///< the index entries (as Prefetch)
     kSlot,    ///< the slot, found in the (fetched) index by hash alone
@@ -441,9 +443,9 @@ class Trace {
 };
 
 /// Prefetching for position `i` of a loop over `n` keys: runs every
-/// Trace::PrefetchStage on the key it is due for, the index 16 keys ahead,
-/// the slot 8 and the key row 4 (at roughly 100 ns a miss and tens of ns of
-/// work a key, each stage then lands before the next needs it).
+/// Trace::PrefetchStage on the key it is due for: the index 16 keys ahead,
+/// the slot 8 and the key row 4 (distances tried on the EXCEPT A/B; twice
+/// these measured the same).
 /// `stage(j, s)` prefetches the lookups of key `j` at stage `s`.
 template <typename StageFn>
 void PrefetchAhead(size_t i, size_t n, StageFn stage) {
