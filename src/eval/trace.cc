@@ -103,10 +103,6 @@ uint32_t Trace::SlotFor(const KeyRef& key, DataRow* owned) {
   return EntrySlot(*it);  // found, or just made
 }
 
-void Trace::Prefetch(const KeyRef& key) const {
-  if (key.owner != this) PrefetchIndex(key);
-}
-
 // GCC 12's dead-code elimination deletes the __builtin_prefetch calls of
 // absl's raw_hash_set::prefetch when NDEBUG is defined (checked with objdump:
 // this function was a bare `ret` in the release build, so no lookup of any

@@ -163,10 +163,6 @@ class Trace {
     size_t size_ = 0;
   };
 
-  /// Starts fetching the index entries a lookup of `key` reads (a hint for
-  /// loops that look up many keys; no effect on results).
-  void Prefetch(const KeyRef& key) const;
-
   /// A cold lookup misses the cache three times, each on an address the
   /// previous miss supplies: the index entry, then the key's slot, then the
   /// key row the slot points to (compared to tell the key from another of
@@ -176,7 +172,7 @@ class Trace {
   /// key-row stages took 13% off the retraction round; the index stage's
   /// own loads still stall, docs/evaluator.md.)
   enum class PrefetchStage {
-    kIndex,   ///< the index entries (as Prefetch)
+    kIndex,   ///< the index entries
     kSlot,    ///< the slot, found in the (fetched) index by hash alone
     kKeyRow,  ///< the (fetched) slot's key row and first stored value
   };
