@@ -12,9 +12,11 @@
 // When the expected output itself contains blank lines, it is wrapped in
 // doubled separators: `----` `----` <output> `----` `----`.
 //
-// Commands are rows of kCommands below. Running with REWRITE=1 in the
-// environment replaces every expected output with the actual one, keeping
-// directives, inputs, comments and blank lines as they are.
+// Commands are rows of kCommands below; `exec` runs lir-opt as a program
+// (tests/golden_exec.h: the goldens of testdata/cli/). Running with
+// REWRITE=1 in the environment replaces every expected output with the
+// actual one, keeping directives, inputs, comments and blank lines as they
+// are.
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -49,6 +51,7 @@
 #include "lir/recognizer/report.h"
 #include "lir/status_macros.h"
 #include "lir/validate.h"
+#include "tests/golden_exec.h"
 #include "tests/golden_file.h"
 #include "tests/golden_run.h"
 #include "tests/golden_spine.h"
@@ -516,6 +519,17 @@ std::string RunConfig(TestCase& test) {
   return absl::StrCat(FeaturesToString(features), "\n");
 }
 
+// `exec`: lir-opt run as a program (tests/golden_exec.h); skipped, visibly,
+// when the tool is not built.
+std::string RunExec(TestCase& test) {
+  if (std::string(LIR_OPT_PATH).empty()) {
+    std::cout << "[  SKIPPED ] exec case at line " << test.directive_line
+              << ": lir-opt is not built (LIR_BUILD_TOOLS=OFF)\n";
+    return test.expected;
+  }
+  return golden::RunExecGolden(test.input, LIR_OPT_PATH);
+}
+
 using CommandFn = std::string (*)(TestCase& test);
 
 /// Command name -> handler. A handler returns the case's actual output.
@@ -525,6 +539,7 @@ const std::map<std::string, CommandFn>& Commands() {
       {"error", &RunError},        {"optimize", &RunOptimize},
       {"analyze", &RunAnalyze},    {"run", &RunRunCommand},
       {"spine", &RunSpineCommand}, {"config", &RunConfig},
+      {"exec", &RunExec},
   };
   return *commands;
 }
