@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -17,22 +16,15 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "tests/support/cli_test_util.h"
 
 namespace lir::golden {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadAll(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
-std::string ShellQuote(const std::string& arg) {
-  return absl::StrCat("'", absl::StrReplaceAll(arg, {{"'", "'\\''"}}), "'");
-}
+using testing_util::ReadFile;
+using testing_util::ShellQuote;
 
 // The length of the valid UTF-8 sequence at `s[i]` (a byte >= 0x80), or 0.
 size_t Utf8SequenceLength(const std::string& s, size_t i) {
@@ -211,7 +203,7 @@ std::string RunExecGolden(const std::string& input,
         return absl::StrCat("error: no file ", fixture,
                             " in the source tree\n");
       }
-      block.bytes = ReadAll(path);
+      block.bytes = ReadFile(path);
       blocks.push_back(std::move(block));
       continue;
     }
@@ -295,7 +287,7 @@ std::string RunExecGolden(const std::string& input,
       {LIR_SOURCE_DIR, "$SRC"},
   };
   for (const char* stream : {"stdout", "stderr"}) {
-    std::string text = ReadAll(dir / absl::StrCat(".", stream));
+    std::string text = ReadFile(dir / absl::StrCat(".", stream));
     if (text.empty()) continue;
     text = absl::StrReplaceAll(text, paths);
     absl::StrAppend(&out, "-- ", stream, "\n", PrintableBytes(text));
