@@ -99,50 +99,6 @@ TEST_F(CliTest, ReadmeQuotesTheCurrentHelpText) {
 
 }  // namespace
 
-// ---- Optimizer features
-// ------------------------------------------------------
-
-namespace {
-
-bool Rewritten(const std::string& out) {
-  return absl::StrContains(out, "SetDifference ensure_arrangement=") &&
-         !absl::StrContains(out, "Threshold::Basic");
-}
-
-}  // namespace
-
-TEST_F(CliTest, ReportWritesJsonToAFile) {
-  std::string path = (dir_ / "report.json").string();
-  RunResult r = Run({"explain", "--enable_fused_set_difference",
-                     "--report=" + path, Example()});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(Rewritten(r.out));
-  std::string report = ReadFile(path);
-  EXPECT_TRUE(absl::StrContains(report, "\"outcome\": \"fired\"")) << report;
-  EXPECT_TRUE(absl::StrContains(report, "\"base_key\": [\n")) << report;
-  EXPECT_TRUE(absl::StrContains(report, "\"enabled\": true")) << report;
-}
-
-TEST_F(CliTest, ReportNeverOverwritesThePlanAndSaysWhatItTook) {
-  // `--report plan a.txt` takes `plan` as the report's file: with the plan
-  // itself there, it used to overwrite the plan with the report.
-  const std::string plan = (dir_ / "plan.txt").string();
-  const std::string original = ReadFile(Example());
-  Temp("plan.txt", original);
-  RunResult same = Run({"explain", "--report", plan, plan});
-  EXPECT_EQ(same.exit_code, 2);
-  EXPECT_TRUE(absl::StrContains(same.err, "is the plan being read"))
-      << same.err;
-  EXPECT_EQ(ReadFile(plan), original);
-  // With no FILE left, the message says where the plan went.
-  RunResult took = Run({"explain", "--report", plan});
-  EXPECT_EQ(took.exit_code, 2);
-  EXPECT_TRUE(absl::StrContains(
-      took.err, "--report took '" + plan + "' as the file to write the report"))
-      << took.err;
-  EXPECT_EQ(ReadFile(plan), original);
-}
-
 TEST_F(CliTest, TextOfAPlanTooDeepForTheLimitIsRefusedBeforePrinting) {
   // 100 nested Negates: 2 + 4 + ... + 202 = 10,302 bytes of indentation.
   std::string plan = "Explained Query:\n";

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -249,6 +250,8 @@ std::string RunExecGolden(const std::string& input,
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::string stdin_bytes;
+  // The files the case wrote, by name, to tell what the command changed.
+  std::map<std::string, std::string> written;
   for (const Block& block : blocks) {
     if (block.kind == "stdin") {
       stdin_bytes = block.bytes;
@@ -257,6 +260,7 @@ std::string RunExecGolden(const std::string& input,
     const fs::path path = dir / block.name;
     fs::create_directories(path.parent_path());
     std::ofstream(path, std::ios::binary) << block.bytes;
+    written[block.name] = block.bytes;
   }
   std::ofstream(dir / ".stdin", std::ios::binary) << stdin_bytes;
 
@@ -291,6 +295,24 @@ std::string RunExecGolden(const std::string& input,
     if (text.empty()) continue;
     text = absl::StrReplaceAll(text, paths);
     absl::StrAppend(&out, "-- ", stream, "\n", PrintableBytes(text));
+  }
+  // Files the command made or changed, then those it removed.
+  std::map<std::string, std::string> after;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    const std::string name = fs::relative(entry.path(), dir).generic_string();
+    if (!entry.is_regular_file() || absl::StartsWith(name, ".")) continue;
+    after[name] = ReadFile(entry.path());
+  }
+  for (const auto& [name, bytes] : after) {
+    auto it = written.find(name);
+    if (it != written.end() && it->second == bytes) continue;
+    absl::StrAppend(&out, "-- file ", name,
+                    it == written.end() ? " (made)\n" : " (changed)\n",
+                    PrintableBytes(absl::StrReplaceAll(bytes, paths)));
+  }
+  for (const auto& [name, bytes] : written) {
+    if (!after.contains(name))
+      absl::StrAppend(&out, "-- file ", name, " (removed)\n");
   }
   fs::remove_all(dir);
   return out;

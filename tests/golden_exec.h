@@ -33,7 +33,9 @@
 // examples).
 //
 // The output is `exit N` (or `signal N`), then `-- stdout` and `-- stderr`
-// with their text when not empty. In the output, the scratch directory's
+// with their text when not empty, then `-- file NAME (made)` or `(changed)`
+// with the text of each file in the scratch directory the command made or
+// changed (a report, a rewritten .slt file), and `-- file NAME (removed)`. In the output, the scratch directory's
 // path is `$TMP` and the source tree's `$SRC`; bytes that are not printable
 // (controls other than line feed and tab, and bytes outside valid UTF-8) are
 // written as `\xHH` (`\r` for a carriage return), and text that does not end
