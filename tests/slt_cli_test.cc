@@ -1,3 +1,9 @@
+// Why C++ and not exec goldens (testdata/cli/): each case chains three runs
+// (check, rewrite, check again) and asserts relations between them (the
+// rewrite changes exactly what the check said would change; the second
+// check finds nothing) and byte-level properties of the rewritten file. Its
+// expected outputs are data all the same: testdata/slt/*.out, *.rewritten.
+//
 // `lir-opt slt` end to end, on lir's own small .slt files (testdata/slt/)
 // and on Materialize's (../shared/corpus/materialize-slt/, skipped visibly
 // when absent): check output against goldens, rewrite output against
