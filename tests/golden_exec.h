@@ -35,11 +35,12 @@
 // The output is `exit N` (or `signal N`), then `-- stdout` and `-- stderr`
 // with their text when not empty, then `-- file NAME (made)` or `(changed)`
 // with the text of each file in the scratch directory the command made or
-// changed (a report, a rewritten .slt file), and `-- file NAME (removed)`. In the output, the scratch directory's
-// path is `$TMP` and the source tree's `$SRC`; bytes that are not printable
-// (controls other than line feed and tab, and bytes outside valid UTF-8) are
-// written as `\xHH` (`\r` for a carriage return), and text that does not end
-// in a line feed gets a line `\ no line feed at end`.
+// changed (a report, a rewritten .slt file), and `-- file NAME (removed)`. In
+// the output, the scratch directory's path is `$TMP` and the source tree's
+// `$SRC`; bytes that are not printable (controls other than line feed and tab,
+// and bytes outside valid UTF-8) are written as `\xHH` (`\r` for a carriage
+// return), and text that does not end in a line feed gets a line `\ no line
+// feed at end`.
 #ifndef LIR_TESTS_GOLDEN_EXEC_H_
 #define LIR_TESTS_GOLDEN_EXEC_H_
 
