@@ -23,9 +23,12 @@
 #include "lir/explain/text.h"
 #include "lir/plan_builder.h"
 #include "lir/validate.h"
+#include "tests/support/parse_or_die.h"
 
 namespace lir {
 namespace {
+
+using ::lir::test::ParseOrDie;
 
 constexpr char kL[] = "materialize.public.l";
 constexpr char kR[] = "materialize.public.r";
@@ -34,7 +37,7 @@ constexpr char kR[] = "materialize.public.r";
 // (Validate checks the recorded base_key/keys_key too).
 struct Case {
   Case(const std::string& plan, const std::string& data_json)
-      : Case(Parse(plan), data_json) {}
+      : Case(ParseOrDie(plan), data_json) {}
   Case(Document plan, const std::string& data_json) : doc(std::move(plan)) {
     absl::StatusOr<eval::InputData> parsed_data =
         eval::ParseInputData(data_json, "data");
@@ -46,11 +49,6 @@ struct Case {
     }
     const absl::Status valid = Validate(doc, options);
     EXPECT_TRUE(valid.ok()) << valid;
-  }
-  static Document Parse(const std::string& plan) {
-    absl::StatusOr<Document> parsed = explain::ParseText(plan);
-    EXPECT_TRUE(parsed.ok()) << parsed.status();
-    return parsed.ok() ? *std::move(parsed) : Document();
   }
   Document doc;
   eval::InputData data;

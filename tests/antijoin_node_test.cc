@@ -21,9 +21,12 @@
 #include "lir/plan_builder.h"
 #include "lir/validate.h"
 #include "tests/support/eval_snapshot_test_util.h"
+#include "tests/support/parse_or_die.h"
 
 namespace lir {
 namespace {
+
+using ::lir::test::ParseOrDie;
 
 using eval::snapshot_testing::I;
 using eval::snapshot_testing::M;
@@ -45,20 +48,14 @@ constexpr char kPlan[] = R"(Explained Query:
       arrangements[0]={ key=[#0], permutation=id, thinning=() }
 )";
 
-Document Parse(const std::string& text) {
-  absl::StatusOr<Document> doc = explain::ParseText(text);
-  EXPECT_TRUE(doc.ok()) << doc.status();
-  return doc.ok() ? *std::move(doc) : Document();
-}
-
 std::string ValidateMessage(const std::string& text) {
-  Document doc = Parse(text);
+  Document doc = ParseOrDie(text);
   absl::Status status = Validate(doc);
   return status.ok() ? "ok" : std::string(status.message());
 }
 
 TEST(AntiJoinNode, TextAndJsonRoundTrip) {
-  Document doc = Parse(kPlan);
+  Document doc = ParseOrDie(kPlan);
   ASSERT_EQ(doc.objects.size(), 1u);
   const Node& root = *doc.objects[0].plan;
   ASSERT_TRUE(root.Is<AntiJoinOp>());
@@ -70,7 +67,7 @@ TEST(AntiJoinNode, TextAndJsonRoundTrip) {
   EXPECT_TRUE(absl::StrContains(
       with_ids, "  AntiJoin key=[#0] // { node_id: LirId(3) }\n"))
       << with_ids;
-  EXPECT_EQ(explain::PrintText(Parse(with_ids), ids), with_ids);
+  EXPECT_EQ(explain::PrintText(ParseOrDie(with_ids), ids), with_ids);
 
   const std::string json = explain::WriteJson(doc);
   EXPECT_TRUE(absl::StrContains(json, "\"kind\": \"AntiJoin\"")) << json;
@@ -172,7 +169,7 @@ TEST(AntiJoinNode, ValidateChecksKeysArmsAndScope) {
 }
 
 TEST(AntiJoinNode, Analyses) {
-  Document doc = Parse(kPlan);
+  Document doc = ParseOrDie(kPlan);
   interp::AnalysisInputs inputs;
   inputs.monotonic_ids = {"materialize.public.l", "materialize.public.r"};
   absl::StatusOr<interp::DocumentAnalysis> analysis =
@@ -222,7 +219,7 @@ TEST(AntiJoinNode, SnapshotEngineRemovesRowsWhoseKeyIsPresent) {
 // The same rounds through the incremental engine (more plans and the
 // cross-check of both engines are in antijoin_incremental_test.cc).
 TEST(AntiJoinNode, IncrementalEngineRunsIt) {
-  Document doc = Parse(kPlan);
+  Document doc = ParseOrDie(kPlan);
   eval::DataflowOptions options;
   options.object = "test";
   options.globals = {{"materialize.public.l", 2}, {"materialize.public.r", 1}};

@@ -35,7 +35,7 @@ std::string DumpUnknowns(const Node& root) {
   return out;
 }
 
-Document MustParse(const std::string& text) {
+Document ReadConciseOrDie(const std::string& text) {
   absl::StatusOr<Document> doc = ParseConciseText(text);
   EXPECT_TRUE(doc.ok()) << doc.status() << "\n" << text;
   if (!doc.ok()) return Document{};
@@ -90,7 +90,7 @@ Target cluster: quickstart
 )";
 
 TEST(ConciseReader, MarksExactlyTheFactsTheSyntaxDrops) {
-  Document doc = MustParse(kEveryKind);
+  Document doc = ReadConciseOrDie(kEveryKind);
   ASSERT_EQ(doc.objects.size(), 1u);
   EXPECT_EQ(DumpUnknowns(*doc.objects[0].plan),
             R"(With LirId(22)
@@ -119,7 +119,7 @@ TEST(ConciseReader, MarksExactlyTheFactsTheSyntaxDrops) {
 }
 
 TEST(ConciseReader, PlaceholdersAndShownFacts) {
-  Document doc = MustParse(kEveryKind);
+  Document doc = ReadConciseOrDie(kEveryKind);
   const Node& with = *doc.objects[0].plan;
   ASSERT_TRUE(with.Is<LetOp>());
   const ArrangeByOp& arrange = with.inputs[0]->As<ArrangeByOp>();
@@ -183,7 +183,7 @@ TEST(ConciseReader, PlaceholdersAndShownFacts) {
 // Materialize numbers the aggregates in query order and splits them into
 // the simple and distinct lists (reduce.rs), so one list is all of them.
 TEST(ConciseReader, AccumulablePositionsOfOneKindAreInferred) {
-  Document doc = MustParse(R"(Explained Query:
+  Document doc = ReadConciseOrDie(R"(Explained Query:
   →Accumulable GroupAggregate
     Distinct aggregates: count(distinct #0), sum(distinct #1), max(distinct #0)
     →Stream materialize.public.t
@@ -197,7 +197,7 @@ TEST(ConciseReader, AccumulablePositionsOfOneKindAreInferred) {
 }
 
 TEST(ConciseReader, AnnotatedIdsAreKeptAndTheRestNumberedAfterThem) {
-  Document doc = MustParse(R"(Explained Query:
+  Document doc = ReadConciseOrDie(R"(Explained Query:
   →With
     cte l0 =
       →Constant (1 row) // { node_id: LirId(7) }
@@ -216,7 +216,7 @@ TEST(ConciseReader, AnnotatedIdsAreKeptAndTheRestNumberedAfterThem) {
 }
 
 TEST(ConciseReader, FastPathFacts) {
-  Document doc = MustParse(R"(Explained Query (fast path):
+  Document doc = ReadConciseOrDie(R"(Explained Query (fast path):
   →Map/Filter/Project
     Project: #1, #0
     Map: (#0 + 1)
@@ -235,7 +235,7 @@ TEST(ConciseReader, FastPathFacts) {
   EXPECT_EQ(fp.lookup->size(), 2u);
   EXPECT_TRUE(fp.unknown.empty());
 
-  Document constant = MustParse(R"(Explained Query (fast path):
+  Document constant = ReadConciseOrDie(R"(Explained Query (fast path):
   →Constant (1 rows)
 )");
   const FastPath& c = *constant.objects[0].fast_path;
@@ -243,7 +243,7 @@ TEST(ConciseReader, FastPathFacts) {
   EXPECT_TRUE(c.unknown.Has(UnknownFact::kConstantRows));
   EXPECT_EQ(c.constant.entry_count, 1u);
 
-  Document persist = MustParse(R"(Explained Query (fast path):
+  Document persist = ReadConciseOrDie(R"(Explained Query (fast path):
   →Map/Filter/Project
     →ReadStorage materialize.public.mv
 )");
@@ -265,7 +265,7 @@ TEST(ConciseReader, DeepAndWidePlans) {
   absl::StrAppend(&text, std::string(2 * (kDepth + 1), ' '),
                   "\xE2\x86\x92"
                   "Constant (1 row)\n");
-  Document deep = MustParse(text);
+  Document deep = ReadConciseOrDie(text);
   ASSERT_EQ(deep.objects.size(), 1u);
   EXPECT_EQ(CountNodes(*deep.objects[0].plan), static_cast<size_t>(kDepth + 1));
 
@@ -276,13 +276,13 @@ TEST(ConciseReader, DeepAndWidePlans) {
                     "Constant (",
                     i, i == 1 ? " row)\n" : " rows)\n");
   }
-  Document doc = MustParse(wide);
+  Document doc = ReadConciseOrDie(wide);
   EXPECT_EQ(doc.objects[0].plan->inputs.size(), 50000u);
 }
 
 // A partial plan validates (the validator skips what the marks name).
 TEST(ConciseReader, PartialPlansValidate) {
-  Document doc = MustParse(kEveryKind);
+  Document doc = ReadConciseOrDie(kEveryKind);
   EXPECT_TRUE(Validate(doc).ok()) << Validate(doc);
 }
 

@@ -54,7 +54,7 @@ constexpr char kGetT[] =
     "    raw=true\n";
 
 TEST(RunRounds, AnUpdateFarAwayIsOneStepNotAHundredMillion) {
-  const Document doc = Parse(kGetT);
+  const Document doc = ParseOrDie(kGetT);
   const InputData data = Data(R"({"collections": {"materialize.public.t":
       {"arity": 1, "updates": [[[1], 0, 1], [[2], 100000000, 1]]}}})");
   for (Engine engine : kEngines) {
@@ -79,7 +79,7 @@ TEST(RunRounds, AnUpdateFarAwayIsOneStepNotAHundredMillion) {
 TEST(RunRounds, RoundsWhereATemporalBoundExpiresAreStillRun) {
   // (10, 5) is present from round 0 until round 5, a round with no update
   // in the data: skipping it would keep the row until round 1000.
-  const Document doc = Parse(
+  const Document doc = ParseOrDie(
       "materialize.public.mv:\n"
       "  Get::Collection materialize.public.t\n"
       "    project=(#0)\n"
@@ -105,7 +105,7 @@ TEST(RunRounds, RoundsWhereATemporalBoundExpiresAreStillRun) {
 }
 
 TEST(RunRounds, LastRoundStopsTheRun) {
-  const Document doc = Parse(kGetT);
+  const Document doc = ParseOrDie(kGetT);
   const InputData data = Data(R"({"collections": {"materialize.public.t":
       {"arity": 1, "updates": [[[1], 0, 1], [[2], 7, 1], [[3], 9, 1]]}}})");
   RunOptions options;
@@ -119,7 +119,7 @@ TEST(RunRounds, ARunHoldsChangesNotContentsPerRound) {
   // 1,000 rows at round 0, then 200 rounds adding one row each: a run that
   // kept each round's contents would hold 1,000 x 200 rows; one that keeps
   // changes holds 1,200, and the contents are replayed from them.
-  const Document doc = Parse(kGetT);
+  const Document doc = ParseOrDie(kGetT);
   InputData data;
   InputCollection& t = data.collections["materialize.public.t"];
   t.arity = 1;
@@ -156,7 +156,7 @@ constexpr char kSeries[] =
 
 TEST(RunBudgets, RowsPerRoundEndTheRunNamingTheOperator) {
   // Four rows of 1000 each: 4000 rows, in one round, of one FlatMap.
-  const Document doc = Parse(kSeries);
+  const Document doc = ParseOrDie(kSeries);
   const InputData data = Data(R"({"collections": {"materialize.public.t":
       {"arity": 1, "updates": [[[1000], 0, 1], [[1001], 0, 1], [[1002], 0, 1],
                                [[1003], 0, 1]]}}})");
@@ -183,7 +183,7 @@ TEST(RunBudgets, RowsPerRoundEndTheRunNamingTheOperator) {
 TEST(RunBudgets, AJoinThatMultipliesRowsStopsAtTheBudget) {
   // 30 rows joined with the same 30 rows on a column where all are 0: 900
   // rows.
-  const Document doc = Parse(
+  const Document doc = ParseOrDie(
       "materialize.public.mv:\n"
       "  Join::Linear\n"
       "    linear_stage[0]\n"
@@ -235,7 +235,7 @@ constexpr char kOscillating[] =
     "      raw=true\n";
 
 TEST(RunBudgets, ALetRecThatNeverConvergesStopsAtMaxIterations) {
-  const Document doc = Parse(kOscillating);
+  const Document doc = ParseOrDie(kOscillating);
   for (Engine engine : kEngines) {
     RunOptions options;
     options.engine = engine;
@@ -255,7 +255,7 @@ TEST(RunBudgets, ALetRecThatNeverConvergesStopsAtMaxIterations) {
 TEST(RunBudgets, ALetRecThatConvergesWithinTheLimitRuns) {
   // l0 = {1} ∪ (l0 + 1 where < 5): five rows after five changing iterations
   // and one that changes nothing.
-  const Document doc = Parse(
+  const Document doc = ParseOrDie(
       "materialize.public.mv:\n"
       "  With Mutually Recursive\n"
       "    cte l0 =\n"
@@ -291,7 +291,7 @@ TEST(RunBudgets, ALetRecThatConvergesWithinTheLimitRuns) {
 }
 
 TEST(RunBudgets, ZeroIsNotABudget) {
-  const Document doc = Parse(kGetT);
+  const Document doc = ParseOrDie(kGetT);
   RunOptions options;
   options.max_rows_per_round = 0;
   EXPECT_EQ(RunDocument(doc, InputData{}, options).status().code(),
@@ -305,7 +305,7 @@ TEST(RunBudgets, ZeroIsNotABudget) {
 // ------------------------------------------------ Data the document computes
 
 TEST(RunData, DataForAnObjectOfTheDocumentIsAnErrorLocatedInTheData) {
-  const Document doc = Parse(
+  const Document doc = ParseOrDie(
       "materialize.public.mv:\n"
       "  Get::Collection materialize.public.t\n"
       "    raw=true\n"
@@ -328,7 +328,7 @@ TEST(RunData, DataForAnObjectOfTheDocumentIsAnErrorLocatedInTheData) {
 }
 
 TEST(RunData, ARunGivenTheDataTakesTheRowsItReadsAndGivesTheSameResult) {
-  const Document doc = Parse(kGetT);
+  const Document doc = ParseOrDie(kGetT);
   const std::string json = R"({"collections": {
       "materialize.public.t": {"arity": 1, "updates": [[[1], 0, 1],
           [[2], 3, 1], [[1], 5, -1]]},

@@ -56,7 +56,7 @@ constexpr char kGrowing[] =
 TEST(RunWork, ALetRecThatGrowsEveryIterationEndsAtTheWorkLimit) {
   // Under the iteration limit alone its work is quadratic in iterations:
   // the work limit counts every row of every iteration.
-  const Document doc = Parse(kGrowing);
+  const Document doc = ParseOrDie(kGrowing);
   for (Engine engine : kEngines) {
     RunOptions options;
     options.engine = engine;
@@ -81,7 +81,7 @@ TEST(RunWork, ALetRecThatGrowsEveryIterationEndsAtTheWorkLimit) {
 TEST(RunWork, WorkIsCountedOverEveryRound) {
   // One row per round through one Get: 3 rounds are 3 rows of work (the
   // incremental engine) or 1 + 2 + 3 (the snapshot engine recomputes).
-  const Document doc = Parse(
+  const Document doc = ParseOrDie(
       "materialize.public.mv:\n"
       "  Get::Collection materialize.public.t\n"
       "    raw=true\n");
@@ -107,7 +107,7 @@ TEST(RunWork, WorkIsCountedOverEveryRound) {
 
 TEST(RunValueBytes, DoublingAStringEndsAtTheValueLimitNotInMemory) {
   // Each map column doubles the one before: 2^40 bytes at the end.
-  const Document doc = Parse(DoublingPlan(40, "||", "\"ab\""));
+  const Document doc = ParseOrDie(DoublingPlan(40, "||", "\"ab\""));
   for (Engine engine : kEngines) {
     RunOptions options;
     options.engine = engine;
@@ -130,7 +130,7 @@ TEST(RunValueBytes, DoublingAStringEndsAtTheValueLimitNotInMemory) {
 TEST(RunValueBytes, NestedCopiesCountWhatTheyStandFor) {
   // row(x, x) shares x, so 40 levels take little memory but stand for
   // 2^40 elements: the value limit counts the latter.
-  const Document doc = Parse(DoublingPlan(40, "row", "1"));
+  const Document doc = ParseOrDie(DoublingPlan(40, "row", "1"));
   for (Engine engine : kEngines) {
     RunOptions options;
     options.engine = engine;
@@ -146,7 +146,7 @@ TEST(RunValueBytes, NestedCopiesCountWhatTheyStandFor) {
 TEST(RunBytesPerRound, WideRowsEndTheOperatorAtTheByteLimit) {
   // 30 rows of a 1,000-byte string joined with themselves on a constant
   // column: 900 rows of about 2,000 bytes, counted before they are made.
-  const Document doc = Parse(
+  const Document doc = ParseOrDie(
       "materialize.public.mv:\n"
       "  Join::Linear\n"
       "    linear_stage[0]\n"
@@ -185,7 +185,7 @@ TEST(RunBytesPerRound, WideRowsEndTheOperatorAtTheByteLimit) {
 }
 
 TEST(RunBudgets, ZeroIsNotAByteOrWorkBudget) {
-  const Document doc = Parse(kGrowing);
+  const Document doc = ParseOrDie(kGrowing);
   for (uint64_t RunOptions::*budget :
        {&RunOptions::max_bytes_per_round, &RunOptions::max_value_bytes,
         &RunOptions::max_work}) {

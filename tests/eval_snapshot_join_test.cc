@@ -166,7 +166,7 @@ TEST(SnapshotTest, DeltaJoinPathsAgree) {
 }
 
 TEST(SnapshotTest, DeltaPathCheckCatchesInconsistentPaths) {
-  Document doc = Parse(kDeltaJoin);
+  Document doc = ParseOrDie(kDeltaJoin);
   ASSERT_FALSE(doc.objects.empty());
   Node& join = *doc.objects[0].plan;
   // Path 1 now outputs its columns in another order than path 0.
@@ -190,7 +190,7 @@ TEST(SnapshotTest, DeltaPathCheckCatchesInconsistentPaths) {
 
 // One-shot plans print only plan_path[0] of a delta join.
 TEST(SnapshotTest, DeltaJoinWithOnlyItsFirstPath) {
-  Document doc = Parse(kDeltaJoin);
+  Document doc = ParseOrDie(kDeltaJoin);
   ASSERT_FALSE(doc.objects.empty());
   Node& join = *doc.objects[0].plan;
   join.As<JoinOp>().paths.resize(1);

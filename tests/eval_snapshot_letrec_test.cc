@@ -55,7 +55,7 @@ TEST(SnapshotTest, LetBindsItsValueForTheBody) {
 }
 
 TEST(SnapshotTest, ShadowingALocalIsAnError) {
-  Document doc = Parse(R"(Explained Query:
+  Document doc = ParseOrDie(R"(Explained Query:
   With
     cte l0 =
       Constant
@@ -85,7 +85,7 @@ TEST(SnapshotTest, ShadowingALocalIsAnError) {
 }
 
 TEST(SnapshotTest, FreeLocalsComeFromTheEnvironment) {
-  Document doc = Parse(R"(Explained Query:
+  Document doc = ParseOrDie(R"(Explained Query:
   Negate
     Get::Collection l3
       filter=((#0 > 1))

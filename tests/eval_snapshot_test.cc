@@ -401,7 +401,7 @@ TEST(SnapshotTest, ArrangeByAppliesItsInputMfp) {
 
 absl::Status BuildError(const std::string& text,
                         absl::flat_hash_map<std::string, int> globals) {
-  Document doc = Parse(text);
+  Document doc = ParseOrDie(text);
   if (doc.objects.empty()) return absl::InternalError("no plan");
   DataflowOptions options;
   options.globals = std::move(globals);

@@ -51,6 +51,7 @@
 #include "lir/recognizer/report.h"
 #include "lir/status_macros.h"
 #include "lir/validate.h"
+#include "tests/golden_built.h"
 #include "tests/golden_exec.h"
 #include "tests/golden_file.h"
 #include "tests/golden_run.h"
@@ -530,6 +531,26 @@ std::string RunExec(TestCase& test) {
   return golden::RunExecGolden(test.input, LIR_OPT_PATH);
 }
 
+// `built [arity=...] [fused=true] [run=false]`: the arrangement accounting
+// node by node, checked against the evaluator (tests/golden_built.h);
+// `fused=true` applies the fused set-difference rewrite first.
+std::string RunBuilt(TestCase& test) {
+  absl::StatusOr<Document> doc = ParseAndValidate(test);
+  if (!doc.ok()) return ErrorOutput(doc.status());
+  absl::StatusOr<interp::AnalysisInputs> inputs = InputsOf(test);
+  if (!inputs.ok()) return ErrorOutput(inputs.status());
+  if (test.args.Get("fused", "false") == "true") {
+    OptimizerFeatures features;
+    features.enable_fused_set_difference = true;
+    absl::StatusOr<OptimizeResult> result =
+        Optimize(*std::move(doc), features, *inputs);
+    if (!result.ok()) return ErrorOutput(result.status());
+    doc = std::move(result->document);
+  }
+  return golden::RunBuiltGolden(*doc, *inputs,
+                                test.args.Get("run", "true") == "true");
+}
+
 using CommandFn = std::string (*)(TestCase& test);
 
 /// Command name -> handler. A handler returns the case's actual output.
@@ -539,7 +560,7 @@ const std::map<std::string, CommandFn>& Commands() {
       {"error", &RunError},        {"optimize", &RunOptimize},
       {"analyze", &RunAnalyze},    {"run", &RunRunCommand},
       {"spine", &RunSpineCommand}, {"config", &RunConfig},
-      {"exec", &RunExec},
+      {"exec", &RunExec},          {"built", &RunBuilt},
   };
   return *commands;
 }

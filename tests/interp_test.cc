@@ -25,10 +25,13 @@
 #include "lir/interp/monotonicity.h"
 #include "lir/interp/unique_keys.h"
 #include "lir/plan_builder.h"
+#include "tests/support/parse_or_die.h"
 #include "tests/support/plan_generator.h"
 
 namespace lir::interp {
 namespace {
+
+using ::lir::test::ParseOrDie;
 
 /// A toy lattice: integers 0 (bottom) .. cap (top), join = max. A read of a
 /// local is its binding plus one (capped), so a LetRec value that reads
@@ -129,12 +132,6 @@ static_assert(Interpreter<MonotonicityInterpreter>);
 static_assert(Interpreter<ArityInterpreter>);
 static_assert(Interpreter<ArrangementsInterpreter>);
 
-Document Parse(const std::string& text) {
-  absl::StatusOr<Document> doc = explain::ParseText(text);
-  EXPECT_TRUE(doc.ok()) << doc.status();
-  return doc.ok() ? std::move(*doc) : Document();
-}
-
 /// The node with LirId `id` in `root`.
 const Node& ById(const Node& root, LirId id) {
   const Node* found = nullptr;
@@ -165,7 +162,7 @@ std::string SelfLoop(const std::string& limit = "") {
 }
 
 TEST(Driver, LetBindsTheValueForTheBody) {
-  Document doc = Parse(
+  Document doc = ParseOrDie(
       "Explained Query:\n"
       "  With\n"
       "    cte l0 =\n"
@@ -189,7 +186,7 @@ TEST(Driver, LetBindsTheValueForTheBody) {
 }
 
 TEST(Driver, LetRecIteratesUntilNothingChanges) {
-  Document doc = Parse(SelfLoop());
+  Document doc = ParseOrDie(SelfLoop());
   StepInterpreter interp(5);
   absl::StatusOr<Analysis<Steps>> a = Analyze(interp, *doc.objects[0].plan);
   ASSERT_TRUE(a.ok()) << a.status();
@@ -213,7 +210,7 @@ TEST(Driver, LetRecIteratesUntilNothingChanges) {
 }
 
 TEST(Driver, LetRecGivesUpAfterOneHundredRounds) {
-  Document doc = Parse(SelfLoop());
+  Document doc = ParseOrDie(SelfLoop());
   StepInterpreter interp(1000);
   absl::StatusOr<Analysis<Steps>> a = Analyze(interp, *doc.objects[0].plan);
   ASSERT_TRUE(a.ok()) << a.status();
@@ -228,7 +225,7 @@ TEST(Driver, LetRecGivesUpAfterOneHundredRounds) {
 }
 
 TEST(Driver, TheSmallestRecursionLimitBoundsTheRounds) {
-  Document doc = Parse(SelfLoop(" [recursion_limit=3]"));
+  Document doc = ParseOrDie(SelfLoop(" [recursion_limit=3]"));
   StepInterpreter interp(5);
   absl::StatusOr<Analysis<Steps>> a = Analyze(interp, *doc.objects[0].plan);
   ASSERT_TRUE(a.ok()) << a.status();
@@ -239,7 +236,8 @@ TEST(Driver, TheSmallestRecursionLimitBoundsTheRounds) {
   EXPECT_EQ(a->root.n, 5);  // top
 
   // A limit the fixpoint does not reach changes nothing.
-  Document loose = Parse(SelfLoop(" [recursion_limit=7, return_at_limit]"));
+  Document loose =
+      ParseOrDie(SelfLoop(" [recursion_limit=7, return_at_limit]"));
   a = Analyze(interp, *loose.objects[0].plan);
   ASSERT_TRUE(a.ok()) << a.status();
   EXPECT_FALSE(a->let_recs.at(loose.objects[0].plan.get()).hit_limit);
@@ -249,7 +247,7 @@ TEST(Driver, TheSmallestRecursionLimitBoundsTheRounds) {
 TEST(Driver, TheRecursiveFlagCoversNestedValuesOnly) {
   // An outer LetRec whose body holds an inner LetRec: the inner values are
   // recursive, the inner body is not (it is in the outer body).
-  Document doc = Parse(
+  Document doc = ParseOrDie(
       "Explained Query:\n"
       "  With Mutually Recursive\n"
       "    cte l0 =\n"
@@ -274,7 +272,7 @@ TEST(Driver, TheRecursiveFlagCoversNestedValuesOnly) {
 
 TEST(Driver, RejectsShadowingAndUnboundIds) {
   // Validation would reject these plans too; the driver must not rely on it.
-  Document shadow = Parse(
+  Document shadow = ParseOrDie(
       "Explained Query:\n"
       "  With\n"
       "    cte l0 =\n"
@@ -293,7 +291,7 @@ TEST(Driver, RejectsShadowingAndUnboundIds) {
   EXPECT_TRUE(absl::StrContains(a.status().message(), "l0 is already bound"))
       << a.status();
 
-  Document letrec_shadow = Parse(
+  Document letrec_shadow = ParseOrDie(
       "Explained Query:\n"
       "  With\n"
       "    cte l0 =\n"
@@ -311,7 +309,7 @@ TEST(Driver, RejectsShadowingAndUnboundIds) {
   ASSERT_FALSE(a.ok());
   EXPECT_TRUE(absl::StrContains(a.status().message(), "l0 is already bound"));
 
-  Document unbound = Parse(
+  Document unbound = ParseOrDie(
       "Explained Query:\n"
       "  Negate\n"
       "    Get::PassArrangements l3\n"
@@ -350,7 +348,7 @@ TEST(Driver, RejectsMalformedNodes) {
 }
 
 TEST(Driver, TransformVisitsBottomUpWithInputValues) {
-  Document doc = Parse(
+  Document doc = ParseOrDie(
       "Explained Query:\n"
       "  With\n"
       "    cte l0 =\n"
@@ -541,7 +539,7 @@ TEST(Inputs, ParseAnnotationFields) {
 }
 
 TEST(DocumentAnalysis, FieldsPrintInTheirFixedOrder) {
-  Document doc = Parse(
+  Document doc = ParseOrDie(
       "Explained Query:\n"
       "  ArrangeBy\n"
       "    raw=true\n"
@@ -603,7 +601,7 @@ constexpr char kT[] = "materialize.public.t";
 // Every container is a temporary of the declaration, destroyed before the
 // interpreter runs.
 TEST(InterpreterInputs, ArityFromTemporaries) {
-  const Document doc = Parse(kDistinctOfT);
+  const Document doc = ParseOrDie(kDistinctOfT);
   const Node& plan = *doc.objects[0].plan;
   const ArityInterpreter interp(
       std::map<std::string, int>{{kT, 2}},
@@ -616,7 +614,7 @@ TEST(InterpreterInputs, ArityFromTemporaries) {
 }
 
 TEST(InterpreterInputs, MonotonicityFromTemporaries) {
-  const Document doc = Parse(kDistinctOfT);
+  const Document doc = ParseOrDie(kDistinctOfT);
   const Node& plan = *doc.objects[0].plan;
   const MonotonicityInterpreter monotonic(std::set<std::string>{kT});
   const MonotonicityInterpreter other(
@@ -629,7 +627,7 @@ TEST(InterpreterInputs, MonotonicityFromTemporaries) {
 }
 
 TEST(InterpreterInputs, AnalysesOfAnalysesFromTemporaries) {
-  const Document doc = Parse(kDistinctOfT);
+  const Document doc = ParseOrDie(kDistinctOfT);
   const Node& plan = *doc.objects[0].plan;
   // The arity analysis moves into a shared_ptr the interpreters keep alive.
   absl::StatusOr<Analysis<Arity>> arity_or = AnalyzeArity(plan, {{kT, 2}});

@@ -347,7 +347,7 @@ TEST(DeclineOrder, InsideLetRecComesFirst) {
   ASSERT_EQ(run.report.candidates.size(), 1u);
   EXPECT_EQ(run.report.candidates[0].reason, DeclineName(kInsideLetRec));
   FusionDecision direct =
-      CanFuseSetDifference(*Parse(bad.Text()).objects[0].plan, true);
+      CanFuseSetDifference(*ParseOrDie(bad.Text()).objects[0].plan, true);
   EXPECT_EQ(direct.code, kInsideLetRec);
   EXPECT_FALSE(direct.fires());
 }
@@ -448,7 +448,7 @@ TEST(DeclineCodes, PermutedWholeRowKeyDeclines) {
                 .threshold_arrangement = permuted,
                 .arrange_attrs = "raw=false\narrangements[0]=" + permuted};
   FusionDecision d =
-      CanFuseSetDifference(*Parse(except.Text()).objects[0].plan, false);
+      CanFuseSetDifference(*ParseOrDie(except.Text()).objects[0].plan, false);
   EXPECT_FALSE(d.fires());
   EXPECT_EQ(d.code, kInputNotArranged);
   EXPECT_EQ(d.message, "the threshold key is not the whole row #0..#n-1");
@@ -469,9 +469,9 @@ TEST(ReportOrder, SameWithTheFlagOnAndOff) {
           .Text();
   OptimizerFeatures on;
   on.enable_fused_set_difference = true;
-  absl::StatusOr<OptimizeResult> fired = Optimize(Parse(outer), on);
+  absl::StatusOr<OptimizeResult> fired = Optimize(ParseOrDie(outer), on);
   absl::StatusOr<OptimizeResult> off =
-      Optimize(Parse(outer), OptimizerFeatures());
+      Optimize(ParseOrDie(outer), OptimizerFeatures());
   ASSERT_TRUE(fired.ok() && off.ok());
   std::vector<LirId> on_ids, off_ids;
   for (const Candidate& c : fired->report.candidates) {

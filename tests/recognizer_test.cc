@@ -64,7 +64,7 @@ TEST(FusedSetDifference, BothUnionArmOrdersFireWithBaseAndSubtractInPlace) {
     EXPECT_EQ(fused.inputs[1]->As<GetOp>().id.ToString(),
               "materialize.public.b");
     FusionDecision decision =
-        CanFuseSetDifference(*Parse(e.Text()).objects[0].plan, false);
+        CanFuseSetDifference(*ParseOrDie(e.Text()).objects[0].plan, false);
     ASSERT_TRUE(decision.fires());
     EXPECT_EQ(decision.fire->negated_arm, negate_first ? 0u : 1u);
   }
@@ -414,7 +414,7 @@ TEST(Idempotence, OptimizingTwiceEqualsOnce) {
 }
 
 TEST(PassFunction, DryRunVisitsWithoutMutatingAndApplyRewrites) {
-  Document doc = Parse(MixedDocument());
+  Document doc = ParseOrDie(MixedDocument());
   const std::string before = explain::PrintText(doc);
   RewriteReport report;
   PassContext ctx{.apply = false, .pass_name = "custom", .report = &report};
@@ -433,9 +433,9 @@ TEST(PassFunction, DryRunVisitsWithoutMutatingAndApplyRewrites) {
 }
 
 TEST(PassFunction, FuseSetDifferenceRebuildsTheNodeInPlace) {
-  Document doc =
-      Parse(Except{.base = kA, .subtract = Indexed("b"), .negate_first = true}
-                .Text());
+  Document doc = ParseOrDie(
+      Except{.base = kA, .subtract = Indexed("b"), .negate_first = true}
+          .Text());
   Node& root = *doc.objects[0].plan;
   FusionDecision decision = CanFuseSetDifference(root, false);
   ASSERT_TRUE(decision.fires()) << decision.message;

@@ -19,7 +19,7 @@ ScalarExpr Col(int i, std::optional<std::string> name = std::nullopt) {
 }
 ScalarExpr Num(int64_t v) { return ScalarExpr::Lit(Literal::Int(v)); }
 
-ScalarExpr MustParse(const std::string& text) {
+ScalarExpr ParseExprOrDie(const std::string& text) {
   size_t pos = 12345;
   absl::StatusOr<ScalarExpr> e = ParseExpr(text, &pos);
   EXPECT_TRUE(e.ok()) << text << ": " << e.status() << " at " << pos;
@@ -28,7 +28,7 @@ ScalarExpr MustParse(const std::string& text) {
 
 // Parses `text` as one expression and checks it prints back byte for byte.
 void ExpectExprRoundTrip(const std::string& text) {
-  EXPECT_EQ(PrintExpr(MustParse(text)), text);
+  EXPECT_EQ(PrintExpr(ParseExprOrDie(text)), text);
 }
 
 // Checks that `status` failed with exactly `message` at offset `pos`.
@@ -50,18 +50,18 @@ void ExpectExprError(const std::string& text, size_t pos,
 // ---- Column references ------------------------------------------------------
 
 TEST(ColumnRefTest, BareNamedAndQuoted) {
-  ScalarExpr plain = MustParse("#12");
+  ScalarExpr plain = ParseExprOrDie("#12");
   EXPECT_EQ(plain.kind, ScalarKind::kColumn);
   EXPECT_EQ(plain.column, 12);
   EXPECT_FALSE(plain.name.has_value());
 
-  ScalarExpr named = MustParse("#3{l_name2}");
+  ScalarExpr named = ParseExprOrDie("#3{l_name2}");
   EXPECT_EQ(named.column, 3);
   EXPECT_EQ(named.name, "l_name2");
 
-  ScalarExpr quoted = MustParse(R"(#0{"My col"})");
+  ScalarExpr quoted = ParseExprOrDie(R"(#0{"My col"})");
   EXPECT_EQ(quoted.name, "My col");
-  ScalarExpr doubled = MustParse(R"(#0{"a""b}"})");
+  ScalarExpr doubled = ParseExprOrDie(R"(#0{"a""b}"})");
   EXPECT_EQ(doubled.name, "a\"b}");
 
   for (const char* text :
@@ -79,7 +79,7 @@ TEST(ColumnRefTest, PrintQuotesOnlyNonBareNames) {
   EXPECT_EQ(PrintExpr(Col(0, "1a")), R"(#0{"1a"})");
   EXPECT_EQ(PrintExpr(Col(5, "?column?")), "#5");
   // A needlessly quoted name is read and prints canonically.
-  EXPECT_EQ(PrintExpr(MustParse(R"(#0{"abc"})")), "#0{abc}");
+  EXPECT_EQ(PrintExpr(ParseExprOrDie(R"(#0{"abc"})")), "#0{abc}");
 }
 
 TEST(ColumnRefTest, Errors) {
@@ -95,20 +95,20 @@ TEST(ColumnRefTest, Errors) {
 // ---- Calls ------------------------------------------------------------------
 
 TEST(ExprTest, InfixOperators) {
-  ScalarExpr plus = MustParse("(#0{a} + #1{b})");
+  ScalarExpr plus = ParseExprOrDie("(#0{a} + #1{b})");
   EXPECT_EQ(plus.kind, ScalarKind::kCall);
   EXPECT_EQ(plus.style, CallStyle::kInfix);
   EXPECT_EQ(plus.func, "+");
   ASSERT_EQ(plus.args.size(), 2u);
   EXPECT_EQ(plus.args[1], Col(1, "b"));
 
-  ScalarExpr xor_op = MustParse("(#0 # #1)");
+  ScalarExpr xor_op = ParseExprOrDie("(#0 # #1)");
   EXPECT_EQ(xor_op.func, "#");
   EXPECT_EQ(xor_op.args[1], Col(1));
-  EXPECT_EQ(MustParse(R"((#0 like "a%"))").func, "like");
-  EXPECT_EQ(MustParse(R"((#0 ilike "a%"))").func, "ilike");
-  EXPECT_EQ(MustParse("(#0 array_contains #1)").func, "array_contains");
-  EXPECT_EQ(MustParse(R"((#0 #>> "k"))").func, "#>>");
+  EXPECT_EQ(ParseExprOrDie(R"((#0 like "a%"))").func, "like");
+  EXPECT_EQ(ParseExprOrDie(R"((#0 ilike "a%"))").func, "ilike");
+  EXPECT_EQ(ParseExprOrDie("(#0 array_contains #1)").func, "array_contains");
+  EXPECT_EQ(ParseExprOrDie(R"((#0 #>> "k"))").func, "#>>");
 
   for (const char* text :
        {"(#0{a} + #1{b})", "(#0 # #1)", R"((#0 like "a%"))",
@@ -120,7 +120,7 @@ TEST(ExprTest, InfixOperators) {
 }
 
 TEST(ExprTest, VariadicAndOr) {
-  ScalarExpr conj = MustParse("(#0 AND #1 AND (#2 OR #3))");
+  ScalarExpr conj = ParseExprOrDie("(#0 AND #1 AND (#2 OR #3))");
   EXPECT_EQ(conj.style, CallStyle::kInfix);
   EXPECT_EQ(conj.func, "AND");
   ASSERT_EQ(conj.args.size(), 3u);
@@ -130,7 +130,7 @@ TEST(ExprTest, VariadicAndOr) {
 
   // One (or zero) operand AND/OR is printed as a function; it stays a kInfix
   // call so that IR -> text -> IR is stable too.
-  ScalarExpr single = MustParse("AND(#0)");
+  ScalarExpr single = ParseExprOrDie("AND(#0)");
   EXPECT_EQ(single.style, CallStyle::kInfix);
   EXPECT_EQ(single.func, "AND");
   EXPECT_EQ(single.args.size(), 1u);
@@ -144,19 +144,19 @@ TEST(ExprTest, VariadicAndOr) {
 }
 
 TEST(ExprTest, PostfixIsAndNot) {
-  ScalarExpr is_null = MustParse("(#0) IS NULL");
+  ScalarExpr is_null = ParseExprOrDie("(#0) IS NULL");
   EXPECT_EQ(is_null.style, CallStyle::kPostfixIs);
   EXPECT_EQ(is_null.func, "IS NULL");
   ASSERT_EQ(is_null.args.size(), 1u);
 
-  ScalarExpr not_null = MustParse("(#1{b}) IS NOT NULL");
+  ScalarExpr not_null = ParseExprOrDie("(#1{b}) IS NOT NULL");
   EXPECT_EQ(not_null.style, CallStyle::kNot);
   ASSERT_EQ(not_null.args.size(), 1u);
   EXPECT_EQ(not_null.args[0].style, CallStyle::kPostfixIs);
   EXPECT_EQ(not_null.args[0].func, "IS NULL");
   EXPECT_EQ(not_null.args[0].args[0], Col(1, "b"));
 
-  ScalarExpr negation = MustParse("NOT(#0)");
+  ScalarExpr negation = ParseExprOrDie("NOT(#0)");
   EXPECT_EQ(negation.style, CallStyle::kNot);
   EXPECT_EQ(negation.args[0], Col(0));
 
@@ -167,7 +167,7 @@ TEST(ExprTest, PostfixIsAndNot) {
     ExpectExprRoundTrip(text);
   }
   // NOT over an IS test has only one printed form.
-  EXPECT_EQ(PrintExpr(MustParse("NOT((#0) IS TRUE)")), "(#0) IS NOT TRUE");
+  EXPECT_EQ(PrintExpr(ParseExprOrDie("NOT((#0) IS TRUE)")), "(#0) IS NOT TRUE");
 
   ExpectExprError(
       "(#0)", 4,
@@ -179,13 +179,13 @@ TEST(ExprTest, PostfixIsAndNot) {
 }
 
 TEST(ExprTest, FunctionsAndParams) {
-  ScalarExpr get = MustParse("record_get[0](#0)");
+  ScalarExpr get = ParseExprOrDie("record_get[0](#0)");
   EXPECT_EQ(get.style, CallStyle::kFunction);
   EXPECT_EQ(get.func, "record_get");
   EXPECT_EQ(get.params, "0");
   ASSERT_EQ(get.args.size(), 1u);
 
-  ScalarExpr now = MustParse("mz_now()");
+  ScalarExpr now = ParseExprOrDie("mz_now()");
   EXPECT_EQ(now.func, "mz_now");
   EXPECT_TRUE(now.args.empty());
   EXPECT_FALSE(now.params.has_value());
@@ -194,20 +194,20 @@ TEST(ExprTest, FunctionsAndParams) {
       "fused_value_window_func[lag[order_by=[]], lag[order_by=[]] "
       "order_by=[]](row(row(row(#0, #1), row(row(#1{y}, 1, null), "
       "row(#0{x}, 1, null)))))";
-  ScalarExpr window = MustParse(fused);
+  ScalarExpr window = ParseExprOrDie(fused);
   EXPECT_EQ(window.func, "fused_value_window_func");
   EXPECT_EQ(window.params, "lag[order_by=[]], lag[order_by=[]] order_by=[]");
   EXPECT_EQ(PrintExpr(window), fused);
 
   // A string inside the parameter group may contain brackets.
-  ScalarExpr quoted = MustParse(R"(f["]["](#0))");
+  ScalarExpr quoted = ParseExprOrDie(R"(f["]["](#0))");
   EXPECT_EQ(quoted.params, R"("][")");
 
-  ScalarExpr negate = MustParse("-(#0)");
+  ScalarExpr negate = ParseExprOrDie("-(#0)");
   EXPECT_EQ(negate.style, CallStyle::kFunction);
   EXPECT_EQ(negate.func, "-");
 
-  ScalarExpr row = MustParse("row(#1{b}, 3, -5)");
+  ScalarExpr row = ParseExprOrDie("row(#1{b}, 3, -5)");
   EXPECT_EQ(row.func, "row");
   ASSERT_EQ(row.args.size(), 3u);
   EXPECT_EQ(row.args[2].literal, Literal::Int(-5));
@@ -229,15 +229,15 @@ TEST(ExprTest, FunctionsAndParams) {
 }
 
 TEST(ExprTest, BracketListsAndRow) {
-  ScalarExpr array = MustParse("array[#0{b}, 1]");
+  ScalarExpr array = ParseExprOrDie("array[#0{b}, 1]");
   EXPECT_EQ(array.style, CallStyle::kBracketList);
   EXPECT_EQ(array.func, "array");
   EXPECT_EQ(array.args.size(), 2u);
-  ScalarExpr empty_list = MustParse("list[]");
+  ScalarExpr empty_list = ParseExprOrDie("list[]");
   EXPECT_EQ(empty_list.style, CallStyle::kBracketList);
   EXPECT_TRUE(empty_list.args.empty());
   // A parameter group followed by arguments is a function, even for `array`.
-  ScalarExpr param_call = MustParse("array[x](#0)");
+  ScalarExpr param_call = ParseExprOrDie("array[x](#0)");
   EXPECT_EQ(param_call.style, CallStyle::kFunction);
   EXPECT_EQ(param_call.params, "x");
 
@@ -252,13 +252,13 @@ TEST(ExprTest, BracketListsAndRow) {
 }
 
 TEST(ExprTest, CaseForms) {
-  ScalarExpr e = MustParse("case when #4 then null else #0 end");
+  ScalarExpr e = ParseExprOrDie("case when #4 then null else #0 end");
   EXPECT_EQ(e.kind, ScalarKind::kIf);
   ASSERT_EQ(e.args.size(), 3u);
   EXPECT_EQ(e.args[0], Col(4));
   EXPECT_EQ(e.args[1].literal, Literal::Null());
 
-  ScalarExpr lookup = MustParse(
+  ScalarExpr lookup = ParseExprOrDie(
       R"(case_lookup #0 when 1 then "a" when 2 then "b" else null end)");
   EXPECT_EQ(lookup.kind, ScalarKind::kCaseLookup);
   ASSERT_EQ(lookup.args.size(), 6u);
@@ -349,7 +349,7 @@ TEST(LiteralTest, KindsAndStoredText) {
     AppendLiteral(printed, *lit);
     EXPECT_EQ(printed, c.text);
     // The same text is also an expression.
-    ScalarExpr e = MustParse(c.text);
+    ScalarExpr e = ParseExprOrDie(c.text);
     EXPECT_EQ(e.kind, ScalarKind::kLiteral);
     EXPECT_EQ(e.literal, *lit);
   }
@@ -374,16 +374,16 @@ TEST(LiteralTest, TrailingBackslashIsLossy) {
 }
 
 TEST(LiteralTest, LiteralsWithSpacesInsideExpressions) {
-  ScalarExpr minus = MustParse("(#3{o_orderdate} - 7 days)");
+  ScalarExpr minus = ParseExprOrDie("(#3{o_orderdate} - 7 days)");
   EXPECT_EQ(minus.func, "-");
   EXPECT_EQ(minus.args[1].literal.kind, LiteralKind::kInterval);
   EXPECT_EQ(minus.args[1].literal.text, "7 days");
 
-  ScalarExpr first = MustParse("(1 year 2 mons + #0)");
+  ScalarExpr first = ParseExprOrDie("(1 year 2 mons + #0)");
   EXPECT_EQ(first.func, "+");
   EXPECT_EQ(first.args[0].literal.text, "1 year 2 mons");
 
-  ScalarExpr ts = MustParse("(#0 < 2020-01-01 00:00:00 UTC)");
+  ScalarExpr ts = ParseExprOrDie("(#0 < 2020-01-01 00:00:00 UTC)");
   EXPECT_EQ(ts.args[1].literal.kind, LiteralKind::kTimestampTz);
 
   for (const char* text :
@@ -471,7 +471,7 @@ TEST(ExprTest, IrRoundTrip) {
   exprs.push_back(with_params);
   for (const ScalarExpr& e : exprs) {
     std::string text = PrintExpr(e);
-    EXPECT_EQ(MustParse(text), e) << text;
+    EXPECT_EQ(ParseExprOrDie(text), e) << text;
   }
   EXPECT_EQ(PrintExpr(ScalarExpr::Opaque("some <thing>")), "some <thing>");
 }

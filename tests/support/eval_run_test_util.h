@@ -13,6 +13,7 @@
 #include "lir/document.h"
 #include "lir/eval/run.h"
 #include "lir/explain/text.h"
+#include "tests/support/parse_or_die.h"
 
 namespace lir::eval::testing_util {
 
@@ -22,13 +23,8 @@ inline const char* EngineName(Engine engine) {
   return engine == Engine::kSnapshot ? "snapshot" : "incremental";
 }
 
-/// `text` parsed; an empty document (and a test failure) when it does not
-/// parse.
-inline Document Parse(const std::string& text) {
-  absl::StatusOr<Document> doc = explain::ParseText(text);
-  EXPECT_TRUE(doc.ok()) << doc.status();
-  return doc.ok() ? *std::move(doc) : Document{};
-}
+/// Plans are parsed with the shared helper (tests/support/parse_or_die.h).
+using ::lir::test::ParseOrDie;
 
 /// One Mfp over a one-row Constant `row` whose map makes `levels` columns,
 /// column i + 1 being `call` of column i twice (`call` is "||" for a

@@ -18,6 +18,7 @@
 #include "lir/eval/datum.h"
 #include "lir/eval/snapshot.h"
 #include "lir/explain/text.h"
+#include "tests/support/parse_or_die.h"
 
 namespace lir::eval::snapshot_testing {
 
@@ -40,19 +41,15 @@ inline std::string Show(const Multiset& m) {
   return out + " }";
 }
 
-inline Document Parse(const std::string& text) {
-  absl::StatusOr<Document> doc = explain::ParseText(text);
-  EXPECT_TRUE(doc.ok()) << doc.status();
-  if (!doc.ok()) return Document();
-  return *std::move(doc);
-}
+/// Plans are parsed with the shared helper (tests/support/parse_or_die.h).
+using ::lir::test::ParseOrDie;
 
 /// Runs one plan through a snapshot Dataflow round by round, tracking the
 /// accumulated output.
 class Runner {
  public:
   Runner(const std::string& text, absl::flat_hash_map<std::string, int> globals)
-      : doc_(Parse(text)) {
+      : doc_(ParseOrDie(text)) {
     if (doc_.objects.empty()) return;
     DataflowOptions options;
     options.object = "test";

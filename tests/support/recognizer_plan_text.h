@@ -16,6 +16,7 @@
 #include "lir/explain/text.h"
 #include "lir/recognizer/fused_set_difference.h"
 #include "lir/recognizer/optimize.h"
+#include "tests/support/parse_or_die.h"
 #include "tests/support/recognizer_test_util.h"
 
 namespace lir::recognizer_testing {
@@ -100,16 +101,12 @@ struct Optimized {
   std::string printed;
 };
 
-/// Parses `text`, failing the test (and returning an empty document) on error.
-inline Document Parse(const std::string& text) {
-  absl::StatusOr<Document> doc = explain::ParseText(text);
-  EXPECT_TRUE(doc.ok()) << doc.status() << "\n" << text;
-  return doc.ok() ? std::move(*doc) : Document{};
-}
+/// Plans are parsed with the shared helper (tests/support/parse_or_die.h).
+using ::lir::test::ParseOrDie;
 
 /// Parses `text` and optimizes it with the fused feature `enabled`.
 inline Optimized OptimizeText(const std::string& text, bool enabled = true) {
-  Document doc = Parse(text);
+  Document doc = ParseOrDie(text);
   absl::StatusOr<OptimizeResult> result = OptimizeCopy(doc, enabled);
   EXPECT_TRUE(result.ok()) << result.status();
   if (!result.ok()) return {};
