@@ -20,9 +20,9 @@
 namespace lir::eval {
 namespace {
 
+using ::lir::test::ParseOrDie;
 using testing_util::EngineName;
 using testing_util::kEngines;
-using testing_util::Parse;
 
 InputData Data(const std::string& json) {
   absl::StatusOr<InputData> data = ParseInputData(json, "data.json");

@@ -56,7 +56,6 @@ constexpr char kExcept[] = R"(Explained Query:
 Target cluster: quickstart
 )";
 
-
 TEST(TextAnnotate, ExtraFieldsFollowTheNodeId) {
   absl::StatusOr<Document> doc = ParseText(kExcept);
   ASSERT_TRUE(doc.ok()) << doc.status();
