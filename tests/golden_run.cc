@@ -1,7 +1,9 @@
 // The golden tests' `run` command.
 #include "tests/golden_run.h"
 
+#include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
@@ -76,17 +78,27 @@ std::string RunGolden(const std::string& input, const RunArgs& args) {
           << stats.operator_name << ": " << *stats.spine->mismatch;
     }
 
-    // Every golden is also a cross-check of the engines, the fuel, the
-    // spines (which change nothing) and the rewrite.
+    // Every golden is also a cross-check of the engines, the compactions,
+    // the fuel, the spines (which change nothing) and the rewrite.
     eval::RunOptions other = options;
     other.engine = options.engine == eval::Engine::kSnapshot
                        ? eval::Engine::kIncremental
                        : eval::Engine::kSnapshot;
     other.spine.reset();  // the snapshot engine keeps no arrangements
-    eval::RunOptions fuel_one = options;
-    fuel_one.engine = eval::Engine::kIncremental;
-    fuel_one.fuel = 1;
-    for (const eval::RunOptions& check : {other, fuel_one}) {
+    // The incremental engine under both compactions and fuels 0, 1 and 2
+    // (a fuel splits the fused operators' work into activations).
+    std::vector<eval::RunOptions> checks = {other};
+    for (const eval::Compaction compaction :
+         {eval::Compaction::kEager, eval::Compaction::kNone}) {
+      for (const uint64_t fuel : {0, 1, 2}) {
+        eval::RunOptions check = options;
+        check.engine = eval::Engine::kIncremental;
+        check.compaction = compaction;
+        check.fuel = fuel;
+        checks.push_back(check);
+      }
+    }
+    for (const eval::RunOptions& check : checks) {
       absl::StatusOr<eval::RunResult> again =
           eval::RunDocument(optimized->document, *data, check);
       if (!again.ok()) {

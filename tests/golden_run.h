@@ -24,10 +24,11 @@ struct RunArgs {
 };
 
 /// `input` is a plan (verbose EXPLAIN text), a line `====`, and the data as
-/// JSON. Besides printing, checks that the snapshot engine and the
-/// incremental engine with fuel 1 compute the same contents, and with a
-/// spine that every spine holds exactly its trace's updates (a failure is
-/// reported through gtest).
+/// JSON. Besides printing, checks that the other engine, and the
+/// incremental engine under both compactions with fuel 0, 1 and 2, compute
+/// the same contents (round errors included), and with a spine that every
+/// spine holds exactly its trace's updates (a failure is reported through
+/// gtest).
 std::string RunGolden(const std::string& input, const RunArgs& args);
 
 }  // namespace lir::golden
