@@ -1,14 +1,13 @@
 // The `exec` golden command (golden_exec.h).
 #include "tests/golden_exec.h"
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
+#include <string_view>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -17,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "src/explain/utf8.h"
 #include "tests/support/cli_test_util.h"
 
 namespace lir::golden {
@@ -25,34 +25,6 @@ namespace {
 namespace fs = std::filesystem;
 
 using testing_util::ReadFile;
-using testing_util::ShellQuote;
-
-// The length of the valid UTF-8 sequence at `s[i]` (a byte >= 0x80), or 0.
-size_t Utf8SequenceLength(const std::string& s, size_t i) {
-  const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char lead = byte(i);
-  size_t n;
-  unsigned char low = 0x80, high = 0xbf;  // the second byte's range
-  if (lead >= 0xc2 && lead <= 0xdf) {
-    n = 2;
-  } else if (lead >= 0xe0 && lead <= 0xef) {
-    n = 3;
-    if (lead == 0xe0) low = 0xa0;   // no overlong forms
-    if (lead == 0xed) high = 0x9f;  // no surrogates
-  } else if (lead >= 0xf0 && lead <= 0xf4) {
-    n = 4;
-    if (lead == 0xf0) low = 0x90;
-    if (lead == 0xf4) high = 0x8f;  // nothing above U+10FFFF
-  } else {
-    return 0;
-  }
-  if (i + n > s.size()) return 0;
-  if (byte(i + 1) < low || byte(i + 1) > high) return 0;
-  for (size_t k = 2; k < n; ++k) {
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xbf) return 0;
-  }
-  return n;
-}
 
 // The blocks of a case: lines up to `end`, decoded.
 struct Block {
@@ -103,6 +75,9 @@ std::vector<std::string> SplitShellWords(const std::string& line,
   return words;
 }
 
+// Not absl::CUnescape: it reads `\x` greedily (`\xbfE` is one value, too
+// large), so a byte before a hex letter, as in a byte-order mark before
+// `Explained`, could not be written.
 std::string DecodeEscapes(const std::string& text, std::string* error) {
   std::string out;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -142,34 +117,66 @@ std::string DecodeEscapes(const std::string& text, std::string* error) {
 
 std::string PrintableBytes(const std::string& bytes) {
   std::string out;
-  for (size_t i = 0; i < bytes.size();) {
-    const unsigned char c = static_cast<unsigned char>(bytes[i]);
-    if (c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f)) {
-      out += static_cast<char>(c);
-      ++i;
-    } else if (c == '\r') {
-      out += "\\r";
-      ++i;
-    } else if (size_t n = c >= 0x80 ? Utf8SequenceLength(bytes, i) : 0; n > 0) {
-      out.append(bytes, i, n);
-      i += n;
-    } else {
-      absl::StrAppend(&out, "\\x", absl::Hex(c, absl::kZeroPad2));
-      ++i;
+  std::string_view rest = bytes;
+  while (!rest.empty()) {
+    // Valid UTF-8 up to `bad` (its controls escaped), then one bad byte.
+    const size_t bad = explain::FindInvalidUtf8(rest);
+    for (const char c : rest.substr(0, bad)) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u == '\r') {
+        out += "\\r";
+      } else if ((u < 0x20 && u != '\n' && u != '\t') || u == 0x7f) {
+        absl::StrAppend(&out, "\\x", absl::Hex(u, absl::kZeroPad2));
+      } else {
+        out += c;
+      }
     }
+    if (bad == std::string_view::npos) break;
+    absl::StrAppend(
+        &out, "\\x",
+        absl::Hex(static_cast<unsigned char>(rest[bad]), absl::kZeroPad2));
+    rest.remove_prefix(bad + 1);
   }
   if (!out.empty() && out.back() != '\n') out += "\n\\ no line feed at end\n";
   return out;
 }
 
-std::string RunExecGolden(const std::string& input,
-                          const std::string& lir_opt) {
-  if (lir_opt.empty()) return "";
-  std::vector<std::string> lines = absl::StrSplit(input, '\n');
-  if (!lines.empty() && lines.back().empty()) lines.pop_back();
-  if (lines.empty()) return "error: exec needs an argument line\n";
+namespace {
 
-  // The blocks after the argument line.
+// The decoded body of a block's lines [begin, end) (golden_exec.h), or an
+// error line.
+std::string BlockBytes(const std::vector<std::string>& lines, size_t begin,
+                       size_t end, bool escaped, std::string* error) {
+  std::string bytes;
+  for (size_t k = begin; k < end; ++k) {
+    std::string line = lines[k];
+    bool line_feed = true;
+    if (escaped) {
+      // A line ending in an unescaped `\` has no line feed of its own.
+      size_t slashes = 0;
+      while (slashes < line.size() && line[line.size() - 1 - slashes] == '\\') {
+        ++slashes;
+      }
+      if (slashes % 2 == 1) {
+        line.pop_back();
+        line_feed = false;
+      }
+      std::string problem;
+      line = DecodeEscapes(line, &problem);
+      if (!problem.empty()) {
+        *error = absl::StrCat("line ", k + 1, " of the case: ", problem);
+        return "";
+      }
+    }
+    bytes += line;
+    if (line_feed) bytes += '\n';
+  }
+  return bytes;
+}
+
+// The blocks after the argument line (lines[0]), or an error.
+std::vector<Block> ReadBlocks(const std::vector<std::string>& lines,
+                              std::string* error) {
   std::vector<Block> blocks;
   for (size_t i = 1; i < lines.size(); ++i) {
     if (lines[i].empty()) continue;
@@ -178,12 +185,16 @@ std::string RunExecGolden(const std::string& input,
     block.kind = head[0];
     size_t flags = 1;
     if (block.kind == "file") {
-      if (head.size() < 2) return "error: `file` needs a name\n";
+      if (head.size() < 2) {
+        *error = "`file` needs a name";
+        return {};
+      }
       block.name = head[1];
       flags = 2;
     } else if (block.kind != "stdin") {
-      return absl::StrCat("error: expected `file NAME` or `stdin`, got `",
-                          lines[i], "`\n");
+      *error =
+          absl::StrCat("expected `file NAME` or `stdin`, got `", lines[i], "`");
+      return {};
     }
     bool escaped = false;
     std::string fixture;
@@ -193,7 +204,8 @@ std::string RunExecGolden(const std::string& input,
       } else if (absl::StartsWith(head[f], "from=")) {
         fixture = head[f].substr(5);
       } else {
-        return absl::StrCat("error: unknown block flag `", head[f], "`\n");
+        *error = absl::StrCat("unknown block flag `", head[f], "`");
+        return {};
       }
     }
     if (!fixture.empty()) {
@@ -201,8 +213,8 @@ std::string RunExecGolden(const std::string& input,
       const fs::path path = fs::path(LIR_SOURCE_DIR) / fixture;
       if (fixture.find("..") != std::string::npos ||
           !fs::is_regular_file(path)) {
-        return absl::StrCat("error: no file ", fixture,
-                            " in the source tree\n");
+        *error = absl::StrCat("no file ", fixture, " in the source tree");
+        return {};
       }
       block.bytes = ReadFile(path);
       blocks.push_back(std::move(block));
@@ -211,35 +223,55 @@ std::string RunExecGolden(const std::string& input,
     size_t end = i + 1;
     while (end < lines.size() && lines[end] != "end") ++end;
     if (end == lines.size()) {
-      return absl::StrCat("error: `", lines[i], "` has no `end` line\n");
+      *error = absl::StrCat("`", lines[i], "` has no `end` line");
+      return {};
     }
-    for (size_t k = i + 1; k < end; ++k) {
-      std::string line = lines[k];
-      bool line_feed = true;
-      if (escaped) {
-        // A line ending in an unescaped `\` joins the next one.
-        size_t slashes = 0;
-        while (slashes < line.size() &&
-               line[line.size() - 1 - slashes] == '\\') {
-          ++slashes;
-        }
-        if (slashes % 2 == 1) {
-          line.pop_back();
-          line_feed = false;
-        }
-        std::string error;
-        line = DecodeEscapes(line, &error);
-        if (!error.empty()) {
-          return absl::StrCat("error: line ", k + 1, " of the case: ", error,
-                              "\n");
-        }
-      }
-      block.bytes += line;
-      if (line_feed) block.bytes += '\n';
-    }
+    block.bytes = BlockBytes(lines, i + 1, end, escaped, error);
+    if (!error->empty()) return {};
     blocks.push_back(std::move(block));
     i = end;
   }
+  return blocks;
+}
+
+// The `-- file` sections: files of `dir` (but the dot files the run keeps)
+// made or changed since `written`, then those removed.
+std::string FileChanges(
+    const fs::path& dir, const std::map<std::string, std::string>& written,
+    const std::vector<std::pair<std::string, std::string>>& paths) {
+  std::map<std::string, std::string> after;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    const std::string name = fs::relative(entry.path(), dir).generic_string();
+    if (!entry.is_regular_file() || absl::StartsWith(name, ".")) continue;
+    after[name] = ReadFile(entry.path());
+  }
+  std::string out;
+  for (const auto& [name, bytes] : after) {
+    auto it = written.find(name);
+    if (it != written.end() && it->second == bytes) continue;
+    absl::StrAppend(&out, "-- file ", name,
+                    it == written.end() ? " (made)\n" : " (changed)\n",
+                    PrintableBytes(absl::StrReplaceAll(bytes, paths)));
+  }
+  for (const auto& [name, bytes] : written) {
+    if (!after.contains(name)) {
+      absl::StrAppend(&out, "-- file ", name, " (removed)\n");
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string RunExecGolden(const std::string& input,
+                          const std::string& lir_opt) {
+  if (lir_opt.empty()) return "";
+  std::vector<std::string> lines = absl::StrSplit(input, '\n');
+  if (!lines.empty() && lines.back().empty()) lines.pop_back();
+  if (lines.empty()) return "error: exec needs an argument line\n";
+  std::string error;
+  const std::vector<Block> blocks = ReadBlocks(lines, &error);
+  if (!error.empty()) return absl::StrCat("error: ", error, "\n");
 
   // A scratch directory of its own (the process id and a counter keep
   // concurrent runs apart).
@@ -259,61 +291,33 @@ std::string RunExecGolden(const std::string& input,
     }
     const fs::path path = dir / block.name;
     fs::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary) << block.bytes;
+    testing_util::WriteFile(path, block.bytes);
     written[block.name] = block.bytes;
   }
-  std::ofstream(dir / ".stdin", std::ios::binary) << stdin_bytes;
 
-  std::string error;
   const std::string args_line = absl::StrReplaceAll(
       lines[0], {{"$TMP", dir.string()}, {"$SRC", LIR_SOURCE_DIR}});
   std::vector<std::string> args;
   if (args_line != "(no arguments)") args = SplitShellWords(args_line, &error);
   if (!error.empty()) return absl::StrCat("error: ", error, "\n");
-  std::string command = absl::StrCat("cd ", ShellQuote(dir.string()), " && ",
-                                     ShellQuote(lir_opt));
-  for (const std::string& arg : args)
-    absl::StrAppend(&command, " ", ShellQuote(arg));
-  absl::StrAppend(&command, " <", ShellQuote((dir / ".stdin").string()), " >",
-                  ShellQuote((dir / ".stdout").string()), " 2>",
-                  ShellQuote((dir / ".stderr").string()));
-  const int status = std::system(command.c_str());
-  std::string out;
-  if (status != -1 && WIFEXITED(status)) {
-    absl::StrAppend(&out, "exit ", WEXITSTATUS(status), "\n");
-  } else if (status != -1 && WIFSIGNALED(status)) {
-    absl::StrAppend(&out, "signal ", WTERMSIG(status), "\n");
-  } else {
-    absl::StrAppend(&out, "error: could not run ", lir_opt, "\n");
-  }
+  const testing_util::RunResult run =
+      testing_util::RunLirOptIn(dir, lir_opt, args, stdin_bytes);
+
+  std::string out = run.signal != 0
+                        ? absl::StrCat("signal ", run.signal, "\n")
+                        : absl::StrCat("exit ", run.exit_code, "\n");
   const std::vector<std::pair<std::string, std::string>> paths = {
       {dir.string(), "$TMP"},
       {LIR_SOURCE_DIR, "$SRC"},
   };
-  for (const char* stream : {"stdout", "stderr"}) {
-    std::string text = ReadFile(dir / absl::StrCat(".", stream));
+  for (const auto& [stream, text] :
+       {std::pair<const char*, const std::string&>{"stdout", run.out},
+        std::pair<const char*, const std::string&>{"stderr", run.err}}) {
     if (text.empty()) continue;
-    text = absl::StrReplaceAll(text, paths);
-    absl::StrAppend(&out, "-- ", stream, "\n", PrintableBytes(text));
+    absl::StrAppend(&out, "-- ", stream, "\n",
+                    PrintableBytes(absl::StrReplaceAll(text, paths)));
   }
-  // Files the command made or changed, then those it removed.
-  std::map<std::string, std::string> after;
-  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    const std::string name = fs::relative(entry.path(), dir).generic_string();
-    if (!entry.is_regular_file() || absl::StartsWith(name, ".")) continue;
-    after[name] = ReadFile(entry.path());
-  }
-  for (const auto& [name, bytes] : after) {
-    auto it = written.find(name);
-    if (it != written.end() && it->second == bytes) continue;
-    absl::StrAppend(&out, "-- file ", name,
-                    it == written.end() ? " (made)\n" : " (changed)\n",
-                    PrintableBytes(absl::StrReplaceAll(bytes, paths)));
-  }
-  for (const auto& [name, bytes] : written) {
-    if (!after.contains(name))
-      absl::StrAppend(&out, "-- file ", name, " (removed)\n");
-  }
+  absl::StrAppend(&out, FileChanges(dir, written, paths));
   fs::remove_all(dir);
   return out;
 }

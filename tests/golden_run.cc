@@ -91,6 +91,11 @@ std::string RunGolden(const std::string& input, const RunArgs& args) {
     for (const eval::Compaction compaction :
          {eval::Compaction::kEager, eval::Compaction::kNone}) {
       for (const uint64_t fuel : {0, 1, 2}) {
+        // The main run itself need not run again.
+        if (options.engine == eval::Engine::kIncremental &&
+            options.compaction == compaction && options.fuel == fuel) {
+          continue;
+        }
         eval::RunOptions check = options;
         check.engine = eval::Engine::kIncremental;
         check.compaction = compaction;

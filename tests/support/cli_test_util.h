@@ -21,7 +21,10 @@ namespace lir::testing_util {
 
 /// What one run of lir-opt produced.
 struct RunResult {
+  /// The exit status, or -1 when it did not exit (see `signal`).
   int exit_code = -1;
+  /// The signal that ended it, or 0.
+  int signal = 0;
   std::string out;
   std::string err;
 };
@@ -51,6 +54,34 @@ inline std::string ShellQuote(const std::string& arg) {
   return quoted + "'";
 }
 
+/// Runs `lir_opt args...` in `dir` (its working directory) with
+/// `stdin_text` as standard input, through files `.stdin`, `.stdout` and
+/// `.stderr` there. Shared by LirOptTest and the golden `exec` command.
+inline RunResult RunLirOptIn(const std::filesystem::path& dir,
+                             const std::string& lir_opt,
+                             const std::vector<std::string>& args,
+                             const std::string& stdin_text) {
+  WriteFile(dir / ".stdin", stdin_text);
+  std::string command = absl::StrCat("cd ", ShellQuote(dir.string()), " && ",
+                                     ShellQuote(lir_opt));
+  for (const std::string& arg : args) {
+    absl::StrAppend(&command, " ", ShellQuote(arg));
+  }
+  absl::StrAppend(&command, " <", ShellQuote((dir / ".stdin").string()), " >",
+                  ShellQuote((dir / ".stdout").string()), " 2>",
+                  ShellQuote((dir / ".stderr").string()));
+  const int status = std::system(command.c_str());
+  RunResult result;
+  if (status != -1 && WIFEXITED(status)) {
+    result.exit_code = WEXITSTATUS(status);
+  } else if (status != -1 && WIFSIGNALED(status)) {
+    result.signal = WTERMSIG(status);
+  }
+  result.out = ReadFile(dir / ".stdout");
+  result.err = ReadFile(dir / ".stderr");
+  return result;
+}
+
 /// Runs lir-opt (LIR_OPT_PATH) in a fresh directory per test; skips when the
 /// tool is not built.
 class LirOptTest : public ::testing::Test {
@@ -72,23 +103,7 @@ class LirOptTest : public ::testing::Test {
   /// standard input.
   RunResult Run(const std::vector<std::string>& args,
                 const std::string& stdin_text = "") {
-    WriteFile(dir_ / "stdin", stdin_text);
-    std::string command = absl::StrCat("cd ", ShellQuote(dir_.string()), " && ",
-                                       ShellQuote(LIR_OPT_PATH));
-    for (const std::string& arg : args) {
-      absl::StrAppend(&command, " ", ShellQuote(arg));
-    }
-    absl::StrAppend(&command, " <", ShellQuote((dir_ / "stdin").string()), " >",
-                    ShellQuote((dir_ / "stdout").string()), " 2>",
-                    ShellQuote((dir_ / "stderr").string()));
-    int status = std::system(command.c_str());
-    RunResult result;
-    if (status != -1 && WIFEXITED(status)) {
-      result.exit_code = WEXITSTATUS(status);
-    }
-    result.out = ReadFile(dir_ / "stdout");
-    result.err = ReadFile(dir_ / "stderr");
-    return result;
+    return RunLirOptIn(dir_, LIR_OPT_PATH, args, stdin_text);
   }
 
   /// Writes `text` to a file in the test's directory; returns its path.
