@@ -104,17 +104,17 @@ const Workload& Get(const std::string& kind, int64_t size) {
   if (kind == "letrec") {
     plan = SlowLetRec(static_cast<int>(size));
   } else {
-    lir::PlanGeneratorOptions options;
+    lir::test::PlanGeneratorOptions options;
     options.seed = 42;
     options.node_count = static_cast<size_t>(size);
-    options.shape =
-        kind == "deep" ? lir::PlanShape::kDeepChain : lir::PlanShape::kMixed;
-    lir::GeneratedPlan generated = lir::GeneratePlan(options);
+    options.shape = kind == "deep" ? lir::test::PlanShape::kDeepChain
+                                   : lir::test::PlanShape::kMixed;
+    lir::test::GeneratedPlan generated = lir::test::GeneratePlan(options);
     workload->arities = generated.validate_options.global_arity;
     plan = std::move(generated.plan);
   }
   workload->nodes = static_cast<int64_t>(lir::CountNodes(*plan));
-  workload->doc = lir::WrapInDocument(std::move(plan));
+  workload->doc = lir::test::WrapInDocument(std::move(plan));
   // A deep chain's text is quadratic in its depth (10 GB at 10^5 levels of
   // indentation): it gets no MB/s.
   if (kind != "deep") {

@@ -104,11 +104,11 @@ void LoadCorpus(Workload& w) {
 }
 
 void Generate(Workload& w, int64_t nodes) {
-  lir::PlanGeneratorOptions options;
+  lir::test::PlanGeneratorOptions options;
   options.node_count = static_cast<size_t>(nodes);
-  lir::GeneratedPlan plan = lir::GeneratePlan(options);
+  lir::test::GeneratedPlan plan = lir::test::GeneratePlan(options);
   w.validate_options = plan.validate_options;
-  w.docs.push_back(lir::WrapInDocument(std::move(plan.plan)));
+  w.docs.push_back(lir::test::WrapInDocument(std::move(plan.plan)));
   w.texts.push_back(lir::explain::PrintText(w.docs.back()));
 }
 

@@ -61,15 +61,15 @@ const Workload& GetWorkload(int64_t size) {
   static Workload* current = new Workload;
   if (current->size != size) {
     current->doc = lir::Document{};
-    lir::PlanGeneratorOptions options;
+    lir::test::PlanGeneratorOptions options;
     options.seed = 20260820;
     options.node_count = static_cast<size_t>(size);
-    options.shape = lir::PlanShape::kMixed;
+    options.shape = lir::test::PlanShape::kMixed;
     options.except_candidates = static_cast<size_t>(size) / 25;
     options.except_fire_fraction = 0.5;
-    lir::GeneratedPlan plan = lir::GeneratePlan(options);
+    lir::test::GeneratedPlan plan = lir::test::GeneratePlan(options);
     current->nodes = lir::CountNodes(*plan.plan);
-    current->doc = lir::WrapInDocument(std::move(plan.plan));
+    current->doc = lir::test::WrapInDocument(std::move(plan.plan));
     current->text = lir::explain::PrintText(current->doc);
     current->text_bytes = static_cast<int64_t>(current->text.size());
     current->json = lir_bench::JsonText(current->doc);

@@ -32,9 +32,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using CorpusPlan = corpus::ParsedPlan;
+using CorpusPlan = test::ParsedPlan;
 
-const std::vector<CorpusPlan>& Corpus() { return corpus::ParsedPlans(); }
+const std::vector<CorpusPlan>& Corpus() { return test::ParsedPlans(); }
 
 #define SKIP_WITHOUT_CORPUS() LIR_SKIP_WITHOUT_CORPUS(Corpus().empty())
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "lir/document.h"
 #include "lir/explain/text.h"
@@ -17,10 +18,17 @@
 #include "lir/recognizer/relax_must_consolidate.h"
 #include "lir/recognizer/report.h"
 #include "lir/validate.h"
+#include "tests/support/parse_or_die.h"
 #include "tests/support/plan_generator.h"
 
 namespace lir::interp {
 namespace {
+
+using ::lir::test::GeneratedPlan;
+using ::lir::test::GeneratePlan;
+using ::lir::test::PlanGeneratorOptions;
+using ::lir::test::PlanShape;
+using ::lir::test::WrapInDocument;
 
 GeneratedPlan Generate(uint64_t seed, size_t nodes, PlanShape shape) {
   PlanGeneratorOptions options;
@@ -170,20 +178,12 @@ TEST(GeneratedPlans, FusedNodeKeepsTheThresholdsResults) {
 
 // ---- relax_must_consolidate ------------------------------------------------
 
-constexpr char kRelaxPlan[] =
-    "Explained Query:\n"
-    "  Union\n"
-    "    TopK::MonotonicTop1 group_by=[#0] order_by=[#1 desc nulls_first] "
-    "must_consolidate\n"
-    "      Get::PassArrangements materialize.public.m\n"
-    "        raw=true\n"
-    "    TopK::MonotonicTop1 group_by=[#0] order_by=[#1 desc nulls_first] "
-    "must_consolidate\n"
-    "      Get::PassArrangements materialize.public.t\n"
-    "        raw=true\n";
+std::string RelaxPlan() {
+  return test::FixtureText("top1_must_consolidate_m_t.plan");
+}
 
 Document RelaxDoc() {
-  absl::StatusOr<Document> doc = explain::ParseText(kRelaxPlan);
+  absl::StatusOr<Document> doc = explain::ParseText(RelaxPlan());
   EXPECT_TRUE(doc.ok()) << doc.status();
   return std::move(*doc);
 }
@@ -242,20 +242,21 @@ TEST(RelaxMustConsolidate, ReportsWithoutFusedKeys) {
   EXPECT_EQ(report["passes"][1]["enabled"], false);
   EXPECT_EQ(report["passes"][2]["name"], "relax_must_consolidate");
   EXPECT_EQ(report["passes"][2]["enabled"], true);
-  EXPECT_EQ(PrintCandidates(result->report),
-            "Rewrite candidates:\n"
-            "  Explained Query:\n"
-            "    relax_must_consolidate LirId(2): fired\n"
-            "    relax_must_consolidate LirId(4): declined input_not_monotonic "
-            "(input Get::PassArrangements materialize.public.t is not "
-            "physically monotonic)\n");
+  EXPECT_EQ(
+      PrintCandidates(result->report),
+      absl::StrCat("Rewrite candidates:\n  ", result->document.objects[0].name,
+                   ":\n",
+                   "    relax_must_consolidate LirId(2): fired\n"
+                   "    relax_must_consolidate LirId(4): declined "
+                   "input_not_monotonic (input Get::PassArrangements "
+                   "materialize.public.t is not physically monotonic)\n"));
 }
 
 TEST(RelaxMustConsolidate, DisabledItOnlyReports) {
   absl::StatusOr<OptimizeResult> result =
       Optimize(RelaxDoc(), OptimizerFeatures(), SingleTime());
   ASSERT_TRUE(result.ok());
-  EXPECT_EQ(explain::PrintText(result->document), kRelaxPlan);
+  EXPECT_EQ(explain::PrintText(result->document), RelaxPlan());
   ASSERT_EQ(result->report.candidates.size(), 2u);
   EXPECT_EQ(result->report.candidates[0].outcome, CandidateOutcome::kDisabled);
   EXPECT_TRUE(result->report.candidates[0].would_fire);
@@ -270,11 +271,7 @@ TEST(RelaxMustConsolidate, DisabledItOnlyReports) {
 TEST(RelaxMustConsolidate, AnUnanalyzablePlanDeclinesInsteadOfFailing) {
   // Unvalidated input reading an unbound id: the pipeline still succeeds.
   absl::StatusOr<Document> doc = explain::ParseText(
-      "Explained Query:\n"
-      "  TopK::MonotonicTopK order_by=[#0 asc nulls_last] limit=1 "
-      "must_consolidate\n"
-      "    Get::PassArrangements l4\n"
-      "      raw=true\n");
+      test::FixtureText("topk_unbound_must_consolidate.plan"));
   ASSERT_TRUE(doc.ok()) << doc.status();
   OptimizerFeatures features;
   features.enable_relax_must_consolidate = true;

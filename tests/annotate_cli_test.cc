@@ -9,8 +9,8 @@
 
 namespace {
 
-using lir::testing_util::ReadFile;
-using lir::testing_util::RunResult;
+using lir::test::ReadFile;
+using lir::test::RunResult;
 
 // The plan of the goldens, read from its fixture.
 std::string Plan() {
@@ -18,7 +18,7 @@ std::string Plan() {
                   "testdata/plans/topk_monotonic.plan");
 }
 
-class AnnotateCliTest : public lir::testing_util::LirOptTest {
+class AnnotateCliTest : public lir::test::LirOptTest {
  protected:
   void SetUp() override {
     LirOptTest::SetUp();

@@ -86,17 +86,9 @@ std::string RunBothEngines(const Case& c) {
 }
 
 // base l(k, v) by #0, keys r(k) by #0: the anti-side of a LEFT JOIN.
-constexpr char kPassArrangements[] = R"(Explained Query:
-  AntiJoin key=[#0]
-    base_key=[#0]
-    keys_key=[#0]
-    Get::PassArrangements materialize.public.l
-      raw=false
-      arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
-    Get::PassArrangements materialize.public.r
-      raw=false
-      arrangements[0]={ key=[#0], permutation=id, thinning=() }
-)";
+std::string PassArrangementsPlan() {
+  return test::FixtureText("antijoin_pass_arrangements.plan");
+}
 
 // The same kind of plan built with PlanBuilder: the base l(a, k, b) by #1
 // read through a projection to (b, k), the keys an ArrangeBy of r's raw
@@ -140,7 +132,7 @@ TEST(AntiJoinIncremental, PlanBuilderPlan) {
 
 TEST(AntiJoinIncremental, ArmWithoutTheRecordedArrangementFailsToBuild) {
   // keys_key names #0, but r is only arranged by nothing useful.
-  std::string text = kPassArrangements;
+  std::string text = PassArrangementsPlan();
   const std::string keyed = "key=[#0], permutation=id, thinning=() }";
   text.replace(text.rfind(keyed), keyed.size(),
                "key=[], permutation=id, thinning=(#0) }");

@@ -28,25 +28,17 @@ namespace {
 
 using ::lir::test::ParseOrDie;
 
-using eval::snapshot_testing::I;
-using eval::snapshot_testing::M;
-using eval::snapshot_testing::Null;
-using eval::snapshot_testing::Runner;
+using test::snapshot::I;
+using test::snapshot::M;
+using test::snapshot::Null;
+using test::snapshot::Runner;
 
 // The stacked-LEFT-JOIN anti-side as an AntiJoin: base rows of `l` (two
 // columns, arranged by #0) whose #0 is not among the keys of `r` (arranged
 // by #0).
-constexpr char kPlan[] = R"(Explained Query:
-  AntiJoin key=[#0]
-    base_key=[#0]
-    keys_key=[#0]
-    Get::PassArrangements materialize.public.l
-      raw=false
-      arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
-    Get::PassArrangements materialize.public.r
-      raw=false
-      arrangements[0]={ key=[#0], permutation=id, thinning=() }
-)";
+std::string AntiJoinPlan() {
+  return test::FixtureText("antijoin_pass_arrangements.plan");
+}
 
 std::string ValidateMessage(const std::string& text) {
   Document doc = ParseOrDie(text);
@@ -55,12 +47,12 @@ std::string ValidateMessage(const std::string& text) {
 }
 
 TEST(AntiJoinNode, TextAndJsonRoundTrip) {
-  Document doc = ParseOrDie(kPlan);
+  Document doc = ParseOrDie(AntiJoinPlan());
   ASSERT_EQ(doc.objects.size(), 1u);
   const Node& root = *doc.objects[0].plan;
   ASSERT_TRUE(root.Is<AntiJoinOp>());
   EXPECT_EQ(root.As<AntiJoinOp>().key, std::vector<int>{0});
-  EXPECT_EQ(explain::PrintText(doc), kPlan);
+  EXPECT_EQ(explain::PrintText(doc), AntiJoinPlan());
   explain::PrintOptions ids;
   ids.node_identifiers = true;
   const std::string with_ids = explain::PrintText(doc, ids);
@@ -73,7 +65,7 @@ TEST(AntiJoinNode, TextAndJsonRoundTrip) {
   EXPECT_TRUE(absl::StrContains(json, "\"kind\": \"AntiJoin\"")) << json;
   absl::StatusOr<Document> back = explain::ReadJson(json);
   ASSERT_TRUE(back.ok()) << back.status();
-  EXPECT_EQ(explain::PrintText(*back), kPlan);
+  EXPECT_EQ(explain::PrintText(*back), AntiJoinPlan());
   // The three keys are required.
   std::string missing = json;
   missing.replace(missing.find("\"keys_key\""), 10, "\"keys_kex\"");
@@ -103,24 +95,24 @@ TEST(AntiJoinNode, PlanBuilderBuildsTheSamePlan) {
   Document doc;
   doc.objects.emplace_back().name = "Explained Query";
   doc.objects[0].plan = *std::move(built);
-  EXPECT_EQ(explain::PrintText(doc), kPlan);
+  EXPECT_EQ(explain::PrintText(doc), AntiJoinPlan());
 }
 
 TEST(AntiJoinNode, ValidateChecksKeysArmsAndScope) {
-  EXPECT_EQ(ValidateMessage(kPlan), "ok");
+  EXPECT_EQ(ValidateMessage(AntiJoinPlan()), "ok");
   // A key column outside the base.
-  std::string text = kPlan;
+  std::string text = AntiJoinPlan();
   text.replace(text.find("key=[#0]"), 8, "key=[#5]");
   EXPECT_TRUE(absl::StrContains(ValidateMessage(text), "LirId(3) AntiJoin:"))
       << ValidateMessage(text);
   // The keys arm must have one column per key column.
-  text = kPlan;
+  text = AntiJoinPlan();
   text.replace(text.find("thinning=() }"), 13, "thinning=(#1) }");
   EXPECT_TRUE(absl::StrContains(ValidateMessage(text),
                                 "keys has arity 2, but key has 1 columns"))
       << ValidateMessage(text);
   // The recorded arm keys must be the ones the arms offer.
-  text = kPlan;
+  text = AntiJoinPlan();
   const std::string keyed = "key=[#0], permutation=id, thinning=() }";
   text.replace(text.rfind(keyed), keyed.size(),
                "key=[], permutation=id, thinning=(#0) }");
@@ -130,38 +122,14 @@ TEST(AntiJoinNode, ValidateChecksKeysArmsAndScope) {
                                 "has no arrangement on [#0]"))
       << ValidateMessage(text);
   // A base arm that is not a Get or ArrangeBy.
-  const std::string negated = R"(Explained Query:
-  AntiJoin key=[#0]
-    base_key=[#0]
-    keys_key=[#0]
-    Negate
-      Get::PassArrangements materialize.public.l
-        raw=true
-    Get::PassArrangements materialize.public.r
-      raw=false
-      arrangements[0]={ key=[#0], permutation=id, thinning=() }
-)";
+  const std::string negated = test::FixtureText("antijoin_negated_base.plan");
   EXPECT_TRUE(absl::StrContains(ValidateMessage(negated),
                                 "the base arm is not co-arranged: Negate is "
                                 "not a Get or an ArrangeBy"))
       << ValidateMessage(negated);
   // Not inside the values of a LetRec.
-  const std::string recursive = R"(Explained Query:
-  With Mutually Recursive
-    cte l0 =
-      AntiJoin key=[#0]
-        base_key=[#0]
-        keys_key=[#0]
-        Get::PassArrangements materialize.public.l
-          raw=false
-          arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
-        Get::PassArrangements materialize.public.r
-          raw=false
-          arrangements[0]={ key=[#0], permutation=id, thinning=() }
-  Return
-    Get::PassArrangements l0
-      raw=true
-)";
+  const std::string recursive =
+      test::FixtureText("antijoin_in_letrec_value.plan");
   EXPECT_TRUE(absl::StrContains(ValidateMessage(recursive),
                                 "cannot be inside the values of a With "
                                 "Mutually Recursive block"))
@@ -169,7 +137,7 @@ TEST(AntiJoinNode, ValidateChecksKeysArmsAndScope) {
 }
 
 TEST(AntiJoinNode, Analyses) {
-  Document doc = ParseOrDie(kPlan);
+  Document doc = ParseOrDie(AntiJoinPlan());
   interp::AnalysisInputs inputs;
   inputs.monotonic_ids = {"materialize.public.l", "materialize.public.r"};
   absl::StatusOr<interp::DocumentAnalysis> analysis =
@@ -197,7 +165,8 @@ TEST(AntiJoinNode, Analyses) {
 }
 
 TEST(AntiJoinNode, SnapshotEngineRemovesRowsWhoseKeyIsPresent) {
-  Runner run(kPlan, {{"materialize.public.l", 2}, {"materialize.public.r", 1}});
+  Runner run(AntiJoinPlan(),
+             {{"materialize.public.l", 2}, {"materialize.public.r", 1}});
   ASSERT_TRUE(run.ok());
   // Round 0: l = {(1,10), (2,20) x2, (null,30)}, r = {1}.
   run.Step({{"materialize.public.l",
@@ -219,7 +188,7 @@ TEST(AntiJoinNode, SnapshotEngineRemovesRowsWhoseKeyIsPresent) {
 // The same rounds through the incremental engine (more plans and the
 // cross-check of both engines are in antijoin_incremental_test.cc).
 TEST(AntiJoinNode, IncrementalEngineRunsIt) {
-  Document doc = ParseOrDie(kPlan);
+  Document doc = ParseOrDie(AntiJoinPlan());
   eval::DataflowOptions options;
   options.object = "test";
   options.globals = {{"materialize.public.l", 2}, {"materialize.public.r", 1}};

@@ -28,9 +28,9 @@
 namespace lir {
 namespace {
 
-using candidate_plans::Expected;
-using candidate_plans::GeneratedCase;
-using recognizer_testing::WellFormedProblems;
+using test::Expected;
+using test::GeneratedCase;
+using test::recognizer::WellFormedProblems;
 
 uint64_t EnvOr(const char* name, uint64_t fallback) {
   const char* value = std::getenv(name);
@@ -97,7 +97,7 @@ TEST(AntiJoinProperty, SharesTheFusedChecksAndKeepsThePlanWellFormed) {
   for (uint64_t seed = first; seed < first + iterations; ++seed) {
     SCOPED_TRACE(absl::StrCat("seed ", seed, " (rerun: LIR_PROPERTY_SEED=",
                               seed, " LIR_PROPERTY_ITERATIONS=1)"));
-    GeneratedCase c = candidate_plans::Generate(seed);
+    GeneratedCase c = test::Generate(seed);
     const std::string text = explain::PrintText(c.doc);
 
     absl::StatusOr<OptimizeResult> off = OptimizeWith(c.doc, false, false);

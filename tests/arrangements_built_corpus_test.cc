@@ -26,8 +26,8 @@ namespace lir::interp {
 namespace {
 
 namespace fs = std::filesystem;
-using built_testing::Compare;
-using built_testing::Comparison;
+using test::Compare;
+using test::Comparison;
 
 // The corpus: for every plan the evaluator runs (the data generator of
 // eval_corpus_test), with the fused rewrite off and on, the analysis names
@@ -38,23 +38,23 @@ using built_testing::Comparison;
 // list no dataflow arrangement for them. (A Join::Delta the engine runs
 // through an adapter is compared: it builds nothing either way.)
 TEST(ArrangementsBuiltCorpus, EqualsTheEvaluatorsListing) {
-  const std::vector<fs::path> paths = corpus::PlanFiles();
+  const std::vector<fs::path> paths = test::PlanFiles();
   std::error_code ec;
   LIR_SKIP_WITHOUT_CORPUS(
       paths.empty() ||
-      !fs::exists(corpus::SqlDir(corpus::SharedDir()) / "MAP.tsv", ec));
-  const std::map<std::string, corpus::PlanSchema> schemas =
-      corpus::LoadSchemas(corpus::SharedDir());
+      !fs::exists(test::SqlDir(test::SharedDir()) / "MAP.tsv", ec));
+  const std::map<std::string, test::PlanSchema> schemas =
+      test::LoadSchemas(test::SharedDir());
   int compared = 0, compared_on = 0, not_run = 0;
   uint64_t nodes = 0, arrangements = 0, imports = 0, adapted_nodes = 0;
   std::vector<std::string> adapted;
   for (const fs::path& path : paths) {
     const std::string name = path.filename().string();
-    absl::StatusOr<Document> doc = explain::ParseText(corpus::ReadFile(path));
+    absl::StatusOr<Document> doc = explain::ParseText(test::ReadFile(path));
     ASSERT_TRUE(doc.ok()) << name << ": " << doc.status();
     std::vector<std::string> derived;
     absl::StatusOr<eval::InputData> data =
-        corpus::MakeData(name, *doc, schemas, &derived);
+        test::MakeData(name, *doc, schemas, &derived);
     if (doc->objects.empty() || !data.ok()) {
       ++not_run;
       continue;

@@ -29,36 +29,7 @@ AnalysisInputs InputsOf(const std::map<std::string, int>& arities) {
   return inputs;
 }
 
-const char kExcept[] = R"(Explained Query:
-  Threshold::Basic ensure_arrangement={ key=[#0], permutation=id, thinning=() }
-    ArrangeBy
-      raw=false
-      arrangements[0]={ key=[#0], permutation=id, thinning=() }
-      Union consolidate_output=true
-        ArrangeBy
-          input_key=[#0]
-          raw=true
-          Reduce::Distinct
-            key_plan=id
-            val_plan
-              project=()
-            Get::Arrangement materialize.public.t1
-              project=(#0)
-              key=#0{a}
-              raw=false
-              arrangements[0]={ key=[#0{a}], permutation=id, thinning=(#1) }
-        Negate
-          ArrangeBy
-            input_key=[#0]
-            raw=true
-            Reduce::Distinct
-              key_plan=id
-              val_plan
-                project=()
-              Get::Collection materialize.public.t2
-                project=(#0)
-                raw=true
-)";
+std::string ExceptPlan() { return test::FixtureText("except_indexed_t1.plan"); }
 const std::map<std::string, int> kExceptArities = {
     {"materialize.public.t1", 2}, {"materialize.public.t2", 1}};
 
@@ -95,7 +66,7 @@ TEST(ArrangementsBuilt, KeyText) {
 }
 
 TEST(ArrangementsBuilt, Annotation) {
-  Document doc = ParseOrDie(kExcept);
+  Document doc = ParseOrDie(ExceptPlan());
   absl::StatusOr<DocumentAnalysis> analysis =
       DocumentAnalysis::Run(doc, InputsOf(kExceptArities));
   ASSERT_TRUE(analysis.ok());

@@ -17,15 +17,16 @@
 #include "gtest/gtest.h"
 #include "lir/explain/line_diff.h"
 #include "tests/support/cli_test_util.h"
+#include "tests/support/plan_text_gen.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-using lir::testing_util::ReadFile;
-using lir::testing_util::RunResult;
+using lir::test::ReadFile;
+using lir::test::RunResult;
 
-class CliTest : public lir::testing_util::LirOptTest {
+class CliTest : public lir::test::LirOptTest {
  protected:
   static std::string Example() {
     return (fs::path(LIR_SOURCE_DIR) / "examples" / "except.plan").string();
@@ -101,7 +102,7 @@ TEST_F(CliTest, ReadmeQuotesTheCurrentHelpText) {
 
 TEST_F(CliTest, TextOfAPlanTooDeepForTheLimitIsRefusedBeforePrinting) {
   // 100 nested Negates: 2 + 4 + ... + 202 = 10,302 bytes of indentation.
-  std::string plan = "Explained Query:\n";
+  std::string plan(lir::test::kQueryHeader);
   for (int level = 1; level <= 100; ++level) {
     absl::StrAppend(&plan, std::string(2 * level, ' '), "Negate\n");
   }

@@ -35,14 +35,14 @@ namespace lir::explain {
 namespace {
 
 namespace fs = std::filesystem;
-using corpus::ReadFile;
+using test::ReadFile;
 
 fs::path ConciseDir() {
-  return corpus::SharedDir() / "corpus" / "materialize-concise";
+  return test::SharedDir() / "corpus" / "materialize-concise";
 }
 
 fs::path DefaultSlt() {
-  return corpus::SharedDir() / "corpus" / "materialize-slt" /
+  return test::SharedDir() / "corpus" / "materialize-slt" /
          "explain__default.slt";
 }
 
@@ -258,7 +258,7 @@ TEST(ConciseCorpus, SltStatementRules) {
 // ---- verbose -> concise -> concise ------------------------------------------
 
 TEST(ConciseCorpus, VerbosePlansPrintedAsConciseAreAFixpoint) {
-  const std::vector<fs::path> files = corpus::PlanFiles();
+  const std::vector<fs::path> files = test::PlanFiles();
   LIR_SKIP_WITHOUT_CORPUS(files.empty());
   int fixpoints = 0;
   std::vector<std::string> refused;
@@ -611,14 +611,14 @@ constexpr ExactPair kExactPairs[] = {
 
 TEST(ConciseCorpus, ExactPairsAgreeOnShownFacts) {
   LIR_SKIP_WITHOUT(ConciseDir());
-  LIR_SKIP_WITHOUT(corpus::CorpusDir());
+  LIR_SKIP_WITHOUT(test::CorpusDir());
   int nodes = 0;
   for (const ExactPair& pair : kExactPairs) {
     SCOPED_TRACE(pair.concise);
     absl::StatusOr<Document> concise =
         ParseConciseText(ReadFile(ConciseDir() / pair.concise));
     absl::StatusOr<Document> verbose =
-        ParseText(ReadFile(corpus::CorpusDir() / pair.verbose));
+        ParseText(ReadFile(test::CorpusDir() / pair.verbose));
     ASSERT_TRUE(concise.ok()) << concise.status();
     ASSERT_TRUE(verbose.ok()) << verbose.status();
     // The frame is the same text in both syntaxes.
@@ -648,11 +648,11 @@ TEST(ConciseCorpus, ExactPairsAgreeOnShownFacts) {
 // The comparison can fail: a changed shown fact or a missing mark is seen.
 TEST(ConciseCorpus, ShownFactsComparisonSeesDifferences) {
   LIR_SKIP_WITHOUT(ConciseDir());
-  LIR_SKIP_WITHOUT(corpus::CorpusDir());
+  LIR_SKIP_WITHOUT(test::CorpusDir());
   absl::StatusOr<Document> concise =
       ParseConciseText(ReadFile(ConciseDir() / "default-L336.txt"));
   absl::StatusOr<Document> verbose =
-      ParseText(ReadFile(corpus::CorpusDir() / "default-L377.plan"));
+      ParseText(ReadFile(test::CorpusDir() / "default-L377.plan"));
   ASSERT_TRUE(concise.ok() && verbose.ok());
   Node* root = concise->objects[0].plan.get();
   // The body's Mfp: change its map.
@@ -676,9 +676,9 @@ TEST(ConciseCorpus, ShownFactsComparisonSeesDifferences) {
 // positions are 0..n-1 in order) holds for every such Reduce of the verbose
 // corpus, and the positions of the mixed ones are not always that.
 TEST(ConciseCorpus, AccumulablePositionsOfOneKindAreInOrder) {
-  LIR_SKIP_WITHOUT_CORPUS(corpus::ParsedPlans().empty());
+  LIR_SKIP_WITHOUT_CORPUS(test::ParsedPlans().empty());
   int one_kind = 0;
-  for (const corpus::ParsedPlan& plan : corpus::ParsedPlans()) {
+  for (const test::ParsedPlan& plan : test::ParsedPlans()) {
     for (const Object& object : plan.doc.objects) {
       if (object.plan == nullptr) continue;
       ForEachPreOrder(*object.plan, [&](const Node& node, int) {

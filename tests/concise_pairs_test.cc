@@ -36,12 +36,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path SltDir() { return corpus::SharedDir() / "corpus" / "materialize-slt"; }
+fs::path SltDir() { return test::SharedDir() / "corpus" / "materialize-slt"; }
 
 /// The expected output of the sqllogictest block whose `query T multiline`
 /// line is line `line` (1-based) of `file` (../shared/corpus/README.md).
 absl::StatusOr<std::string> SltBlock(const std::string& file, int line) {
-  const std::string text = corpus::ReadFile(SltDir() / file);
+  const std::string text = test::ReadFile(SltDir() / file);
   if (text.empty()) return absl::NotFoundError(absl::StrCat(file, " is empty"));
   std::vector<std::string> lines = absl::StrSplit(text, '\n');
   const std::string where = absl::StrCat(file, ":", line);
@@ -168,7 +168,7 @@ constexpr NearPair kNearPairs[] = {
 
 TEST(ConcisePairs, NearPairsAgreeInTheirPlanBodies) {
   LIR_SKIP_WITHOUT_SLT();
-  LIR_SKIP_WITHOUT_CORPUS(corpus::PlanFiles().empty());
+  LIR_SKIP_WITHOUT_CORPUS(test::PlanFiles().empty());
   int passed = 0;
   for (const NearPair& pair : kNearPairs) {
     absl::StatusOr<std::string> concise =
@@ -177,7 +177,7 @@ TEST(ConcisePairs, NearPairsAgreeInTheirPlanBodies) {
     absl::StatusOr<std::string> verbose =
         pair.verbose_plan != nullptr
             ? absl::StatusOr<std::string>(
-                  corpus::ReadFile(corpus::CorpusDir() / pair.verbose_plan))
+                  test::ReadFile(test::CorpusDir() / pair.verbose_plan))
             : SltBlock(pair.verbose.file, pair.verbose.line);
     ASSERT_TRUE(verbose.ok()) << verbose.status();
     const std::string name =
@@ -200,13 +200,13 @@ TEST(ConcisePairs, NearPairsAgreeInTheirPlanBodies) {
 // Used Indexes, Target cluster, ...) as the verbose text, since the frame
 // is shared (CONCISE-FORMAT 3). No plan is expected to be refused.
 TEST(ConcisePairs, EveryCorpusPlanPrints) {
-  const std::vector<fs::path> files = corpus::PlanFiles();
+  const std::vector<fs::path> files = test::PlanFiles();
   LIR_SKIP_WITHOUT_CORPUS(files.empty());
   EXPECT_EQ(files.size(), 134u);
   int printed_ok = 0;
   for (const fs::path& file : files) {
     const std::string name = file.filename().string();
-    const std::string verbose = corpus::ReadFile(file);
+    const std::string verbose = test::ReadFile(file);
     absl::StatusOr<std::string> printed = VerboseToConcise(verbose);
     if (!printed.ok()) {
       ADD_FAILURE() << name << ": " << printed.status();

@@ -1,39 +1,23 @@
-// Unit tests of the concise EXPLAIN reader (ParseConciseText): which facts
-// each node is marked as lacking (a dump of every node's unknown facts),
-// the placeholders left in their fields, the inference of accumulable
-// positions, node ids, deep and wide plans, and fast paths. Located errors
-// are golden cases (testdata/errors/concise.txt).
+// Unit tests of the concise EXPLAIN reader (ParseConciseText): the
+// placeholders left in the fields of a partial plan, the inference of
+// accumulable positions, deep and wide plans, and fast paths. Which facts
+// each node is marked as lacking, and node ids, are goldens
+// (testdata/concise/marks.txt); so are located errors
+// (testdata/errors/concise.txt).
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
 #include "lir/explain/concise.h"
 #include "lir/explain/text.h"
 #include "lir/unknown_facts.h"
 #include "lir/validate.h"
+#include "tests/support/parse_or_die.h"
+#include "tests/support/plan_text_gen.h"
 
 namespace lir::explain {
 namespace {
-
-// One line per node in pre-order: indentation by depth, the verbose header
-// name, the id, and the unknown facts (if any).
-std::string DumpUnknowns(const Node& root) {
-  std::string out;
-  ForEachPreOrder(root, [&](const Node& node, int depth) {
-    std::vector<std::string> facts;
-    node.unknown.ForEach(
-        [&](UnknownFact f) { facts.emplace_back(UnknownFactName(f)); });
-    absl::StrAppend(&out, std::string(2 * depth, ' '), HeaderName(node),
-                    " LirId(", node.id, ")");
-    if (!facts.empty()) {
-      absl::StrAppend(&out, " unknown=", absl::StrJoin(facts, ","));
-    }
-    out += "\n";
-  });
-  return out;
-}
 
 Document ReadConciseOrDie(const std::string& text) {
   absl::StatusOr<Document> doc = ParseConciseText(text);
@@ -44,82 +28,12 @@ Document ReadConciseOrDie(const std::string& text) {
 }
 
 // Every node kind, with the facts the concise form drops marked.
-constexpr char kEveryKind[] = R"(Explained Query:
-  →With
-    cte l0 =
-      →Arrange (#0) (empty key)
-        →Fused with Parent Map/Filter/Project
-          Filter: (#0) IS NOT NULL
-          →Read materialize.public.t
-  →Return
-    →Temporally-Bucketed Consolidating Union
-      →Threshold Diffs #0
-        →Unarranged Raw Stream
-          →Stream materialize.public.t
-      →Fused with Child Map/Filter/Project
-        Project: #0
-          →Accumulable GroupAggregate
-            Simple aggregates: count(*)
-            Distinct aggregates: count(distinct #1)
-            Key:
-              Project: #0
-            →Arranged l0
-      →Map/Filter/Project
-        Project: #1
-          →Table Function generate_series(#0, 3, 1)
-            →Differential Join %0:l0[#0] » %1:t[#0]
-              after %1:
-                Filter: (#0 > 1)
-              →Arranged l0
-              →Fused with Child Map/Filter/Project
-                Project: #0
-                  →Arranged materialize.public.t
-                    Key: (#0)
-      →Negate Diffs
-        →Non-monotonic TopK
-          Order By #0 asc nulls_last
-          Limit 3
-          →Set Difference #0
-            →Constant (2 rows)
-            →Anti Join #0
-              →Constant (1 row)
-              →Arrange
-                →Constant (error: "x")
-
-Target cluster: quickstart
-)";
-
-TEST(ConciseReader, MarksExactlyTheFactsTheSyntaxDrops) {
-  Document doc = ReadConciseOrDie(kEveryKind);
-  ASSERT_EQ(doc.objects.size(), 1u);
-  EXPECT_EQ(DumpUnknowns(*doc.objects[0].plan),
-            R"(With LirId(22)
-  ArrangeBy LirId(2) unknown=ArrangementLayouts,RawFlag,InputKey,ArrangeStrategy
-    Get::Collection LirId(1) unknown=AvailableForms
-  Union LirId(21) unknown=UnionStrategies
-    Threshold::Basic LirId(5) unknown=ArrangementLayouts
-      ArrangeBy LirId(4) unknown=InputKey,ArrangeStrategy
-        Get::PassArrangements LirId(3)
-    Reduce::Accumulable LirId(7) unknown=InputKey,ValPlan,AggregatePositions
-      Get::PassArrangements LirId(6) unknown=AvailableForms
-    Mfp LirId(12) unknown=InputKey
-      FlatMap LirId(11) unknown=InputKey
-        Join::Linear LirId(10) unknown=StreamKeys,JoinClosures
-          Get::PassArrangements LirId(8) unknown=AvailableForms
-          Get::Arrangement LirId(9) unknown=AvailableForms
-    Negate LirId(20)
-      TopK::Basic LirId(19)
-        SetDifference LirId(18) unknown=ArrangementLayouts,ArmKeys
-          Constant LirId(13) unknown=ConstantRows
-          AntiJoin LirId(17) unknown=ArmKeys
-            Constant LirId(14) unknown=ConstantRows
-            ArrangeBy LirId(16) unknown=InputKey,ArrangeStrategy
-              Constant LirId(15)
-)");
+std::string EveryKindPlan() {
+  return test::FixtureText("every_kind.concise.plan");
 }
 
 TEST(ConciseReader, PlaceholdersAndShownFacts) {
-  Document doc = ReadConciseOrDie(kEveryKind);
+  Document doc = ReadConciseOrDie(EveryKindPlan());
   const Node& with = *doc.objects[0].plan;
   ASSERT_TRUE(with.Is<LetOp>());
   const ArrangeByOp& arrange = with.inputs[0]->As<ArrangeByOp>();
@@ -183,11 +97,8 @@ TEST(ConciseReader, PlaceholdersAndShownFacts) {
 // Materialize numbers the aggregates in query order and splits them into
 // the simple and distinct lists (reduce.rs), so one list is all of them.
 TEST(ConciseReader, AccumulablePositionsOfOneKindAreInferred) {
-  Document doc = ReadConciseOrDie(R"(Explained Query:
-  →Accumulable GroupAggregate
-    Distinct aggregates: count(distinct #0), sum(distinct #1), max(distinct #0)
-    →Stream materialize.public.t
-)");
+  Document doc = ReadConciseOrDie(
+      test::FixtureText("accumulable_distinct_three.concise.plan"));
   const Node& node = *doc.objects[0].plan;
   const ReduceOp& r = node.As<ReduceOp>();
   ASSERT_EQ(r.distinct_aggrs.size(), 3u);
@@ -196,33 +107,9 @@ TEST(ConciseReader, AccumulablePositionsOfOneKindAreInferred) {
   EXPECT_TRUE(node.unknown.Has(UnknownFact::kValPlan));
 }
 
-TEST(ConciseReader, AnnotatedIdsAreKeptAndTheRestNumberedAfterThem) {
-  Document doc = ReadConciseOrDie(R"(Explained Query:
-  →With
-    cte l0 =
-      →Constant (1 row) // { node_id: LirId(7) }
-  →Return // { node_id: LirId(9) }
-    →Fused with Child Map/Filter/Project
-      Project: #0
-        →Arranged l0 // { node_id: LirId(8) }
-          Key: (#0)
-)");
-  EXPECT_TRUE(doc.node_identifiers);
-  EXPECT_EQ(DumpUnknowns(*doc.objects[0].plan),
-            R"(With LirId(9)
-  Constant LirId(7) unknown=ConstantRows
-  Get::Arrangement LirId(8) unknown=AvailableForms
-)");
-}
-
 TEST(ConciseReader, FastPathFacts) {
-  Document doc = ReadConciseOrDie(R"(Explained Query (fast path):
-  →Map/Filter/Project
-    Project: #1, #0
-    Map: (#0 + 1)
-      →Index Lookup on materialize.public.t (using materialize.public.t_a_idx)
-        Lookup values: (5); (6)
-)");
+  Document doc = ReadConciseOrDie(
+      test::FixtureText("fast_path_index_lookup.concise.plan"));
   const FastPath& fp = *doc.objects[0].fast_path;
   EXPECT_EQ(fp.kind, FastPath::Kind::kReadIndex);
   EXPECT_EQ(fp.collection, "materialize.public.t");
@@ -235,18 +122,15 @@ TEST(ConciseReader, FastPathFacts) {
   EXPECT_EQ(fp.lookup->size(), 2u);
   EXPECT_TRUE(fp.unknown.empty());
 
-  Document constant = ReadConciseOrDie(R"(Explained Query (fast path):
-  →Constant (1 rows)
-)");
+  Document constant =
+      ReadConciseOrDie(test::FixtureText("fast_path_constant.concise.plan"));
   const FastPath& c = *constant.objects[0].fast_path;
   EXPECT_EQ(c.kind, FastPath::Kind::kConstant);
   EXPECT_TRUE(c.unknown.Has(UnknownFact::kConstantRows));
   EXPECT_EQ(c.constant.entry_count, 1u);
 
-  Document persist = ReadConciseOrDie(R"(Explained Query (fast path):
-  →Map/Filter/Project
-    →ReadStorage materialize.public.mv
-)");
+  Document persist = ReadConciseOrDie(
+      test::FixtureText("fast_path_read_storage.concise.plan"));
   const FastPath& p = *persist.objects[0].fast_path;
   EXPECT_EQ(p.kind, FastPath::Kind::kPeekPersist);
   EXPECT_FALSE(p.project.has_value());
@@ -256,7 +140,7 @@ TEST(ConciseReader, FastPathFacts) {
 // Deep plans are read without recursion over their depth; wide ones too.
 TEST(ConciseReader, DeepAndWidePlans) {
   constexpr int kDepth = 5000;
-  std::string text = "Explained Query:\n";
+  std::string text(test::kQueryHeader);
   text.reserve(static_cast<size_t>(kDepth) * (kDepth + 40));
   for (int i = 0; i < kDepth; ++i) {
     absl::StrAppend(&text, std::string(2 * (i + 1), ' '),
@@ -269,7 +153,7 @@ TEST(ConciseReader, DeepAndWidePlans) {
   ASSERT_EQ(deep.objects.size(), 1u);
   EXPECT_EQ(CountNodes(*deep.objects[0].plan), static_cast<size_t>(kDepth + 1));
 
-  std::string wide = "Explained Query:\n  \xE2\x86\x92Union\n";
+  std::string wide = absl::StrCat(test::kQueryHeader, "  \xE2\x86\x92Union\n");
   for (int i = 0; i < 50000; ++i) {
     absl::StrAppend(&wide,
                     "    \xE2\x86\x92"
@@ -282,14 +166,14 @@ TEST(ConciseReader, DeepAndWidePlans) {
 
 // A partial plan validates (the validator skips what the marks name).
 TEST(ConciseReader, PartialPlansValidate) {
-  Document doc = ReadConciseOrDie(kEveryKind);
+  Document doc = ReadConciseOrDie(EveryKindPlan());
   EXPECT_TRUE(Validate(doc).ok()) << Validate(doc);
 }
 
 // ParseText reads concise documents through this reader.
 TEST(ConciseReader, ParseTextDispatches) {
   absl::StatusOr<Document> doc =
-      ParseText("Explained Query:\n  \xE2\x86\x92Stream l0\n");
+      ParseText(absl::StrCat(test::kQueryHeader, "  \xE2\x86\x92Stream l0\n"));
   ASSERT_TRUE(doc.ok()) << doc.status();
   EXPECT_EQ(doc->syntax, TextSyntax::kConcise);
 }

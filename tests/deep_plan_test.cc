@@ -17,9 +17,16 @@
 #include "lir/plan_builder.h"
 #include "lir/validate.h"
 #include "tests/support/plan_generator.h"
+#include "tests/support/plan_text_gen.h"
 
 namespace lir {
 namespace {
+
+using ::lir::test::GeneratedPlan;
+using ::lir::test::GeneratePlan;
+using ::lir::test::PlanGeneratorOptions;
+using ::lir::test::PlanShape;
+using ::lir::test::WrapInDocument;
 
 using explain::ParseText;
 using explain::PrintText;
@@ -52,15 +59,11 @@ NodePtr NegateChain(size_t depth) {
 /// The text NegateChain(depth) must print as, written out independently of
 /// the printer.
 std::string NegateChainText(size_t depth) {
-  std::string text = "Explained Query:\n";
-  for (size_t level = 1; level < depth; ++level) {
-    text.append(2 * level, ' ').append("Negate\n");
-  }
-  text.append(2 * depth, ' ')
-      .append("Get::PassArrangements materialize.public.t\n");
-  text.append(2 * depth + 2, ' ').append("raw=true\n");
-  text.append("\nTarget cluster: quickstart\n");
-  return text;
+  return absl::StrCat(
+      test::NegateChainText(depth - 1,
+                            "Get::PassArrangements materialize.public.t\n"
+                            "  raw=true\n"),
+      "\nTarget cluster: quickstart\n");
 }
 
 /// Number of nodes on the path that always follows the last input.
@@ -76,22 +79,8 @@ size_t RightSpineLength(const Node& root) {
 // (i) A With of 100,000 ctes, each reading the previous one: in the IR a
 // Let chain 100,000 deep.
 TEST(DeepPlanTest, HundredThousandCteWithRoundTrips) {
-  std::string text = "Explained Query:\n  With\n";
-  for (size_t i = 0; i < kDeep; ++i) {
-    absl::StrAppend(&text, "    cte l", i, " =\n");
-    if (i == 0) {
-      absl::StrAppend(&text,
-                      "      Get::PassArrangements materialize.public.t\n");
-    } else if (i % 2 == 1) {
-      absl::StrAppend(&text, "      Get::Collection l", i - 1, "\n",
-                      "        filter=((#0{a}) IS NOT NULL)\n");
-    } else {
-      absl::StrAppend(&text, "      Get::PassArrangements l", i - 1, "\n");
-    }
-    absl::StrAppend(&text, "        raw=true\n");
-  }
-  absl::StrAppend(&text, "  Return\n    Get::PassArrangements l", kDeep - 1,
-                  "\n      raw=true\n\nTarget cluster: quickstart\n");
+  const std::string text =
+      absl::StrCat(test::CteChainText(kDeep), "\nTarget cluster: quickstart\n");
 
   absl::StatusOr<Document> doc = ParseText(text);
   ASSERT_TRUE(doc.ok()) << doc.status();

@@ -16,7 +16,7 @@
 namespace lir::eval {
 namespace {
 
-using namespace scalar_testing;  // NOLINT: the shared test helpers
+using namespace test::scalar;  // NOLINT: the shared test helpers
 
 /// Two non-NULL values of one kind, `low` below `high` in SQL's order.
 struct OrderedPair {

@@ -15,6 +15,7 @@
 #include "lir/eval/incremental.h"
 #include "lir/eval/snapshot.h"
 #include "lir/explain/text.h"
+#include "tests/support/parse_or_die.h"
 
 namespace lir::eval {
 namespace {
@@ -24,45 +25,18 @@ constexpr char kU[] = "materialize.public.u";
 
 // Scalar-heavy: an Mfp with literals, arithmetic, coalesce and case when;
 // a linear join with a closure; a Reduce with key and val plans; a TopK.
-constexpr char kPlan[] = R"(Explained Query:
-  TopK::Basic group_by=[#0] order_by=[#1 desc nulls_first] limit=(#0 + 1)
-    Reduce::Accumulable
-      simple_aggrs[0]=(0, count(*))
-      simple_aggrs[1]=(1, sum(#1))
-      key_plan
-        project=(#0)
-      val_plan
-        project=(#2, #1)
-        map=(true)
-      Join::Linear
-        linear_stage[0]
-          closure
-            project=(#0, #1)
-            filter=(((#1 + #2) > 0))
-          lookup={ relation=1, key=[#0] }
-          stream={ key=[#0], thinning=(#1) }
-        source={ relation=0, key=[#0] }
-        Mfp
-          project=(#0, #3)
-          filter=((#2 > 0))
-          map=(((#1 * 3) + 1), coalesce(#1, 0), case when (#1 > 5) then "big" else "small" end)
-          Get::Collection materialize.public.t
-            raw=true
-        ArrangeBy
-          raw=true
-          arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
-          Get::Collection materialize.public.u
-            raw=true
-)";
+std::string CompileOncePlan() {
+  return test::FixtureText("compile_once_mfp.plan");
+}
 
 using MakeDataflow = std::function<absl::StatusOr<std::unique_ptr<Dataflow>>(
     const Node&, const DataflowOptions&)>;
 
-// Builds a dataflow over kPlan and runs one round of `rows` rows of t;
-// returns how many expressions were compiled meanwhile. Fails the test if
+// Builds a dataflow over CompileOncePlan() and runs one round of `rows` rows of
+// t; returns how many expressions were compiled meanwhile. Fails the test if
 // the round fails or produces nothing (the expressions must have run).
 uint64_t CompilationsFor(const MakeDataflow& make, int64_t rows) {
-  absl::StatusOr<Document> doc = explain::ParseText(kPlan);
+  absl::StatusOr<Document> doc = explain::ParseText(CompileOncePlan());
   EXPECT_TRUE(doc.ok()) << doc.status();
   if (!doc.ok()) return 0;
   DataflowOptions options;

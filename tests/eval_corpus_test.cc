@@ -29,15 +29,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path SqlDir() { return corpus::SqlDir(corpus::SharedDir()); }
+fs::path SqlDir() { return test::SqlDir(test::SharedDir()); }
 
 TEST(EvalCorpus, PlansAgreeWithTheRewriteOffAndOnAndWithBothEngines) {
-  const std::vector<fs::path> paths = corpus::PlanFiles();
+  const std::vector<fs::path> paths = test::PlanFiles();
   std::error_code ec;
   LIR_SKIP_WITHOUT_CORPUS(paths.empty() ||
                           !fs::exists(SqlDir() / "MAP.tsv", ec));
-  const std::map<std::string, corpus::PlanSchema> schemas =
-      corpus::LoadSchemas(corpus::SharedDir());
+  const std::map<std::string, test::PlanSchema> schemas =
+      test::LoadSchemas(test::SharedDir());
   std::map<std::string, std::vector<std::string>> not_run;  // reason -> plans
   int ran = 0, fired = 0, with_round_error = 0, fast_paths_ran = 0;
   std::vector<std::string> fired_in, round_errors;
@@ -46,14 +46,14 @@ TEST(EvalCorpus, PlansAgreeWithTheRewriteOffAndOnAndWithBothEngines) {
   std::vector<std::string> derived;
   for (const fs::path& path : paths) {
     const std::string name = path.filename().string();
-    absl::StatusOr<Document> doc = explain::ParseText(corpus::ReadFile(path));
+    absl::StatusOr<Document> doc = explain::ParseText(test::ReadFile(path));
     ASSERT_TRUE(doc.ok()) << name << ": " << doc.status();
     if (doc->objects.empty()) {
       not_run["no objects (only Source blocks)"].push_back(name);
       continue;
     }
     absl::StatusOr<eval::InputData> data =
-        corpus::MakeData(name, *doc, schemas, &derived);
+        test::MakeData(name, *doc, schemas, &derived);
     if (!data.ok()) {
       not_run[std::string(data.status().message())].push_back(name);
       continue;

@@ -101,7 +101,7 @@ TEST(EvalEnginesFuzz, IncrementalMatchesSnapshotOnGeneratedPlans) {
            round_errors = 0, output_rows = 0, empty_plans = 0;
   std::map<std::string, int> kinds;
   for (uint64_t seed = first_seed; seed < first_seed + cases; ++seed) {
-    const testing::FuzzCase c = testing::GenerateFuzzCase(seed);
+    const test::FuzzCase c = test::GenerateFuzzCase(seed);
     const std::string where =
         absl::StrCat("seed ", seed, " (replay: LIR_FUZZ_SEED=", seed,
                      " LIR_FUZZ_CASES=1)\n", c.plan_text);

@@ -50,7 +50,7 @@ constexpr int kRewriteSettings = 4;
 // The document after the optimizer with `rewrites`, the unique keys of the
 // keyed collections known to the analyses.
 absl::StatusOr<OptimizeResult> OptimizeWith(const Document& doc,
-                                            const testing::EvalCase& c,
+                                            const test::EvalCase& c,
                                             Rewrites rewrites) {
   OptimizerFeatures features;
   features.enable_fused_set_difference =
@@ -155,7 +155,7 @@ TEST(EvalEquivalence, RewriteAndEnginesAgreeOnGeneratedPlans) {
            spines_verified = 0, spine_merge_work = 0;
   std::map<std::string, int> fire_counts;
   for (uint64_t seed = first_seed; seed < first_seed + cases; ++seed) {
-    const testing::EvalCase c = testing::GenerateEvalCase(seed);
+    const test::EvalCase c = test::GenerateEvalCase(seed);
     const std::string where =
         absl::StrCat("seed ", seed, " (replay: LIR_EQUIV_SEED=", seed,
                      " LIR_EQUIV_CASES=1) ", c.description, "\n", c.plan_text);

@@ -17,41 +17,34 @@
 #include "lir/plan_builder.h"
 #include "src/eval/trace.h"
 #include "tests/support/eval_incremental_test_util.h"
+#include "tests/support/parse_or_die.h"
 
 namespace lir::eval {
 namespace {
 
-using namespace incremental_testing;  // NOLINT: the shared test helpers
+using namespace test::incremental;  // NOLINT: the shared test helpers
 
 // ---- Reduce
 // ------------------------------------------------------------------
 
-constexpr char kDistinct[] = R"(Explained Query:
-  Reduce::Distinct
-    key_plan
-      project=(#0)
-    val_plan
-      project=()
-    Get::Collection materialize.public.t
-      raw=true
-)";
+std::string DistinctPlan() { return test::FixtureText("distinct_t.plan"); }
 
 TEST(IncrementalReduce, DistinctCountSumMinMax) {
   struct Case {
-    const char* text;
+    std::string text;
     std::vector<Multiset> contents;
     std::vector<std::string> arrangements;
   };
   std::vector<Case> cases = {
-      {kDistinct,
+      {DistinctPlan(),
        {M({{I({1}), 1}, {I({2}), 1}}), M({{I({1}), 1}, {I({2}), 1}}),
         M({{I({1}), 1}})},
        {"Arranged DistinctBy", "DistinctBy"}},
-      {kCountSum,
+      {CountSumPlan(),
        {M({{I({1, 2, 30}), 1}, {I({2, 1, 5}), 1}}),
         M({{I({1, 1, 10}), 1}, {I({2, 3, 19}), 1}}), M({{I({1, 1, 10}), 1}})},
        {"ArrangeAccumulable [val: empty]", "ReduceAccumulable"}},
-      {kMinMax,
+      {MinMaxPlan(),
        {M({{I({1, 10, 20}), 1}, {I({2, 5, 5}), 1}}),
         M({{I({1, 10, 10}), 1}, {I({2, 5, 7}), 1}}), M({{I({1, 10, 10}), 1}})},
        {"Arrange ReduceMinsMaxes", "ReduceMinsMaxes"}},
@@ -68,14 +61,14 @@ TEST(IncrementalReduce, DistinctCountSumMinMax) {
     EXPECT_EQ(stats[1].records, 1u) << c.text;
   }
   // Distinct emits nothing in round 1: its keys did not change.
-  Plan plan(kDistinct);
+  Plan plan(DistinctPlan());
   auto df = Build(plan, Options({{kT, 2}}));
   ASSERT_NE(df, nullptr);
   EXPECT_TRUE(Steps(*df, ReduceRounds())[1].empty());
 }
 
 TEST(IncrementalReduce, NegativeMultiplicityIsARoundErrorNamingTheNode) {
-  Plan plan(kDistinct);
+  Plan plan(DistinctPlan());
   auto df = Build(plan, Options({{kT, 2}}));
   ASSERT_NE(df, nullptr);
   ASSERT_TRUE(df->Step(0, {{kT, M({{I({1, 10}), 1}})}}).ok());
@@ -124,13 +117,13 @@ TEST(IncrementalJoin, LinearAndDeltaThreeWayMatchNestedLoops) {
                             {I({2, 10, 100, 7}), 1},
                             {I({3, 20, 200, 8}), 1}}));
   EXPECT_TRUE(expected[3].empty());
-  for (const char* text : {kLinear3, kDelta3}) {
+  for (const std::string& text : {Linear3Plan(), Delta3Plan()}) {
     Plan plan(text);
     auto df = Build(plan, Options({{kR, 2}, {kS, 2}, {kU, 2}}));
     ASSERT_NE(df, nullptr);
     EXPECT_EQ(Contents(Steps(*df, JoinRounds())), expected) << text;
   }
-  Plan linear(kLinear3);
+  Plan linear(Linear3Plan());
   auto df = Build(linear, Options({{kR, 2}, {kS, 2}, {kU, 2}}));
   ASSERT_NE(df, nullptr);
   // Stage 0 streams r's ArrangeBy arrangement; stage 1's stream is arranged
@@ -143,11 +136,11 @@ TEST(IncrementalJoin, LinearAndDeltaThreeWayMatchNestedLoops) {
 }
 
 TEST(IncrementalJoin, DeltaWithoutEveryPathRunsRecomputed) {
-  Plan plan(kDeltaOnePath);
+  Plan plan(DeltaOnePathPlan());
   auto df = Build(plan, Options({{kR, 2}, {kS, 2}, {kU, 2}}));
   ASSERT_NE(df, nullptr);
   std::vector<Multiset> contents = Contents(Steps(*df, JoinRounds()));
-  Plan linear(kLinear3);
+  Plan linear(Linear3Plan());
   auto reference = Build(linear, Options({{kR, 2}, {kS, 2}, {kU, 2}}));
   ASSERT_NE(reference, nullptr);
   EXPECT_EQ(contents, Contents(Steps(*reference, JoinRounds())));
@@ -164,26 +157,7 @@ TEST(IncrementalJoin, DeltaWithoutEveryPathRunsRecomputed) {
 // --------------------------------------------------------
 
 TEST(IncrementalLet, BindingReadTwice) {
-  Plan plan(R"(Explained Query:
-  With
-    cte l0 =
-      Mfp
-        project=(#1)
-        filter=((#0 > 1))
-        Get::Collection materialize.public.t
-          raw=true
-  Return
-    Union
-      Get::Collection l0
-        raw=true
-      Negate
-        Get::Collection l0
-          map=((#0 + 1))
-          raw=true
-      Get::Collection l0
-        map=((#0 + 1))
-        raw=true
-)");
+  Plan plan(test::FixtureText("let_read_twice_t.plan"));
   auto df = Build(plan, Options({{kT, 2}}));
   ASSERT_NE(df, nullptr);
   std::vector<Multiset> changes =
@@ -195,11 +169,7 @@ TEST(IncrementalLet, BindingReadTwice) {
 }
 
 TEST(IncrementalTopK, PerGroupRecomputation) {
-  Plan plan(R"(Explained Query:
-  TopK::Basic group_by=[#0] order_by=[#1 desc nulls_first] limit=2
-    Get::Collection materialize.public.t
-      raw=true
-)");
+  Plan plan(test::FixtureText("topk_limit2_t.plan"));
   auto df = Build(plan, Options({{kT, 2}}));
   ASSERT_NE(df, nullptr);
   std::vector<Multiset> changes = Steps(
@@ -224,45 +194,10 @@ constexpr char kEdges[] = "materialize.public.edges";
 
 // Transitive closure of `edges`, inside a Let whose binding the recursive
 // part reads from outside.
-constexpr char kClosure[] = R"(Explained Query:
-  With
-    cte l5 =
-      Get::Collection materialize.public.edges
-        raw=true
-  Return
-    With Mutually Recursive
-      cte l0 =
-        Reduce::Distinct
-          key_plan=id
-          val_plan
-            project=()
-          Union
-            Get::Collection l5
-              raw=true
-            Join::Linear
-              linear_stage[0]
-                closure
-                  project=(#1, #2)
-                lookup={ relation=1, key=[#0] }
-                stream={ key=[#1], thinning=(#0) }
-              source={ relation=0, key=[#1] }
-              ArrangeBy
-                raw=true
-                arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, thinning=(#0) }
-                Get::Collection l0
-                  raw=true
-              ArrangeBy
-                raw=true
-                arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
-                Get::Collection materialize.public.edges
-                  raw=true
-    Return
-      Get::Collection l0
-        raw=true
-)";
+std::string ClosurePlan() { return test::FixtureText("join_closure.plan"); }
 
 TEST(IncrementalLetRec, AdapterRecomputesAndDiffs) {
-  Plan plan(kClosure);
+  Plan plan(ClosurePlan());
   auto df = Build(plan, Options({{kEdges, 2}}));
   ASSERT_NE(df, nullptr);
   std::vector<Multiset> changes =

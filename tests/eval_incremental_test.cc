@@ -17,59 +17,30 @@
 #include "lir/eval/snapshot.h"
 #include "src/eval/trace.h"
 #include "tests/support/eval_incremental_test_util.h"
+#include "tests/support/parse_or_die.h"
 
 namespace lir::eval {
 namespace {
 
-using namespace incremental_testing;  // NOLINT: the shared test helpers
+using namespace test::incremental;  // NOLINT: the shared test helpers
 
 constexpr char kA[] = "materialize.public.a";
 constexpr char kB[] = "materialize.public.b";
 
 // ---- EXCEPT ALL over two indexed collections --------------------------------
 
-constexpr char kThresholdExcept[] = R"(Explained Query:
-  Threshold::Basic ensure_arrangement={ key=[#0], permutation=id, thinning=() }
-    ArrangeBy
-      raw=false
-      arrangements[0]={ key=[#0], permutation=id, thinning=() }
-      Union consolidate_output=true
-        Get::PassArrangements materialize.public.a
-          raw=false
-          arrangements[0]={ key=[#0], permutation=id, thinning=() }
-        Negate
-          Get::PassArrangements materialize.public.b
-            raw=false
-            arrangements[0]={ key=[#0], permutation=id, thinning=() }
-)";
+std::string ThresholdExceptPlan() {
+  return test::FixtureText("except_all_ab.plan");
+}
 
 // The same with the negated arm first.
-constexpr char kThresholdExceptSwapped[] = R"(Explained Query:
-  Threshold::Basic ensure_arrangement={ key=[#0], permutation=id, thinning=() }
-    ArrangeBy
-      raw=false
-      arrangements[0]={ key=[#0], permutation=id, thinning=() }
-      Union consolidate_output=true
-        Negate
-          Get::PassArrangements materialize.public.b
-            raw=false
-            arrangements[0]={ key=[#0], permutation=id, thinning=() }
-        Get::PassArrangements materialize.public.a
-          raw=false
-          arrangements[0]={ key=[#0], permutation=id, thinning=() }
-)";
+std::string ThresholdExceptSwappedPlan() {
+  return test::FixtureText("except_all_ab_swapped.plan");
+}
 
-constexpr char kFusedExcept[] = R"(Explained Query:
-  SetDifference ensure_arrangement={ key=[#0], permutation=id, thinning=() }
-    base_key=[#0]
-    subtract_key=[#0]
-    Get::PassArrangements materialize.public.a
-      raw=false
-      arrangements[0]={ key=[#0], permutation=id, thinning=() }
-    Get::PassArrangements materialize.public.b
-      raw=false
-      arrangements[0]={ key=[#0], permutation=id, thinning=() }
-)";
+std::string FusedExceptPlan() {
+  return test::FixtureText("except_all_ab_fused.plan");
+}
 
 // Rounds exercising multiplicities > 1, negative counts in the subtract
 // arm, reappearance and changes that net to zero.
@@ -101,8 +72,9 @@ std::vector<Multiset> ExpectedExceptContents() {
 }
 
 TEST(IncrementalExcept, ThresholdBothArmOrdersAndFusedAgree) {
-  for (const char* text :
-       {kThresholdExcept, kThresholdExceptSwapped, kFusedExcept}) {
+  for (const std::string& text :
+       {ThresholdExceptPlan(), ThresholdExceptSwappedPlan(),
+        FusedExceptPlan()}) {
     Plan plan(text);
     auto df = Build(plan, Options({{kA, 1}, {kB, 1}}));
     ASSERT_NE(df, nullptr);
@@ -113,8 +85,8 @@ TEST(IncrementalExcept, ThresholdBothArmOrdersAndFusedAgree) {
 }
 
 TEST(IncrementalExcept, FusedKeepsNoTraceT) {
-  Plan threshold(kThresholdExcept);
-  Plan fused(kFusedExcept);
+  Plan threshold(ThresholdExceptPlan());
+  Plan fused(FusedExceptPlan());
   auto t = Build(threshold, Options({{kA, 1}, {kB, 1}}));
   auto f = Build(fused, Options({{kA, 1}, {kB, 1}}));
   ASSERT_NE(t, nullptr);
@@ -147,7 +119,7 @@ TEST(IncrementalCompaction, EagerVersusNoneRecords) {
     uint64_t bytes;
   };
   struct Expect {
-    const char* plan;
+    std::string plan;
     Compaction compaction;
     std::map<std::string, Counts> counts;
   };
@@ -160,25 +132,25 @@ TEST(IncrementalCompaction, EagerVersusNoneRecords) {
   std::vector<Expect> cases = {
       // Trace T gets +1..+4 then -3, -4: six records until compacted; the
       // Threshold output emits +1..+4 then -3, -4 the same way.
-      {kThresholdExcept,
+      {ThresholdExceptPlan(),
        Compaction::kNone,
        {{ia, {4, 1, 4 * 13 + 16}},
         {ib, {2, 1, 2 * 13 + 16}},
         {"ArrangeBy[[Column(0)]]", {6, 2, 4 * 13 + 16 + 2 * 13 + 16}},
         {"Threshold local", {6, 2, 4 * 13 + 16 + 2 * 13 + 16}}}},
-      {kThresholdExcept,
+      {ThresholdExceptPlan(),
        Compaction::kEager,
        {{ia, {4, 1, 4 * 13 + 16}},
         {ib, {2, 1, 2 * 13 + 16}},
         {"ArrangeBy[[Column(0)]]", {2, 1, 2 * 13 + 16}},
         {"Threshold local", {2, 1, 2 * 13 + 16}}}},
       // The fused operator keeps only its output: same history, no T.
-      {kFusedExcept,
+      {FusedExceptPlan(),
        Compaction::kNone,
        {{ia, {4, 1, 4 * 13 + 16}},
         {ib, {2, 1, 2 * 13 + 16}},
         {"SetDifference", {6, 2, 4 * 13 + 16 + 2 * 13 + 16}}}},
-      {kFusedExcept,
+      {FusedExceptPlan(),
        Compaction::kEager,
        {{ia, {4, 1, 4 * 13 + 16}},
         {ib, {2, 1, 2 * 13 + 16}},
@@ -203,7 +175,7 @@ TEST(IncrementalCompaction, EagerVersusNoneRecords) {
 }
 
 TEST(IncrementalFuel, SameOutputsMoreActivations) {
-  Plan plan(kFusedExcept);
+  Plan plan(FusedExceptPlan());
   std::vector<std::vector<Multiset>> outputs;
   std::vector<uint64_t> activations;
   for (uint64_t fuel : {0, 1, 2}) {
@@ -227,74 +199,11 @@ TEST(IncrementalFuel, SameOutputsMoreActivations) {
 constexpr char kCustomers[] = "materialize.public.customers";
 constexpr char kOrders[] = "materialize.public.orders";
 
-constexpr char kAntiThreshold[] = R"(Explained Query:
-  With
-    cte l0 =
-      ArrangeBy
-        raw=true
-        arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
-        Get::Collection materialize.public.customers
-          raw=true
-    cte l1 =
-      Reduce::Distinct
-        key_plan=id
-        val_plan
-          project=()
-        Get::Collection materialize.public.orders
-          project=(#1)
-          raw=true
-  Return
-    Threshold::Basic ensure_arrangement={ key=[#0], permutation=id, thinning=() }
-      ArrangeBy
-        raw=false
-        arrangements[0]={ key=[#0], permutation=id, thinning=() }
-        Union consolidate_output=true
-          Negate
-            Get::Arrangement l0
-              project=(#0)
-              key=#0
-              raw=false
-              arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
-          ArrangeBy
-            input_key=[#0]
-            raw=true
-            Get::PassArrangements l1
-              raw=false
-              arrangements[0]={ key=[#0], permutation=id, thinning=() }
-)";
+std::string AntiThresholdPlan() {
+  return test::FixtureText("antijoin_threshold.plan");
+}
 
-constexpr char kAntiFused[] = R"(Explained Query:
-  With
-    cte l0 =
-      ArrangeBy
-        raw=true
-        arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
-        Get::Collection materialize.public.customers
-          raw=true
-    cte l1 =
-      Reduce::Distinct
-        key_plan=id
-        val_plan
-          project=()
-        Get::Collection materialize.public.orders
-          project=(#1)
-          raw=true
-  Return
-    SetDifference ensure_arrangement={ key=[#0], permutation=id, thinning=() }
-      base_key=[#0]
-      subtract_key=[#0]
-      ArrangeBy
-        input_key=[#0]
-        raw=true
-        Get::PassArrangements l1
-          raw=false
-          arrangements[0]={ key=[#0], permutation=id, thinning=() }
-      Get::Arrangement l0
-        project=(#0)
-        key=#0
-        raw=false
-        arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
-)";
+std::string AntiFusedPlan() { return test::FixtureText("antijoin_fused.plan"); }
 
 std::vector<GlobalChanges> AntiRounds() {
   return {
@@ -319,13 +228,13 @@ TEST(IncrementalExcept, ProjectingArmsThroughLetAndReduce) {
       M({{I({1}), 1}, {I({3}), 1}}),
       M({{I({1}), 1}}),
   };
-  for (const char* text : {kAntiThreshold, kAntiFused}) {
+  for (const std::string& text : {AntiThresholdPlan(), AntiFusedPlan()}) {
     Plan plan(text);
     auto df = Build(plan, Options({{kOrders, 2}, {kCustomers, 2}}));
     ASSERT_NE(df, nullptr);
     EXPECT_EQ(Contents(Steps(*df, rounds)), expected) << text;
   }
-  Plan fused(kAntiFused);
+  Plan fused(AntiFusedPlan());
   auto df = Build(fused, Options({{kOrders, 2}, {kCustomers, 2}}));
   ASSERT_NE(df, nullptr);
   // The arms' arrangements are l0's ArrangeBy and l1's DistinctBy output.
@@ -333,7 +242,7 @@ TEST(IncrementalExcept, ProjectingArmsThroughLetAndReduce) {
       Names(df->Arrangements()),
       (std::vector<std::string>{"ArrangeBy[[Column(0)]]", "Arranged DistinctBy",
                                 "DistinctBy", "SetDifference"}));
-  Plan threshold(kAntiThreshold);
+  Plan threshold(AntiThresholdPlan());
   auto dt = Build(threshold, Options({{kOrders, 2}, {kCustomers, 2}}));
   ASSERT_NE(dt, nullptr);
   EXPECT_EQ(Names(dt->Arrangements()),
@@ -343,16 +252,7 @@ TEST(IncrementalExcept, ProjectingArmsThroughLetAndReduce) {
 }
 
 TEST(IncrementalExcept, UnresolvableArmFailsToBuild) {
-  Plan plan(R"(Explained Query:
-  SetDifference ensure_arrangement={ key=[#0], permutation=id, thinning=() }
-    base_key=[#0]
-    subtract_key=[#0]
-    Get::PassArrangements materialize.public.a
-      raw=false
-      arrangements[0]={ key=[#0], permutation=id, thinning=() }
-    Get::Collection materialize.public.b
-      raw=true
-)");
+  Plan plan(test::FixtureText("set_difference_unresolvable_arm.plan"));
   auto df = MakeIncrementalDataflow(plan.root(), Options({{kA, 1}, {kB, 1}}));
   ASSERT_FALSE(df.ok());
   EXPECT_NE(df.status().message().find("subtract arm"), std::string::npos)
@@ -363,11 +263,7 @@ TEST(IncrementalExcept, UnresolvableArmFailsToBuild) {
 // The runner analyses each object's arity once and hands the analysis to
 // the engine, which keeps that one instead of analysing the plan again.
 TEST(IncrementalBuild, UsesTheArityAnalysisItIsGiven) {
-  Plan plan(R"(Explained Query:
-  Negate
-    Get::Collection materialize.public.a
-      raw=true
-)");
+  Plan plan(test::FixtureText("negate_get_a.plan"));
   DataflowOptions options = Options({{kA, 1}});
   absl::StatusOr<interp::Analysis<interp::Arity>> analysis =
       interp::AnalyzeArity(plan.root(), {{kA, 1}});
@@ -388,25 +284,7 @@ TEST(IncrementalBuild, UsesTheArityAnalysisItIsGiven) {
 // MonotonicTop1 offers its output arranged by the group key: a
 // SetDifference arm reads it through a projecting Get::Arrangement.
 TEST(IncrementalExcept, ArmReadsMonotonicTop1Output) {
-  Plan plan(R"(Explained Query:
-  With
-    cte l0 =
-      TopK::MonotonicTop1 group_by=[#0] order_by=[#1 asc nulls_last]
-        Get::Collection materialize.public.t
-          raw=true
-  Return
-    SetDifference ensure_arrangement={ key=[#0], permutation=id, thinning=() }
-      base_key=[#0]
-      subtract_key=[#0]
-      Get::PassArrangements materialize.public.a
-        raw=false
-        arrangements[0]={ key=[#0], permutation=id, thinning=() }
-      Get::Arrangement l0
-        project=(#0)
-        key=#0
-        raw=false
-        arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
-)");
+  Plan plan(test::FixtureText("except_arm_monotonic_top1.plan"));
   auto df = Build(plan, Options({{kA, 1}, {kT, 2}}));
   ASSERT_NE(df, nullptr);
   std::vector<Multiset> changes =
@@ -429,41 +307,8 @@ TEST(IncrementalExcept, ArmReadsMonotonicTop1Output) {
 // SELECT k FROM a EXCEPT SELECT k FROM b, neither side indexed: both arms
 // are ArrangeBy input_key=[#0] over a Reduce::Distinct.
 std::string DistinctExcept(bool fused) {
-  const std::string arm = R"(Reduce::Distinct
-  key_plan=id
-  val_plan
-    project=()
-  Get::Collection NAME
-    raw=true
-)";
-  auto indent = [](const std::string& text, int spaces) {
-    std::string out;
-    size_t start = 0;
-    while (start < text.size()) {
-      size_t end = text.find('\n', start);
-      out += std::string(spaces, ' ') + text.substr(start, end - start + 1);
-      start = end + 1;
-    }
-    return out;
-  };
-  auto arrange = [&](const char* name, int spaces) {
-    std::string a = arm;
-    a.replace(a.find("NAME"), 4, name);
-    return indent("ArrangeBy\n  input_key=[#0]\n  raw=true\n", spaces) +
-           indent(a, spaces + 2);
-  };
-  if (fused) {
-    return "Explained Query:\n"
-           "  SetDifference ensure_arrangement={ key=[#0], permutation=id, "
-           "thinning=() }\n    base_key=[#0]\n    subtract_key=[#0]\n" +
-           arrange(kA, 4) + arrange(kB, 4);
-  }
-  return "Explained Query:\n"
-         "  Threshold::Basic ensure_arrangement={ key=[#0], permutation=id, "
-         "thinning=() }\n    ArrangeBy\n      raw=false\n"
-         "      arrangements[0]={ key=[#0], permutation=id, thinning=() }\n"
-         "      Union consolidate_output=true\n" +
-         arrange(kA, 8) + "        Negate\n" + arrange(kB, 10);
+  return test::FixtureText(fused ? "except_distinct_ab_fused.plan"
+                                 : "except_distinct_ab.plan");
 }
 
 TEST(IncrementalMemory, FusionRemovesTraceTUnderBothSchedules) {
@@ -510,7 +355,7 @@ TEST(IncrementalMemory, FusionRemovesTraceTUnderBothSchedules) {
 }
 
 TEST(IncrementalBuild, UnknownGlobalIsAnError) {
-  Plan plan(kFusedExcept);
+  Plan plan(FusedExceptPlan());
   auto df = MakeIncrementalDataflow(plan.root(), Options({{kA, 1}}));
   ASSERT_FALSE(df.ok());
   EXPECT_NE(
@@ -524,20 +369,20 @@ TEST(IncrementalBuild, UnknownGlobalIsAnError) {
 
 TEST(IncrementalVersusSnapshot, SameChangesEveryRound) {
   struct Case {
-    const char* text;
+    std::string text;
     std::map<std::string, int> globals;
     std::vector<GlobalChanges> rounds;
   };
   std::vector<Case> cases = {
-      {kThresholdExcept, {{kA, 1}, {kB, 1}}, ExceptRounds()},
-      {kFusedExcept, {{kA, 1}, {kB, 1}}, ExceptRounds()},
-      {kCountSum, {{kT, 2}}, ReduceRounds()},
-      {kMinMax, {{kT, 2}}, ReduceRounds()},
-      {kLinear3, {{kR, 2}, {kS, 2}, {kU, 2}}, JoinRounds()},
-      {kDelta3, {{kR, 2}, {kS, 2}, {kU, 2}}, JoinRounds()},
-      {kDeltaOnePath, {{kR, 2}, {kS, 2}, {kU, 2}}, JoinRounds()},
-      {kAntiFused, {{kOrders, 2}, {kCustomers, 2}}, AntiRounds()},
-      {kAntiThreshold, {{kOrders, 2}, {kCustomers, 2}}, AntiRounds()},
+      {ThresholdExceptPlan(), {{kA, 1}, {kB, 1}}, ExceptRounds()},
+      {FusedExceptPlan(), {{kA, 1}, {kB, 1}}, ExceptRounds()},
+      {CountSumPlan(), {{kT, 2}}, ReduceRounds()},
+      {MinMaxPlan(), {{kT, 2}}, ReduceRounds()},
+      {Linear3Plan(), {{kR, 2}, {kS, 2}, {kU, 2}}, JoinRounds()},
+      {Delta3Plan(), {{kR, 2}, {kS, 2}, {kU, 2}}, JoinRounds()},
+      {DeltaOnePathPlan(), {{kR, 2}, {kS, 2}, {kU, 2}}, JoinRounds()},
+      {AntiFusedPlan(), {{kOrders, 2}, {kCustomers, 2}}, AntiRounds()},
+      {AntiThresholdPlan(), {{kOrders, 2}, {kCustomers, 2}}, AntiRounds()},
   };
   for (const Case& c : cases) {
     Plan plan(c.text);

@@ -17,6 +17,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "lir/document.h"
 #include "lir/eval/datum.h"
@@ -27,17 +28,18 @@
 #include "src/explain/text_primitives.h"
 #include "tests/support/corpus_util.h"
 #include "tests/support/eval_scalar_test_util.h"
+#include "tests/support/plan_text_gen.h"
 
 namespace lir::eval {
 namespace {
 
-using namespace scalar_testing;  // NOLINT: the shared test helpers
+using namespace test::scalar;  // NOLINT: the shared test helpers
 
 /// Parses a one-object plan (`body` indented by two spaces per level,
 /// starting at level 1) and returns its root.
 NodePtr Plan(const std::string& body) {
-  absl::StatusOr<Document> doc =
-      explain::ParseText("Explained Query:\n" + body + "\nTarget cluster: q\n");
+  absl::StatusOr<Document> doc = explain::ParseText(
+      absl::StrCat(test::kQueryHeader, body, "\nTarget cluster: q\n"));
   EXPECT_TRUE(doc.ok()) << doc.status() << "\n" << body;
   if (!doc.ok() || doc->objects.empty()) return nullptr;
   return std::move(doc->objects[0].plan);
@@ -528,9 +530,9 @@ TEST(CheckNode, Payloads) {
 // ---- The corpus
 // --------------------------------------------------------------
 
-using CorpusPlan = corpus::ParsedPlan;
+using CorpusPlan = test::ParsedPlan;
 
-const std::vector<CorpusPlan>& Corpus() { return corpus::ParsedPlans(); }
+const std::vector<CorpusPlan>& Corpus() { return test::ParsedPlans(); }
 
 #define SKIP_WITHOUT_CORPUS() LIR_SKIP_WITHOUT_CORPUS(Corpus().empty())
 

@@ -21,8 +21,8 @@ namespace lir::eval {
 namespace {
 
 using ::lir::test::ParseOrDie;
-using testing_util::EngineName;
-using testing_util::kEngines;
+using test::EngineName;
+using test::kEngines;
 
 InputData Data(const std::string& json) {
   absl::StatusOr<InputData> data = ParseInputData(json, "data.json");

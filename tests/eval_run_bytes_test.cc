@@ -20,9 +20,9 @@ namespace lir::eval {
 namespace {
 
 using ::lir::test::ParseOrDie;
-using testing_util::DoublingPlan;
-using testing_util::EngineName;
-using testing_util::kEngines;
+using test::DoublingPlan;
+using test::EngineName;
+using test::kEngines;
 
 // The run's error, or "" when it ran to the end.
 std::string RunError(const Document& doc, const InputData& data,

@@ -24,7 +24,7 @@
 namespace lir::eval {
 namespace {
 
-using namespace scalar_testing;  // NOLINT: the shared test helpers
+using namespace test::scalar;  // NOLINT: the shared test helpers
 
 // ---- Helpers -------------------------------------------------------------
 

@@ -14,50 +14,23 @@
 #include "lir/eval/datum.h"
 #include "lir/eval/snapshot.h"
 #include "tests/support/eval_snapshot_test_util.h"
+#include "tests/support/parse_or_die.h"
 
 namespace lir::eval {
 namespace {
 
-using namespace snapshot_testing;  // NOLINT: the shared test helpers
+using namespace test::snapshot;  // NOLINT: the shared test helpers
 
 // ----------------------------------------------------------------- Joins
 
 // t(a, b) JOIN u(c, d) ON b = c JOIN v(e, f) ON d = e, WHERE a IS NOT NULL
 // AND d > 0, output (a, d, a + f).
-constexpr char kLinearJoin[] = R"(Explained Query:
-  Join::Linear
-    final_closure
-      project=(#0, #2, #4)
-      map=((#0 + #3))
-    linear_stage[0]
-      closure
-        project=(#1, #0, #2)
-        filter=((#2 > 0))
-      lookup={ relation=1, key=[#0{c}] }
-      stream={ key=[#1], thinning=(#0) }
-    linear_stage[1]
-      closure
-        project=(#1, #2, #0, #3)
-      lookup={ relation=2, key=[#0{e}] }
-      stream={ key=[#2], thinning=(#0, #1) }
-    initial_closure
-      filter=((#0{a}) IS NOT NULL)
-    source={ relation=0, key=[#1] }
-    Get::PassArrangements materialize.public.t
-      raw=false
-      arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, thinning=(#0) }
-    Get::PassArrangements materialize.public.u
-      raw=false
-      arrangements[0]={ key=[#0{c}], permutation=id, thinning=(#1) }
-    Get::PassArrangements materialize.public.v
-      raw=false
-      arrangements[0]={ key=[#0{e}], permutation=id, thinning=(#1) }
-)";
+std::string LinearJoinPlan() { return test::FixtureText("join_linear.plan"); }
 
 TEST(SnapshotTest, LinearJoinFollowsItsStages) {
-  Runner run(kLinearJoin, {{"materialize.public.t", 2},
-                           {"materialize.public.u", 2},
-                           {"materialize.public.v", 2}});
+  Runner run(LinearJoinPlan(), {{"materialize.public.t", 2},
+                                {"materialize.public.u", 2},
+                                {"materialize.public.v", 2}});
   ASSERT_TRUE(run.ok());
   const Node& join = run.plan();
   ASSERT_EQ(join.As<JoinOp>().paths[0].stages[0].lookup_relation, 1)
@@ -87,50 +60,7 @@ TEST(SnapshotTest, LinearJoinFollowsItsStages) {
 
 // The 3-way star join t.a = u.c = v.e as Materialize plans it (one path per
 // input, every path producing (a, b, c, d, e, f)).
-constexpr char kDeltaJoin[] = R"(Explained Query:
-  Join::Delta
-    plan_path[0]
-      final_closure
-        project=(#0, #1, #0, #2, #0, #3)
-      delta_stage[1]
-        lookup={ relation=2, key=[#0{e}] }
-        stream={ key=[#0], thinning=(#1, #2) }
-      delta_stage[0]
-        lookup={ relation=1, key=[#0{c}] }
-        stream={ key=[#0{a}], thinning=(#1) }
-      initial_closure
-        filter=((#0{a}) IS NOT NULL)
-      source={ relation=0, key=[#0{a}] }
-    plan_path[1]
-      delta_stage[1]
-        closure
-          project=(#0, #2, #0, #1, #0, #3)
-        lookup={ relation=2, key=[#0{e}] }
-        stream={ key=[#0], thinning=(#1, #2) }
-      delta_stage[0]
-        lookup={ relation=0, key=[#0{a}] }
-        stream={ key=[#0{c}], thinning=(#1) }
-      source={ relation=1, key=[#0{c}] }
-    plan_path[2]
-      delta_stage[1]
-        closure
-          project=(#0, #2, #0, #3, #0, #1)
-        lookup={ relation=1, key=[#0{c}] }
-        stream={ key=[#0], thinning=(#1, #2) }
-      delta_stage[0]
-        lookup={ relation=0, key=[#0{a}] }
-        stream={ key=[#0{e}], thinning=(#1) }
-      source={ relation=2, key=[#0{e}] }
-    Get::PassArrangements materialize.public.t
-      raw=false
-      arrangements[0]={ key=[#0{a}], permutation=id, thinning=(#1) }
-    Get::PassArrangements materialize.public.u
-      raw=false
-      arrangements[0]={ key=[#0{c}], permutation=id, thinning=(#1) }
-    Get::PassArrangements materialize.public.v
-      raw=false
-      arrangements[0]={ key=[#0{e}], permutation=id, thinning=(#1) }
-)";
+std::string DeltaJoinPlan() { return test::FixtureText("join_delta.plan"); }
 
 GlobalChanges DeltaRound0() {
   return {
@@ -145,9 +75,9 @@ GlobalChanges DeltaRound0() {
 }
 
 TEST(SnapshotTest, DeltaJoinPathsAgree) {
-  Runner run(kDeltaJoin, {{"materialize.public.t", 2},
-                          {"materialize.public.u", 2},
-                          {"materialize.public.v", 2}});
+  Runner run(DeltaJoinPlan(), {{"materialize.public.t", 2},
+                               {"materialize.public.u", 2},
+                               {"materialize.public.v", 2}});
   ASSERT_TRUE(run.ok());
   // The snapshot Dataflow runs every path and checks that they agree.
   run.Step(DeltaRound0());
@@ -166,7 +96,7 @@ TEST(SnapshotTest, DeltaJoinPathsAgree) {
 }
 
 TEST(SnapshotTest, DeltaPathCheckCatchesInconsistentPaths) {
-  Document doc = ParseOrDie(kDeltaJoin);
+  Document doc = ParseOrDie(DeltaJoinPlan());
   ASSERT_FALSE(doc.objects.empty());
   Node& join = *doc.objects[0].plan;
   // Path 1 now outputs its columns in another order than path 0.
@@ -190,7 +120,7 @@ TEST(SnapshotTest, DeltaPathCheckCatchesInconsistentPaths) {
 
 // One-shot plans print only plan_path[0] of a delta join.
 TEST(SnapshotTest, DeltaJoinWithOnlyItsFirstPath) {
-  Document doc = ParseOrDie(kDeltaJoin);
+  Document doc = ParseOrDie(DeltaJoinPlan());
   ASSERT_FALSE(doc.objects.empty());
   Node& join = *doc.objects[0].plan;
   join.As<JoinOp>().paths.resize(1);

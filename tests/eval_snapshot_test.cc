@@ -16,22 +16,17 @@
 #include "lir/eval/datum.h"
 #include "lir/eval/snapshot.h"
 #include "tests/support/eval_snapshot_test_util.h"
+#include "tests/support/parse_or_die.h"
 
 namespace lir::eval {
 namespace {
 
-using namespace snapshot_testing;  // NOLINT: the shared test helpers
+using namespace test::snapshot;  // NOLINT: the shared test helpers
 
 // The round's error itself is a golden (testdata/eval/snapshot_nodes.txt);
 // here, what the API does after it.
 TEST(SnapshotTest, AFailedDataflowIsNotSteppedAgain) {
-  Runner run(R"(Explained Query:
-  Mfp
-    project=(#2)
-    map=((#0 / #1))
-    Get::Collection materialize.public.t
-      raw=true
-)",
+  Runner run(test::FixtureText("mfp_divide.plan"),
              {{"materialize.public.t", 2}});
   ASSERT_TRUE(run.ok());
   absl::Status error =
@@ -40,15 +35,7 @@ TEST(SnapshotTest, AFailedDataflowIsNotSteppedAgain) {
   EXPECT_EQ(run.StepError({}).code(), absl::StatusCode::kFailedPrecondition);
 }
 
-constexpr char kDistinct[] = R"(Explained Query:
-  Reduce::Distinct
-    key_plan
-      project=(#0)
-    val_plan
-      project=()
-    Get::Collection materialize.public.t
-      raw=true
-)";
+std::string DistinctPlan() { return test::FixtureText("distinct_t.plan"); }
 
 // ------------------------------------------------------------ Build errors
 
@@ -62,14 +49,9 @@ absl::Status BuildError(const std::string& text,
 }
 
 TEST(SnapshotTest, UnsupportedFunctionFailsAtBuild) {
-  absl::Status status = BuildError(R"(Explained Query:
-  Mfp
-    project=(#1)
-    map=(frobnicate(#0))
-    Get::Collection materialize.public.t
-      raw=true
-)",
-                                   {{"materialize.public.t", 1}});
+  absl::Status status =
+      BuildError(test::FixtureText("mfp_unsupported_function.plan"),
+                 {{"materialize.public.t", 1}});
   EXPECT_EQ(status.code(), absl::StatusCode::kUnimplemented);
   EXPECT_NE(status.message().find("unsupported function frobnicate"),
             std::string::npos)
@@ -79,18 +61,7 @@ TEST(SnapshotTest, UnsupportedFunctionFailsAtBuild) {
 TEST(SnapshotTest, MzNowOutsideATemporalFilterFailsAtBuild) {
   // A temporal bound is fine on a Get (temporal.h); mz_now() inside a
   // Reduce's key plan, which Materialize evaluates without time, is not.
-  absl::Status status = BuildError(R"(Explained Query:
-  Reduce::Distinct
-    key_plan
-      project=(#0)
-      filter=((mz_now() < #1))
-    val_plan
-      project=()
-    Get::Collection materialize.public.events
-      project=(#0, #1)
-      TemporalFilter: mz_now() < #1
-      raw=true
-)",
+  absl::Status status = BuildError(test::FixtureText("reduce_mz_now_key.plan"),
                                    {{"materialize.public.events", 2}});
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(
@@ -100,27 +71,20 @@ TEST(SnapshotTest, MzNowOutsideATemporalFilterFailsAtBuild) {
 }
 
 TEST(SnapshotTest, MissingGlobalAndUnboundLocalFailAtBuild) {
-  absl::Status missing = BuildError(kDistinct, {});
+  absl::Status missing = BuildError(DistinctPlan(), {});
   EXPECT_EQ(missing.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(
       missing.message().find("no data for collection materialize.public.t"),
       std::string::npos)
       << missing;
-  absl::Status unbound = BuildError(R"(Explained Query:
-  Get::PassArrangements l4
-    raw=true
-)",
-                                    {});
+  absl::Status unbound =
+      BuildError(test::FixtureText("get_unbound_l4.plan"), {});
   EXPECT_NE(unbound.message().find("l4 is not bound here"), std::string::npos)
       << unbound;
 }
 
 TEST(SnapshotTest, UnconsolidatedChangesAreAccepted) {
-  Runner run(R"(Explained Query:
-  Get::PassArrangements materialize.public.t
-    raw=true
-)",
-             {{"materialize.public.t", 1}});
+  Runner run(test::FixtureText("get_t.plan"), {{"materialize.public.t", 1}});
   ASSERT_TRUE(run.ok());
   run.Step({{"materialize.public.t",
              Multiset{{{I(2)}, 1}, {{I(1)}, 1}, {{I(2)}, 1}, {{I(1)}, -1}}}});
@@ -130,7 +94,7 @@ TEST(SnapshotTest, UnconsolidatedChangesAreAccepted) {
 TEST(SnapshotTest, RoundsMustIncrease) {
   // Rounds may be skipped (after the data's last round a run steps only
   // the rounds temporal filters have updates due), never repeated.
-  Runner run(kDistinct, {{"materialize.public.t", 2}});
+  Runner run(DistinctPlan(), {{"materialize.public.t", 2}});
   ASSERT_TRUE(run.ok());
   EXPECT_TRUE(run.dataflow().Step(2, {}).ok());
   EXPECT_EQ(run.dataflow().Step(2, {}).status().code(),
@@ -140,7 +104,7 @@ TEST(SnapshotTest, RoundsMustIncrease) {
 }
 
 TEST(SnapshotTest, ChangesOfTheWrongWidthAreRejected) {
-  Runner run(kDistinct, {{"materialize.public.t", 2}});
+  Runner run(DistinctPlan(), {{"materialize.public.t", 2}});
   ASSERT_TRUE(run.ok());
   absl::Status error =
       run.StepError({{"materialize.public.t", M({{{I(1)}, 1}})}});

@@ -23,7 +23,7 @@
 namespace lir::eval {
 namespace {
 
-using namespace scalar_testing;  // NOLINT: the shared test helpers
+using namespace test::scalar;  // NOLINT: the shared test helpers
 
 Timestamp Ts(const char* text) {
   absl::StatusOr<Timestamp> ts = ParseTimestamp(text);

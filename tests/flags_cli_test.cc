@@ -26,9 +26,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using lir::testing_util::ReadFile;
-using lir::testing_util::RunResult;
-using lir::testing_util::ShellQuote;
+using lir::test::ReadFile;
+using lir::test::RunResult;
+using lir::test::ShellQuote;
 
 constexpr absl::string_view kRefusal = " does not apply to ";
 
@@ -36,7 +36,7 @@ std::string SourcePath(const std::string& relative) {
   return (fs::path(LIR_SOURCE_DIR) / relative).string();
 }
 
-class FlagsCliTest : public lir::testing_util::LirOptTest {};
+class FlagsCliTest : public lir::test::LirOptTest {};
 
 // What --help says about the flags: each one's name and default, and the
 // commands.

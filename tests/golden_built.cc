@@ -16,7 +16,7 @@
 #include "lir/node.h"
 #include "tests/support/arrangements_compare.h"
 
-namespace lir::golden {
+namespace lir::test {
 namespace {
 
 // The evaluator's check: run `doc` on empty collections of the given
@@ -35,8 +35,8 @@ std::string CompareWithEvaluator(const Document& doc,
     ADD_FAILURE() << "the evaluator failed: " << run.status();
     return absl::StrCat("evaluator: failed: ", run.status().message(), "\n");
   }
-  const interp::built_testing::Comparison comparison =
-      interp::built_testing::Compare(doc, analysis, run->arrangements);
+  const test::Comparison comparison =
+      test::Compare(doc, analysis, run->arrangements);
   std::string out;
   for (const std::string& line : comparison.adapted) {
     absl::StrAppend(&out, "evaluator recomputes: ", line, "\n");
@@ -91,4 +91,4 @@ std::string RunBuiltGolden(const Document& doc,
   return out;
 }
 
-}  // namespace lir::golden
+}  // namespace lir::test

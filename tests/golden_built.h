@@ -9,7 +9,7 @@
 #include "lir/document.h"
 #include "lir/interp/inputs.h"
 
-namespace lir::golden {
+namespace lir::test {
 
 /// For every object of `doc`: each node that builds arrangements (`LirId(n)
 /// Header: name, name`), the indexes the object imports, and the count
@@ -20,6 +20,6 @@ namespace lir::golden {
 std::string RunBuiltGolden(const Document& doc,
                            const interp::AnalysisInputs& inputs, bool run);
 
-}  // namespace lir::golden
+}  // namespace lir::test
 
 #endif  // LIR_TESTS_GOLDEN_BUILT_H_

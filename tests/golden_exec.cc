@@ -19,12 +19,12 @@
 #include "src/explain/utf8.h"
 #include "tests/support/cli_test_util.h"
 
-namespace lir::golden {
+namespace lir::test {
 namespace {
 
 namespace fs = std::filesystem;
 
-using testing_util::ReadFile;
+using test::ReadFile;
 
 // The blocks of a case: lines up to `end`, decoded.
 struct Block {
@@ -291,7 +291,7 @@ std::string RunExecGolden(const std::string& input,
     }
     const fs::path path = dir / block.name;
     fs::create_directories(path.parent_path());
-    testing_util::WriteFile(path, block.bytes);
+    test::WriteFile(path, block.bytes);
     written[block.name] = block.bytes;
   }
 
@@ -300,8 +300,8 @@ std::string RunExecGolden(const std::string& input,
   std::vector<std::string> args;
   if (args_line != "(no arguments)") args = SplitShellWords(args_line, &error);
   if (!error.empty()) return absl::StrCat("error: ", error, "\n");
-  const testing_util::RunResult run =
-      testing_util::RunLirOptIn(dir, lir_opt, args, stdin_bytes);
+  const test::RunResult run =
+      test::RunLirOptIn(dir, lir_opt, args, stdin_bytes);
 
   std::string out = run.signal != 0
                         ? absl::StrCat("signal ", run.signal, "\n")
@@ -322,4 +322,4 @@ std::string RunExecGolden(const std::string& input,
   return out;
 }
 
-}  // namespace lir::golden
+}  // namespace lir::test

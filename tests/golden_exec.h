@@ -47,7 +47,7 @@
 #include <string>
 #include <vector>
 
-namespace lir::golden {
+namespace lir::test {
 
 /// Runs the case `input` (the argument line and blocks above) and returns
 /// the output above, or a line starting `error:` when the case is malformed.
@@ -67,6 +67,6 @@ std::string DecodeEscapes(const std::string& text, std::string* error);
 /// `bytes` for a golden: unprintable bytes escaped (see the file comment).
 std::string PrintableBytes(const std::string& bytes);
 
-}  // namespace lir::golden
+}  // namespace lir::test
 
 #endif  // LIR_TESTS_GOLDEN_EXEC_H_

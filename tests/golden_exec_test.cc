@@ -7,7 +7,7 @@
 
 #include "gtest/gtest.h"
 
-namespace lir::golden {
+namespace lir::test {
 namespace {
 
 using Words = std::vector<std::string>;
@@ -50,4 +50,4 @@ TEST(GoldenExec, ShowsUnprintableBytesEscaped) {
 }
 
 }  // namespace
-}  // namespace lir::golden
+}  // namespace lir::test

@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 
-namespace lir::golden {
+namespace lir::test {
 namespace {
 
 bool IsBlank(const std::string& line) {
@@ -98,4 +98,4 @@ std::vector<std::string> FormatExpected(const std::string& output) {
   return out_lines;
 }
 
-}  // namespace lir::golden
+}  // namespace lir::test

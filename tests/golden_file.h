@@ -12,7 +12,7 @@
 
 #include "absl/status/statusor.h"
 
-namespace lir::golden {
+namespace lir::test {
 
 /// The line between a case's input and its expected output.
 inline constexpr char kSeparator[] = "----";
@@ -77,6 +77,6 @@ absl::StatusOr<GoldenFile> ParseGoldenFile(const std::string& content,
 /// separators when it holds a blank line or starts with one).
 std::vector<std::string> FormatExpected(const std::string& output);
 
-}  // namespace lir::golden
+}  // namespace lir::test
 
 #endif  // LIR_TESTS_GOLDEN_FILE_H_

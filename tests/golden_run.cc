@@ -12,7 +12,7 @@
 #include "lir/recognizer/optimize.h"
 #include "lir/validate.h"
 
-namespace lir::golden {
+namespace lir::test {
 
 namespace {
 
@@ -131,4 +131,4 @@ std::string RunGolden(const std::string& input, const RunArgs& args) {
   return out;
 }
 
-}  // namespace lir::golden
+}  // namespace lir::test

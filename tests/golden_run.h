@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-namespace lir::golden {
+namespace lir::test {
 
 /// The directive's arguments.
 struct RunArgs {
@@ -31,6 +31,6 @@ struct RunArgs {
 /// gtest).
 std::string RunGolden(const std::string& input, const RunArgs& args);
 
-}  // namespace lir::golden
+}  // namespace lir::test
 
 #endif  // LIR_TESTS_GOLDEN_RUN_H_

@@ -8,7 +8,7 @@
 #include "lir/eval/spine_workload.h"
 #include "lir/explain/json.h"
 
-namespace lir::golden {
+namespace lir::test {
 
 std::string RunSpineGolden(const std::string& input, const ArgFn& arg) {
   namespace spine = eval::spine;
@@ -61,4 +61,4 @@ std::string RunSpineGolden(const std::string& input, const ArgFn& arg) {
   return absl::StrCat(out, spine::WorkloadResultToText(*result));
 }
 
-}  // namespace lir::golden
+}  // namespace lir::test

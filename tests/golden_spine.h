@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-namespace lir::golden {
+namespace lir::test {
 
 /// Reads a directive argument: the value of `key`, or `fallback`.
 using ArgFn =
@@ -19,6 +19,6 @@ using ArgFn =
 /// input must be empty. Returns the output, or `error: ...`.
 std::string RunSpineGolden(const std::string& input, const ArgFn& arg);
 
-}  // namespace lir::golden
+}  // namespace lir::test
 
 #endif  // LIR_TESTS_GOLDEN_SPINE_H_

@@ -54,9 +54,12 @@
 #include "tests/golden_built.h"
 #include "tests/golden_exec.h"
 #include "tests/golden_file.h"
+#include "tests/golden_infer.h"
 #include "tests/golden_run.h"
 #include "tests/golden_spine.h"
 #include "tests/support/corpus_util.h"
+#include "tests/support/parse_or_die.h"
+#include "tests/support/plan_text_gen.h"
 #include "tools/lir-opt/list_parse.h"
 
 namespace lir {
@@ -64,64 +67,28 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using golden::CaseArgs;
-using golden::FormatExpected;
-using golden::GoldenFile;
-using golden::JoinLines;
-using golden::kSeparator;
-using golden::ParseGoldenFile;
-using golden::TestCase;
+using test::CaseArgs;
+using test::FormatExpected;
+using test::GoldenFile;
+using test::JoinLines;
+using test::kSeparator;
+using test::ParseGoldenFile;
+using test::TestCase;
 
 // ---- Input generators ------------------------------------------------------
 //
 // `gen=<name> n=<count>` replaces a case's (empty) input with a generated
 // plan, so that testdata/deep/ holds no hand-written megabyte files.
 
-std::string Indent(int level) { return std::string(2 * level, ' '); }
-
-/// A With of `n` bindings: l0 a constant, each l<i> an Mfp over l<i-1>; the
-/// body reads the last one.
-std::string GenerateWithChain(int n) {
-  std::string out = "Explained Query:\n  With\n";
-  for (int i = 0; i < n; ++i) {
-    absl::StrAppend(&out, "    cte l", i, " =\n");
-    if (i == 0) {
-      absl::StrAppend(&out, "      Constant\n        - (0)\n");
-    } else {
-      absl::StrAppend(&out, "      Mfp\n        project=(#1)\n",
-                      "        map=((#0 + 1))\n",
-                      "        Get::PassArrangements l", i - 1, "\n",
-                      "          raw=true\n");
-    }
-  }
-  absl::StrAppend(&out, "  Return\n    Get::PassArrangements l", n - 1,
-                  "\n      raw=true\n");
-  return out;
-}
-
-/// A Union of `n` one-row constants.
-std::string GenerateWideUnion(int n) {
-  std::string out = "Explained Query:\n  Union\n";
-  for (int i = 0; i < n; ++i) {
-    absl::StrAppend(&out, "    Constant\n      - (", i, ")\n");
-  }
-  return out;
-}
-
-/// `n` nested Negates over a constant.
 std::string GenerateNegateChain(int n) {
-  std::string out = "Explained Query:\n";
-  for (int i = 0; i < n; ++i) absl::StrAppend(&out, Indent(i + 1), "Negate\n");
-  absl::StrAppend(&out, Indent(n + 1), "Constant\n", Indent(n + 2),
-                  "- (1, \"deep\")\n");
-  return out;
+  return test::NegateChainText(n, "Constant\n  - (1, \"deep\")\n");
 }
 
 using Generator = std::string (*)(int n);
 const std::map<std::string, Generator>& Generators() {
   static const auto* generators = new std::map<std::string, Generator>{
-      {"with_chain", &GenerateWithChain},
-      {"wide_union", &GenerateWideUnion},
+      {"with_chain", &test::WithChainText},
+      {"wide_union", &test::WideUnionText},
       {"negate_chain", &GenerateNegateChain},
   };
   return *generators;
@@ -134,16 +101,29 @@ std::string ReadFile(const fs::path& path) {
   return buffer.str();
 }
 
-/// The case's input, generated if `gen=` is given. Errors are returned as
-/// text and become the case's output.
+/// The case's input: the lines under the directive, a named plan fixture
+/// (`plan=NAME`, testdata/plans/NAME), a corpus plan (`corpus=NAME`) or a
+/// generated plan (`gen=`). Errors are returned as text and become the
+/// case's output.
 absl::StatusOr<std::string> CaseInput(TestCase& test) {
+  if (test.args.Has("plan")) {
+    if (!test.input.empty()) {
+      return absl::InvalidArgumentError("plan= cases take no input lines");
+    }
+    const fs::path path = test::FixturePath(test.args.Get("plan"));
+    if (!fs::is_regular_file(path)) {
+      return absl::NotFoundError(absl::StrCat("no plan fixture testdata/plans/",
+                                              test.args.Get("plan")));
+    }
+    return ReadFile(path);
+  }
   if (test.args.Has("corpus")) {
     // A plan of ../shared's corpus, read in place (never copied here); the
     // case is skipped before it runs when the corpus is absent.
     if (!test.input.empty()) {
       return absl::InvalidArgumentError("corpus= cases take no input lines");
     }
-    return ReadFile(corpus::CorpusDir() / test.args.Get("corpus"));
+    return ReadFile(test::CorpusDir() / test.args.Get("corpus"));
   }
   if (!test.args.Has("gen")) return test.input;
   std::string name = test.args.Get("gen");
@@ -486,7 +466,7 @@ std::string RunAnalyze(TestCase& test) {
 // [spine=off|stock|funded] [spine_policy=POLICY] [idle_turns=K]`: the
 // input is a plan, `====`, and the data (tests/golden_run.h).
 std::string RunRunCommand(TestCase& test) {
-  golden::RunArgs args;
+  test::RunArgs args;
   args.fused = test.args.Get("fused", "both");
   args.engine = test.args.Get("engine", "incremental");
   args.compaction = test.args.Get("compaction", "eager");
@@ -499,13 +479,13 @@ std::string RunRunCommand(TestCase& test) {
   if (!absl::SimpleAtoi(test.args.Get("idle_turns", "0"), &args.idle_turns)) {
     return "error: idle_turns must be a non-negative integer\n";
   }
-  return golden::RunGolden(test.input, args);
+  return test::RunGolden(test.input, args);
 }
 
 // `spine [policy=...] [exertion=...] ...`: the SPINE.md section-6 workload
 // as `lir-opt spine` prints it (tests/golden_spine.h).
 std::string RunSpineCommand(TestCase& test) {
-  return golden::RunSpineGolden(
+  return test::RunSpineGolden(
       test.input, [&test](const std::string& key, const std::string& fallback) {
         return test.args.Get(key, fallback);
       });
@@ -528,7 +508,7 @@ std::string RunExec(TestCase& test) {
               << ": lir-opt is not built (LIR_BUILD_TOOLS=OFF)\n";
     return test.expected;
   }
-  return golden::RunExecGolden(test.input, LIR_OPT_PATH);
+  return test::RunExecGolden(test.input, LIR_OPT_PATH);
 }
 
 // `built [arity=...] [fused=true] [run=false]`: the arrangement accounting
@@ -547,8 +527,26 @@ std::string RunBuilt(TestCase& test) {
     if (!result.ok()) return ErrorOutput(result.status());
     doc = std::move(result->document);
   }
-  return golden::RunBuiltGolden(*doc, *inputs,
-                                test.args.Get("run", "true") == "true");
+  return test::RunBuiltGolden(*doc, *inputs,
+                              test.args.Get("run", "true") == "true");
+}
+
+// `infer [arity=...] [plan_only=true] [read_only=true]`: what
+// InferPartialFacts fills in, node by node (tests/golden_infer.h);
+// `read_only=true` shows the plan as read, without inference.
+std::string RunInfer(TestCase& test) {
+  absl::StatusOr<interp::AnalysisInputs> inputs = InputsOf(test);
+  if (!inputs.ok()) return ErrorOutput(inputs.status());
+  absl::StatusOr<std::string> input = CaseInput(test);
+  if (!input.ok()) return ErrorOutput(input.status());
+  test::InferMode mode = test::InferMode::kDocument;
+  if (test.args.Get("plan_only", "false") == "true") {
+    mode = test::InferMode::kPlanOnly;
+  }
+  if (test.args.Get("read_only", "false") == "true") {
+    mode = test::InferMode::kNone;
+  }
+  return test::RunInferGolden(*input, inputs->global_arity, mode);
 }
 
 using CommandFn = std::string (*)(TestCase& test);
@@ -561,6 +559,7 @@ const std::map<std::string, CommandFn>& Commands() {
       {"analyze", &RunAnalyze},    {"run", &RunRunCommand},
       {"spine", &RunSpineCommand}, {"config", &RunConfig},
       {"exec", &RunExec},          {"built", &RunBuilt},
+      {"infer", &RunInfer},
   };
   return *commands;
 }
@@ -602,10 +601,10 @@ TEST_P(GoldenTest, Matches) {
     auto command = Commands().find(test.command);
     std::string actual;
     if (test.args.Has("corpus") &&
-        !fs::exists(corpus::CorpusDir() / test.args.Get("corpus"))) {
+        !fs::exists(test::CorpusDir() / test.args.Get("corpus"))) {
       std::cout << "[  SKIPPED ] " << display << ":" << test.directive_line
                 << ": corpus plan " << test.args.Get("corpus")
-                << " not found under " << corpus::CorpusDir()
+                << " not found under " << test::CorpusDir()
                 << " (../shared is absent)\n";
       actual = test.expected;
     } else if (command == Commands().end()) {
@@ -736,19 +735,6 @@ TEST(LineDiff, SplitsDistantChangesIntoHunks) {
   EXPECT_EQ(explain::UnifiedDiff(a, b),
             "@@ -1,5 +1,5 @@\n 1\n-2\n+x\n 3\n 4\n 5\n"
             "@@ -15,6 +15,6 @@\n 15\n 16\n 17\n-18\n+x\n 19\n 20\n");
-}
-
-TEST(GoldenGenerators, ProduceTheRequestedShape) {
-  EXPECT_EQ(GenerateNegateChain(2),
-            "Explained Query:\n  Negate\n    Negate\n      Constant\n"
-            "        - (1, \"deep\")\n");
-  std::string with = GenerateWithChain(3);
-  EXPECT_NE(with.find("cte l2 =\n"), std::string::npos);
-  EXPECT_NE(with.find("Get::PassArrangements l1\n"), std::string::npos);
-  EXPECT_NE(with.find("  Return\n    Get::PassArrangements l2\n"),
-            std::string::npos);
-  std::string wide = GenerateWideUnion(5);
-  EXPECT_EQ(std::count(wide.begin(), wide.end(), '\n'), 2 + 2 * 5);
 }
 
 }  // namespace

@@ -31,6 +31,11 @@
 namespace lir::interp {
 namespace {
 
+using ::lir::test::GeneratedPlan;
+using ::lir::test::GeneratePlan;
+using ::lir::test::PlanGeneratorOptions;
+using ::lir::test::PlanShape;
+
 using ::lir::test::ParseOrDie;
 
 /// A toy lattice: integers 0 (bottom) .. cap (top), join = max. A read of a
@@ -143,37 +148,18 @@ const Node& ById(const Node& root, LirId id) {
 }
 
 // l0 = Union(Constant, Get l0): the read climbs one step per round.
-constexpr char kSelfLoop[] =
-    "Explained Query:\n"
-    "  With Mutually Recursive\n"
-    "    cte%s l0 =\n"
-    "      Union\n"
-    "        Constant\n"
-    "          - (1)\n"
-    "        Get::PassArrangements l0\n"
-    "          raw=true\n"
-    "  Return\n"
-    "    Get::PassArrangements l0\n"
-    "      raw=true\n";
+std::string SelfLoopPlan() {
+  return test::FixtureText("letrec_self_loop.plan");
+}
 
+// The plan with `limit` after its `cte` (` [recursion_limit=...]`).
 std::string SelfLoop(const std::string& limit = "") {
-  std::string text = kSelfLoop;
-  return text.replace(text.find("%s"), 2, limit);
+  std::string text = SelfLoopPlan();
+  return text.replace(text.find("cte l0"), 3, "cte" + limit);
 }
 
 TEST(Driver, LetBindsTheValueForTheBody) {
-  Document doc = ParseOrDie(
-      "Explained Query:\n"
-      "  With\n"
-      "    cte l0 =\n"
-      "      Constant\n"
-      "        - (1)\n"
-      "    cte l1 =\n"
-      "      Get::PassArrangements l0\n"
-      "        raw=true\n"
-      "  Return\n"
-      "    Get::PassArrangements l1\n"
-      "      raw=true\n");
+  Document doc = test::FixtureOrDie("let_chain_l0_l1.plan");
   StepInterpreter interp(100);
   absl::StatusOr<Analysis<Steps>> a = Analyze(interp, *doc.objects[0].plan);
   ASSERT_TRUE(a.ok()) << a.status();
@@ -247,21 +233,7 @@ TEST(Driver, TheSmallestRecursionLimitBoundsTheRounds) {
 TEST(Driver, TheRecursiveFlagCoversNestedValuesOnly) {
   // An outer LetRec whose body holds an inner LetRec: the inner values are
   // recursive, the inner body is not (it is in the outer body).
-  Document doc = ParseOrDie(
-      "Explained Query:\n"
-      "  With Mutually Recursive\n"
-      "    cte l0 =\n"
-      "      Constant\n"
-      "        - (1)\n"
-      "  Return\n"
-      "    With Mutually Recursive\n"
-      "      cte l1 =\n"
-      "        Get::PassArrangements l0\n"
-      "          raw=true\n"
-      "    Return\n"
-      "      Negate\n"
-      "        Get::PassArrangements l1\n"
-      "          raw=true\n");
+  Document doc = test::FixtureOrDie("letrec_nested.plan");
   StepInterpreter interp(10);
   ASSERT_TRUE(Analyze(interp, *doc.objects[0].plan).ok());
   EXPECT_TRUE(interp.recursive.at(1));   // Constant in l0's value
@@ -272,18 +244,7 @@ TEST(Driver, TheRecursiveFlagCoversNestedValuesOnly) {
 
 TEST(Driver, RejectsShadowingAndUnboundIds) {
   // Validation would reject these plans too; the driver must not rely on it.
-  Document shadow = ParseOrDie(
-      "Explained Query:\n"
-      "  With\n"
-      "    cte l0 =\n"
-      "      Constant\n"
-      "        - (1)\n"
-      "    cte l0 =\n"
-      "      Constant\n"
-      "        - (2)\n"
-      "  Return\n"
-      "    Get::PassArrangements l0\n"
-      "      raw=true\n");
+  Document shadow = test::FixtureOrDie("let_shadows_let.plan");
   StepInterpreter interp(10);
   absl::StatusOr<Analysis<Steps>> a = Analyze(interp, *shadow.objects[0].plan);
   ASSERT_FALSE(a.ok());
@@ -291,29 +252,12 @@ TEST(Driver, RejectsShadowingAndUnboundIds) {
   EXPECT_TRUE(absl::StrContains(a.status().message(), "l0 is already bound"))
       << a.status();
 
-  Document letrec_shadow = ParseOrDie(
-      "Explained Query:\n"
-      "  With\n"
-      "    cte l0 =\n"
-      "      Constant\n"
-      "        - (1)\n"
-      "  Return\n"
-      "    With Mutually Recursive\n"
-      "      cte l0 =\n"
-      "        Get::PassArrangements l0\n"
-      "          raw=true\n"
-      "    Return\n"
-      "      Get::PassArrangements l0\n"
-      "        raw=true\n");
+  Document letrec_shadow = test::FixtureOrDie("letrec_shadows_let.plan");
   a = Analyze(interp, *letrec_shadow.objects[0].plan);
   ASSERT_FALSE(a.ok());
   EXPECT_TRUE(absl::StrContains(a.status().message(), "l0 is already bound"));
 
-  Document unbound = ParseOrDie(
-      "Explained Query:\n"
-      "  Negate\n"
-      "    Get::PassArrangements l3\n"
-      "      raw=true\n");
+  Document unbound = test::FixtureOrDie("negate_unbound_l3.plan");
   a = Analyze(interp, *unbound.objects[0].plan);
   ASSERT_FALSE(a.ok());
   EXPECT_EQ(a.status().message(),
@@ -348,19 +292,7 @@ TEST(Driver, RejectsMalformedNodes) {
 }
 
 TEST(Driver, TransformVisitsBottomUpWithInputValues) {
-  Document doc = ParseOrDie(
-      "Explained Query:\n"
-      "  With\n"
-      "    cte l0 =\n"
-      "      Constant\n"
-      "        - (1)\n"
-      "  Return\n"
-      "    Union\n"
-      "      Get::PassArrangements l0\n"
-      "        raw=true\n"
-      "      Negate\n"
-      "        Get::PassArrangements l0\n"
-      "          raw=true\n");
+  Document doc = test::FixtureOrDie("let_read_twice.plan");
   StepInterpreter interp(10);
   std::vector<LirId> order;
   std::map<LirId, std::vector<int>> seen_inputs;
@@ -539,13 +471,7 @@ TEST(Inputs, ParseAnnotationFields) {
 }
 
 TEST(DocumentAnalysis, FieldsPrintInTheirFixedOrder) {
-  Document doc = ParseOrDie(
-      "Explained Query:\n"
-      "  ArrangeBy\n"
-      "    raw=true\n"
-      "    arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }\n"
-      "    Constant\n"
-      "      - (1, \"a\")\n");
+  Document doc = test::FixtureOrDie("arranged_constant_pair.plan");
   absl::StatusOr<DocumentAnalysis> analysis =
       DocumentAnalysis::Run(doc, AnalysisInputs());
   ASSERT_TRUE(analysis.ok());
@@ -584,24 +510,16 @@ static_assert(
 // ArrangeBy (LirId 3) over Reduce::Distinct (2) over Get t (1): t's arity
 // (2) fixes the Reduce's key width, which fixes its arrangement [#0, #1],
 // which the ArrangeBy then need not build.
-constexpr char kDistinctOfT[] =
-    "Explained Query:\n"
-    "  ArrangeBy\n"
-    "    raw=false\n"
-    "    arrangements[0]={ key=[#0, #1], permutation=id, thinning=() }\n"
-    "    Reduce::Distinct\n"
-    "      key_plan=id\n"
-    "      val_plan\n"
-    "        project=()\n"
-    "      Get::Collection materialize.public.t\n"
-    "        raw=true\n";
+std::string DistinctOfTPlan() {
+  return test::FixtureText("distinct_of_t.plan");
+}
 
 constexpr char kT[] = "materialize.public.t";
 
 // Every container is a temporary of the declaration, destroyed before the
 // interpreter runs.
 TEST(InterpreterInputs, ArityFromTemporaries) {
-  const Document doc = ParseOrDie(kDistinctOfT);
+  const Document doc = ParseOrDie(DistinctOfTPlan());
   const Node& plan = *doc.objects[0].plan;
   const ArityInterpreter interp(
       std::map<std::string, int>{{kT, 2}},
@@ -614,7 +532,7 @@ TEST(InterpreterInputs, ArityFromTemporaries) {
 }
 
 TEST(InterpreterInputs, MonotonicityFromTemporaries) {
-  const Document doc = ParseOrDie(kDistinctOfT);
+  const Document doc = ParseOrDie(DistinctOfTPlan());
   const Node& plan = *doc.objects[0].plan;
   const MonotonicityInterpreter monotonic(std::set<std::string>{kT});
   const MonotonicityInterpreter other(
@@ -627,7 +545,7 @@ TEST(InterpreterInputs, MonotonicityFromTemporaries) {
 }
 
 TEST(InterpreterInputs, AnalysesOfAnalysesFromTemporaries) {
-  const Document doc = ParseOrDie(kDistinctOfT);
+  const Document doc = ParseOrDie(DistinctOfTPlan());
   const Node& plan = *doc.objects[0].plan;
   // The arity analysis moves into a shared_ptr the interpreters keep alive.
   absl::StatusOr<Analysis<Arity>> arity_or = AnalyzeArity(plan, {{kT, 2}});

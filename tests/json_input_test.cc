@@ -1,7 +1,7 @@
 // Every JSON input of lir (plan documents, data files, catalogs, configs)
 // goes through explain::ParseJsonText: a key repeated within one object is
-// an error at the second occurrence, never a silent "last one wins"; and
-// --config names a directory as one.
+// an error at the second occurrence, never a silent "last one wins". What
+// lir-opt prints for a bad --config is a golden (testdata/cli/flags.txt).
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -17,7 +17,6 @@
 #include "lir/recognizer/features.h"
 #include "src/explain/json_locate.h"
 #include "src/explain/json_unique_keys.h"
-#include "tests/support/cli_test_util.h"
 
 namespace lir {
 namespace {
@@ -273,88 +272,6 @@ TEST(ConfigFile, LargerThanTheLimitIsRefusedWholeAndAppliesNothing) {
   // Exactly at the limit is fine.
   ASSERT_TRUE(ApplyConfigFile(features, path.string(), config.size()).ok());
   EXPECT_TRUE(features.enable_fused_set_difference);
-}
-
-class ConfigCliTest : public testing_util::LirOptTest {
- protected:
-  static std::string Example() {
-    return (fs::path(LIR_SOURCE_DIR) / "examples" / "except.plan").string();
-  }
-};
-
-TEST_F(ConfigCliTest, DirectoryAndRepeatedKeyAreInputErrors) {
-  testing_util::RunResult dir = Run({"explain", "--config=.", Example()});
-  EXPECT_EQ(dir.exit_code, 1);
-  EXPECT_EQ(dir.out, "");
-  EXPECT_EQ(dir.err, ".: cannot read config file: is a directory\n");
-
-  const std::string twice =
-      Temp("twice.json",
-           "{\"features\": {\"enable_fused_set_difference\": true,\n"
-           "              \"enable_fused_set_difference\": false}}\n");
-  testing_util::RunResult repeated =
-      Run({"explain", "--config=" + twice, Example()});
-  EXPECT_EQ(repeated.exit_code, 1);
-  EXPECT_EQ(repeated.out, "");
-  EXPECT_TRUE(absl::StrContains(
-      repeated.err, twice + ":2:15: invalid JSON config: duplicate key at "
-                            "/features/enable_fused_set_difference"))
-      << repeated.err;
-
-  // --max_input_bytes bounds the config as it does every other input.
-  testing_util::RunResult big =
-      Run({"explain", "--max_input_bytes=10", "--config=" + twice, Example()});
-  EXPECT_EQ(big.exit_code, 1);
-  EXPECT_EQ(big.out, "");
-  EXPECT_EQ(big.err, twice +
-                         ": cannot read config file: it is more than the limit "
-                         "of 10 bytes (raise it with --max_input_bytes=N)\n");
-}
-
-TEST_F(ConfigCliTest, ConfigErrorsNameTheLineAndColumnOfTheKeyOrValue) {
-  const std::string unknown = Temp("unknown.json",
-                                   "{\"features\": {\n"
-                                   "  \"enable_fused_set_difference\": true,\n"
-                                   "    \"enable_magic\": true}}\n");
-  testing_util::RunResult named =
-      Run({"explain", "--config=" + unknown, Example()});
-  EXPECT_EQ(named.exit_code, 1);
-  EXPECT_EQ(named.out, "");
-  EXPECT_TRUE(absl::StartsWith(
-      named.err, unknown + ":3:5: /features/enable_magic: unknown "
-                           "feature 'enable_magic'; known features: "))
-      << named.err;
-
-  const std::string typed = Temp(
-      "typed.json", "{\"features\": {\"enable_antijoin_rendering\":\n 1}}");
-  testing_util::RunResult wrong =
-      Run({"explain", "--config=" + typed, Example()});
-  EXPECT_EQ(wrong.exit_code, 1);
-  EXPECT_EQ(wrong.err,
-            typed +
-                ":2:2: /features/enable_antijoin_rendering: feature "
-                "enable_antijoin_rendering: expected a boolean or a string, "
-                "got number\n");
-}
-
-// A plan that parses but does not validate: the error names the failing
-// node's header line (the Mfp, on the plan's 5th line), not just the file.
-TEST_F(ConfigCliTest, ValidationErrorsNameTheFailingNodesLine) {
-  const std::string plan = Temp("invalid.plan",
-                                "Explained Query:\n"
-                                "  Union\n"
-                                "    Constant\n"
-                                "      - (1)\n"
-                                "    Mfp\n"
-                                "      project=(#3)\n"
-                                "      Constant\n"
-                                "        - (1, 2)\n");
-  testing_util::RunResult text = Run({"explain", plan});
-  EXPECT_EQ(text.exit_code, 1);
-  EXPECT_EQ(text.out, "");
-  EXPECT_EQ(text.err, plan +
-                          ":5:5: Explained Query: LirId(3) Mfp: projection "
-                          "column #3 out of range for input arity 2\n");
 }
 
 }  // namespace

@@ -22,14 +22,14 @@
 #include "lir/plan_builder.h"
 #include "src/explain/json_unique_keys.h"
 #include "src/explain/text_primitives.h"
-#include "tests/json_test_util.h"
 #include "tests/support/corpus_util.h"
+#include "tests/support/json_test_util.h"
 
 namespace lir::explain {
 namespace {
 
 using nlohmann::json;
-using namespace ::lir::json_test_util;  // NOLINT: test helpers
+using namespace ::lir::test::json_plan;  // NOLINT: test helpers
 
 // ToJson -> FromJson must give back the same document (structurally, as
 // JSON, and as printed text), and so must WriteJson -> ReadJson.
@@ -535,13 +535,13 @@ TEST(JsonDocs, ExampleMatchesItsText) {
 // ---- Corpus -----------------------------------------------------------------
 
 TEST(JsonCorpus, TextJsonTextIsByteIdentical) {
-  const std::vector<std::filesystem::path> files = corpus::PlanFiles();
+  const std::vector<std::filesystem::path> files = test::PlanFiles();
   LIR_SKIP_WITHOUT_CORPUS(files.empty());
   ASSERT_EQ(files.size(), 134u);
   int identical = 0;
   for (const auto& file : files) {
     const std::string name = file.filename().string();
-    const std::string text = corpus::ReadFile(file);
+    const std::string text = test::ReadFile(file);
     ParseOptions options;
     options.filename = name;
     absl::StatusOr<Document> parsed = ParseText(text, options);

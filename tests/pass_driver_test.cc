@@ -6,6 +6,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "lir/document.h"
 #include "lir/explain/text.h"
@@ -18,6 +19,7 @@
 #include "lir/recognizer/relax_must_consolidate.h"
 #include "lir/recognizer/report.h"
 #include "nlohmann/json.hpp"
+#include "tests/support/parse_or_die.h"
 
 namespace lir {
 namespace {
@@ -93,21 +95,7 @@ static_assert(RewritePass<FusedSetDifference>);
 static_assert(RewritePass<RelaxMustConsolidate>);
 
 // Negates in a LetRec value, in its body, and outside the LetRec.
-constexpr char kToyPlan[] =
-    "Explained Query:\n"
-    "  Union\n"
-    "    With Mutually Recursive\n"
-    "      cte l0 =\n"
-    "        Negate\n"
-    "          Get::PassArrangements l0\n"
-    "            raw=true\n"
-    "    Return\n"
-    "      Negate\n"
-    "        Get::PassArrangements l0\n"
-    "          raw=true\n"
-    "    Negate\n"
-    "      Get::PassArrangements materialize.public.t\n"
-    "        raw=true\n";
+std::string ToyPlan() { return test::FixtureText("toy_negate.plan"); }
 
 // `doc` as text with every node's LirId, so that renumbering shows.
 std::string PrintWithIds(const Document& doc) {
@@ -126,7 +114,7 @@ std::vector<LirId> NegateIds(const Document& doc) {
 }
 
 TEST(PassDriver, DecidesInPreOrderWithTheRecursiveContextAndRewrites) {
-  Document doc = ParseOrDie(kToyPlan);
+  Document doc = ParseOrDie(ToyPlan());
   ASSERT_FALSE(doc.objects.empty());
   const std::vector<LirId> ids = NegateIds(doc);
   ASSERT_EQ(ids.size(), 3u);
@@ -171,7 +159,7 @@ TEST(PassDriver, DecidesInPreOrderWithTheRecursiveContextAndRewrites) {
 
 TEST(PassDriver,
      DisabledItReportsWithoutRewritingAndWithoutAReportRecordsNothing) {
-  Document doc = ParseOrDie(kToyPlan);
+  Document doc = ParseOrDie(ToyPlan());
   const std::string before = PrintWithIds(doc);
   RewriteReport report;
   PassContext dry{.apply = false,
@@ -204,11 +192,7 @@ TEST(PassDriver,
 TEST(PassDriver, WalksUnvalidatedPlansButNotBadlyScopedOnes) {
   // Optimize runs before validation: a local bound nowhere is for the
   // decisions to judge (relax declines analysis_failed, see analysis_test).
-  Document unbound = ParseOrDie(
-      "Explained Query:\n"
-      "  Negate\n"
-      "    Get::PassArrangements l4\n"
-      "      raw=true\n");
+  Document unbound = test::FixtureOrDie("negate_unbound_l4.plan");
   RewriteReport report;
   PassContext ctx{.apply = true,
                   .pass_name = "toy",
@@ -218,39 +202,22 @@ TEST(PassDriver, WalksUnvalidatedPlansButNotBadlyScopedOnes) {
   ASSERT_TRUE(RunPass(RenumberNegates(), unbound, ctx).ok());
   EXPECT_EQ(report.candidates.size(), 1u);
   // A binding that shadows another is an error of the scoped walker.
-  Document shadowing = ParseOrDie(
-      "Explained Query:\n"
-      "  With\n"
-      "    cte l0 =\n"
-      "      Constant\n"
-      "        - (1)\n"
-      "    cte l0 =\n"
-      "      Constant\n"
-      "        - (2)\n"
-      "  Return\n"
-      "    Get::PassArrangements l0\n"
-      "      raw=true\n");
+  Document shadowing = test::FixtureOrDie("let_shadows_let.plan");
   absl::Status status = RunPass(RenumberNegates(), shadowing, ctx);
-  EXPECT_TRUE(absl::StartsWith(status.message(),
-                               "Explained Query: LirId(4) With: l0 is "
-                               "already bound by an enclosing binding"))
+  EXPECT_TRUE(absl::StartsWith(
+      status.message(),
+      absl::StrCat(shadowing.objects[0].name,
+                   ": LirId(4) With: l0 is already bound by an enclosing "
+                   "binding")))
       << status;
 }
 
 // ---- OptimizeOptions{report} ---------------------------------------------
 
 // Two relax candidates: the first over a monotonic input, the second not.
-constexpr char kRelaxPlan[] =
-    "Explained Query:\n"
-    "  Union\n"
-    "    TopK::MonotonicTop1 group_by=[#0] order_by=[#1 desc nulls_first] "
-    "must_consolidate\n"
-    "      Get::PassArrangements materialize.public.m\n"
-    "        raw=true\n"
-    "    TopK::MonotonicTop1 group_by=[#0] order_by=[#1 desc nulls_first] "
-    "must_consolidate\n"
-    "      Get::PassArrangements materialize.public.t\n"
-    "        raw=true\n";
+std::string RelaxPlan() {
+  return test::FixtureText("top1_must_consolidate_m_t.plan");
+}
 
 interp::AnalysisInputs SingleTime() {
   interp::AnalysisInputs inputs;
@@ -270,9 +237,9 @@ const PassRun& RunOf(const OptimizeResult& result, std::string_view name) {
 
 TEST(OptimizeOptions, WithTheReportADisabledPassDryRunsItsAnalysis) {
   absl::StatusOr<OptimizeResult> result =
-      Optimize(ParseOrDie(kRelaxPlan), OptimizerFeatures(), SingleTime());
+      Optimize(ParseOrDie(RelaxPlan()), OptimizerFeatures(), SingleTime());
   ASSERT_TRUE(result.ok()) << result.status();
-  EXPECT_EQ(explain::PrintText(result->document), kRelaxPlan);
+  EXPECT_EQ(explain::PrintText(result->document), RelaxPlan());
   EXPECT_EQ(result->report.candidates.size(), 2u);
   const PassRun& relax = RunOf(*result, RelaxMustConsolidate::kName);
   EXPECT_FALSE(relax.enabled);
@@ -284,10 +251,10 @@ TEST(OptimizeOptions, WithTheReportADisabledPassDryRunsItsAnalysis) {
 
 TEST(OptimizeOptions, WithoutTheReportADisabledPassDoesNoWork) {
   absl::StatusOr<OptimizeResult> result =
-      Optimize(ParseOrDie(kRelaxPlan), OptimizerFeatures(), SingleTime(),
+      Optimize(ParseOrDie(RelaxPlan()), OptimizerFeatures(), SingleTime(),
                OptimizeOptions{.report = false});
   ASSERT_TRUE(result.ok()) << result.status();
-  EXPECT_EQ(explain::PrintText(result->document), kRelaxPlan);
+  EXPECT_EQ(explain::PrintText(result->document), RelaxPlan());
   EXPECT_TRUE(result->report.candidates.empty());
   // Still listed, so a caller can see what was off; but nothing ran.
   ASSERT_EQ(result->report.passes.size(), AllPasses().size());
@@ -304,16 +271,16 @@ TEST(OptimizeOptions, WithoutTheReportAnEnabledPassStillRewrites) {
   OptimizerFeatures features;
   features.enable_relax_must_consolidate = true;
   absl::StatusOr<OptimizeResult> quiet =
-      Optimize(ParseOrDie(kRelaxPlan), features, SingleTime(),
+      Optimize(ParseOrDie(RelaxPlan()), features, SingleTime(),
                OptimizeOptions{.report = false});
   absl::StatusOr<OptimizeResult> reported =
-      Optimize(ParseOrDie(kRelaxPlan), features, SingleTime());
+      Optimize(ParseOrDie(RelaxPlan()), features, SingleTime());
   ASSERT_TRUE(quiet.ok() && reported.ok());
   EXPECT_TRUE(quiet->report.candidates.empty());
   EXPECT_EQ(reported->report.candidates.size(), 2u);
   EXPECT_EQ(explain::PrintText(quiet->document),
             explain::PrintText(reported->document));
-  EXPECT_NE(explain::PrintText(quiet->document), kRelaxPlan);
+  EXPECT_NE(explain::PrintText(quiet->document), RelaxPlan());
   const PassRun& relax = RunOf(*quiet, RelaxMustConsolidate::kName);
   EXPECT_EQ(relax.work.candidates_decided, 2u);
   EXPECT_EQ(relax.work.analyses_run, 1u);
@@ -327,7 +294,7 @@ TEST(OptimizeOptions, AnalysesRunOnlyWhenADecisionNeedsThem) {
   OptimizerFeatures features;
   features.enable_relax_must_consolidate = true;
   absl::StatusOr<OptimizeResult> result =
-      Optimize(ParseOrDie(kRelaxPlan), features, interp::AnalysisInputs());
+      Optimize(ParseOrDie(RelaxPlan()), features, interp::AnalysisInputs());
   ASSERT_TRUE(result.ok());
   const PassRun& relax = RunOf(*result, RelaxMustConsolidate::kName);
   EXPECT_EQ(relax.work.candidates_decided, 2u);

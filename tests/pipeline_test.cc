@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "lir/arrangement.h"
 #include "lir/document.h"
@@ -21,6 +22,8 @@
 #include "lir/recognizer/report.h"
 #include "lir/validate.h"
 #include "tests/support/corpus_util.h"
+#include "tests/support/parse_or_die.h"
+#include "tests/support/plan_text_gen.h"
 
 namespace lir {
 namespace {
@@ -32,54 +35,20 @@ std::string Written(const absl::StatusOr<std::string>& written) {
 }
 
 std::string ExamplePlan() {
-  return corpus::ReadFile(std::filesystem::path(LIR_SOURCE_DIR) / "examples" /
-                          "except.plan");
+  return test::ReadFile(std::filesystem::path(LIR_SOURCE_DIR) / "examples" /
+                        "except.plan");
 }
 
 // examples/except.plan in the concise syntax (`lir-opt explain
 // --format=concise examples/except.plan`).
 std::string ConciseExamplePlan() {
-  return corpus::ReadFile(std::filesystem::path(LIR_SOURCE_DIR) / "examples" /
-                          "except.concise.plan");
+  return test::ReadFile(std::filesystem::path(LIR_SOURCE_DIR) / "examples" /
+                        "except.concise.plan");
 }
 
 // `lir-opt explain --enable_fused_set_difference examples/except.plan`: the
 // plan of testdata/slt/except.slt.on.rewritten.
-constexpr char kFusedExample[] =
-    "Explained Query:\n"
-    "  SetDifference ensure_arrangement={ key=[#0], permutation=id, "
-    "thinning=() }\n"
-    "    base_key=[#0]\n"
-    "    subtract_key=[#0]\n"
-    "    ArrangeBy\n"
-    "      input_key=[#0]\n"
-    "      raw=true\n"
-    "      Reduce::Distinct\n"
-    "        key_plan=id\n"
-    "        val_plan\n"
-    "          project=()\n"
-    "        Get::Arrangement materialize.public.t1\n"
-    "          project=(#0)\n"
-    "          key=#0{a}\n"
-    "          raw=false\n"
-    "          arrangements[0]={ key=[#0{a}], permutation=id, thinning=(#1) }\n"
-    "    ArrangeBy\n"
-    "      input_key=[#0]\n"
-    "      raw=true\n"
-    "      Reduce::Distinct\n"
-    "        key_plan=id\n"
-    "        val_plan\n"
-    "          project=()\n"
-    "        Get::Collection materialize.public.t2\n"
-    "          raw=true\n"
-    "\n"
-    "Source materialize.public.t2\n"
-    "  project=(#0)\n"
-    "\n"
-    "Used Indexes:\n"
-    "  - materialize.public.t1_a_idx (*** full scan ***)\n"
-    "\n"
-    "Target cluster: quickstart\n";
+std::string FusedExample() { return test::FixtureText("except_fused.plan"); }
 
 // Parses (auto), validating; fails the test on an error.
 Document Read(const std::string& text) {
@@ -140,33 +109,29 @@ TEST(DocumentIo, AMalformedPlanIsLocatedByLineAndColumn) {
       << unnamed.status();
 }
 
-constexpr char kUnboundPlan[] =
-    "Explained Query:\n"
-    "  Get::PassArrangements l7\n"
-    "    raw=true\n";
+// A Get of a local that nothing binds.
+std::string UnboundPlan() { return test::FixtureText("unbound_get.plan"); }
 
 TEST(DocumentIo, ValidationIsOnUnlessTurnedOff) {
   absl::StatusOr<Document> checked =
-      ReadDocument(kUnboundPlan, {.file_name = "unbound.plan"});
+      ReadDocument(UnboundPlan(), {.file_name = "unbound.plan"});
   ASSERT_FALSE(checked.ok());
+  // Located at the node's header (line 2, column 3 of the fixture).
   EXPECT_EQ(checked.status().message(),
             "unbound.plan:2:3: Explained Query: LirId(1) "
             "Get::PassArrangements: l7 is not bound here");
   absl::StatusOr<Document> unchecked = ReadDocument(
-      kUnboundPlan, {.file_name = "unbound.plan", .validate = false});
+      UnboundPlan(), {.file_name = "unbound.plan", .validate = false});
   ASSERT_TRUE(unchecked.ok()) << unchecked.status();
-  EXPECT_EQ(Written(WriteDocument(*unchecked)), kUnboundPlan);
+  EXPECT_EQ(Written(WriteDocument(*unchecked)), UnboundPlan());
 }
 
 TEST(DocumentIo, TextOfADeepPlanIsRefusedBeforeItIsPrinted) {
   // 2,000 nested Negates: the text holds 2 + 4 + ... + 4002 bytes of
   // indentation (about 4 MB), JSON a few hundred KB.
-  std::string text = "Explained Query:\n";
-  for (int level = 1; level <= 2000; ++level) {
-    text += std::string(2 * level, ' ') + "Negate\n";
-  }
-  text += std::string(2 * 2001, ' ') + "Constant\n" +
-          std::string(2 * 2002, ' ') + "- (1)\n\nTarget cluster: quickstart\n";
+  const std::string text =
+      absl::StrCat(test::NegateChainText(2000, "Constant\n  - (1)\n"),
+                   "\nTarget cluster: quickstart\n");
   const Document doc = Read(text);
   EXPECT_EQ(Written(WriteDocument(doc)), text);
   const absl::StatusOr<std::string> refused =
@@ -264,9 +229,9 @@ TEST(DocumentIo, VerboseAndJsonRefuseAPartialPlanNamingTheNode) {
     EXPECT_EQ(written.status().code(), absl::StatusCode::kFailedPrecondition);
     const std::string message(written.status().message());
     EXPECT_TRUE(absl::StartsWith(
-        message,
-        "Explained Query: LirId(9) ArrangeBy: the concise form does "
-        "not show its raw flag, which "))
+        message, absl::StrCat(doc.objects[0].name,
+                              ": LirId(9) ArrangeBy: the concise form does "
+                              "not show its raw flag, which ")))
         << message;
     EXPECT_TRUE(absl::StrContains(message, "AS VERBOSE TEXT")) << message;
     EXPECT_TRUE(absl::StrContains(message, format == WriteFormat::kJson
@@ -288,14 +253,9 @@ TEST(DocumentIo, AVerbosePlanPrintsAsConciseText) {
 // A concise plan that validates as read (the Threshold's layout is unknown)
 // but not once the Source block's projection gives its rows' arity: a
 // Threshold's key is its full row, #0, #1, and `#1` alone is not.
-constexpr char kInvalidOnceInferred[] = R"(Explained Query:
-  →Threshold Diffs #1
-    →Arrange (#1)
-      →Read materialize.public.t
-
-Source materialize.public.t
-  project=(#0, #2)
-)";
+std::string InvalidOnceInferred() {
+  return test::FixtureText("threshold_invalid_once_inferred.concise.plan");
+}
 
 // Regression: ReadDocument once validated a concise plan only before
 // InferPartialFacts, so a plan that is invalid once its implied facts are
@@ -303,7 +263,7 @@ Source materialize.public.t
 // error: the optimized plan is invalid`) for the input's own fault.
 TEST(DocumentIo, AnInputInvalidOnceInferredIsAnInputError) {
   absl::StatusOr<Document> doc =
-      ReadDocument(kInvalidOnceInferred, {.file_name = "bad.plan"});
+      ReadDocument(InvalidOnceInferred(), {.file_name = "bad.plan"});
   if (doc.ok()) {
     const absl::Status valid = Validate(*doc);
     EXPECT_TRUE(valid.ok())
@@ -312,7 +272,7 @@ TEST(DocumentIo, AnInputInvalidOnceInferredIsAnInputError) {
     EXPECT_EQ(doc.status().code(), absl::StatusCode::kInvalidArgument);
   }
   absl::StatusOr<PipelineResult> result =
-      Pipeline().Run(kInvalidOnceInferred, {.file_name = "bad.plan"});
+      Pipeline().Run(InvalidOnceInferred(), {.file_name = "bad.plan"});
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument)
       << result.status();
@@ -393,7 +353,7 @@ TEST(Pipeline, FusedSetDifferenceRewritesTheExampleAndReportsIt) {
   absl::StatusOr<PipelineResult> result =
       Pipeline(Fused()).Run(ExamplePlan(), {.file_name = "except.plan"});
   ASSERT_TRUE(result.ok()) << result.status();
-  EXPECT_EQ(result->output, kFusedExample);
+  EXPECT_EQ(result->output, FusedExample());
   ASSERT_EQ(result->document.objects.size(), 1u);
   EXPECT_EQ(result->document.objects[0].plan->kind(), NodeKind::kSetDifference);
 
@@ -425,7 +385,7 @@ TEST(Pipeline, JsonOutputIsTheOptimizedDocument) {
   EXPECT_EQ(
       result->output,
       Written(WriteDocument(result->document, {.format = WriteFormat::kJson})));
-  EXPECT_EQ(Written(WriteDocument(Read(result->output))), kFusedExample);
+  EXPECT_EQ(Written(WriteDocument(Read(result->output))), FusedExample());
 }
 
 // examples/except.plan built in code (as tests/plan_builder_test.cc does).
@@ -471,7 +431,7 @@ TEST(Pipeline, RunsOnADocumentBuiltInCode) {
   const Pipeline pipeline(Fused());
   absl::StatusOr<PipelineResult> result = pipeline.Run(ExampleFromBuilder());
   ASSERT_TRUE(result.ok()) << result.status();
-  EXPECT_EQ(result->output, kFusedExample);
+  EXPECT_EQ(result->output, FusedExample());
   const Candidate* fused = CandidateOf(result->report, "fused_set_difference");
   ASSERT_NE(fused, nullptr);
   EXPECT_EQ(fused->outcome, CandidateOutcome::kFired);
@@ -483,30 +443,31 @@ TEST(Pipeline, RunsOnADocumentBuiltInCode) {
   absl::StatusOr<std::string> printed =
       pipeline.Print(optimized->document, "built");
   ASSERT_TRUE(printed.ok()) << printed.status();
-  EXPECT_EQ(*printed, kFusedExample);
+  EXPECT_EQ(*printed, FusedExample());
 }
 
 TEST(Pipeline, ValidatesADocumentUnlessTurnedOff) {
   absl::StatusOr<Document> unbound =
-      ReadDocument(kUnboundPlan, {.validate = false});
+      ReadDocument(UnboundPlan(), {.validate = false});
   ASSERT_TRUE(unbound.ok()) << unbound.status();
   absl::StatusOr<PipelineResult> checked =
       Pipeline().Run(Clone(*unbound), "unbound.plan");
   ASSERT_FALSE(checked.ok());
   EXPECT_EQ(checked.status().message(),
-            "unbound.plan: Explained Query: LirId(1) Get::PassArrangements: "
-            "l7 is not bound here");
+            absl::StrCat("unbound.plan: ", unbound->objects[0].name,
+                         ": LirId(1) Get::PassArrangements: l7 is not bound "
+                         "here"));
 
   PipelineOptions unchecked;
   unchecked.validate = false;
   absl::StatusOr<PipelineResult> result =
       Pipeline(unchecked).Run(*std::move(unbound));
   ASSERT_TRUE(result.ok()) << result.status();
-  EXPECT_EQ(result->output, kUnboundPlan);
+  EXPECT_EQ(result->output, UnboundPlan());
   // From text the pipeline's switch decides too.
-  EXPECT_TRUE(Pipeline(unchecked).Run(kUnboundPlan).ok());
+  EXPECT_TRUE(Pipeline(unchecked).Run(UnboundPlan()).ok());
   absl::StatusOr<PipelineResult> from_text =
-      Pipeline().Run(kUnboundPlan, {.file_name = "u.plan", .validate = false});
+      Pipeline().Run(UnboundPlan(), {.file_name = "u.plan", .validate = false});
   ASSERT_FALSE(from_text.ok());
   EXPECT_TRUE(absl::StartsWith(from_text.status().message(), "u.plan:2:3: "))
       << from_text.status();
@@ -520,10 +481,9 @@ TEST(Pipeline, AnnotatesTheOptimizedPlan) {
   ASSERT_TRUE(text.ok()) << text.status();
   // As `lir-opt explain --enable_fused_set_difference
   // --annotate=arity,arrangements_built` prints it.
-  EXPECT_TRUE(absl::StartsWith(
+  EXPECT_TRUE(absl::StrContains(
       text->output,
-      "Explained Query:\n"
-      "  SetDifference ensure_arrangement={ key=[#0], permutation=id, "
+      "\n  SetDifference ensure_arrangement={ key=[#0], permutation=id, "
       "thinning=() } // { arity: 1, arrangements_built: 1 }\n"
       "    base_key=[#0]\n"
       "    subtract_key=[#0]\n"
@@ -557,7 +517,7 @@ TEST(Pipeline, AnnotatesTheOptimizedPlan) {
                                 "            ],\n"))
       << json->output;
   // The annotations are output only: the document reads back as before.
-  EXPECT_EQ(Written(WriteDocument(Read(json->output))), kFusedExample);
+  EXPECT_EQ(Written(WriteDocument(Read(json->output))), FusedExample());
 }
 
 // Catches: the passes not seeing what inference filled in (the fused
@@ -567,27 +527,8 @@ TEST(Pipeline, FusedSetDifferenceRewritesTheConciseExample) {
   absl::StatusOr<PipelineResult> result = Pipeline(Fused()).Run(
       ConciseExamplePlan(), {.file_name = "except.concise.plan"});
   ASSERT_TRUE(result.ok()) << result.status();
-  // kFusedExample in the concise syntax.
-  EXPECT_EQ(result->output, R"(Explained Query:
-  →Set Difference #0
-    →Unarranged Raw Stream
-      →Distinct GroupAggregate
-        →Fused with Child Map/Filter/Project
-          Project: #0
-            →Arranged materialize.public.t1
-              Key: (#0{a})
-    →Unarranged Raw Stream
-      →Distinct GroupAggregate
-        →Read materialize.public.t2
-
-Source materialize.public.t2
-  project=(#0)
-
-Used Indexes:
-  - materialize.public.t1_a_idx (*** full scan ***)
-
-Target cluster: quickstart
-)");
+  // FusedExample() in the concise syntax.
+  EXPECT_EQ(result->output, test::FixtureText("except_fused.concise.plan"));
   EXPECT_EQ(result->document.syntax, TextSyntax::kConcise);
   ASSERT_EQ(result->document.objects.size(), 1u);
   EXPECT_EQ(result->document.objects[0].plan->kind(), NodeKind::kSetDifference);
@@ -608,11 +549,15 @@ Target cluster: quickstart
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
   // The first node still lacking a fact is now an arm's ArrangeBy.
-  EXPECT_TRUE(absl::StartsWith(
+  // (The wording is testdata/cli/concise.txt's; here: which node, named
+  // by the input's name.)
+  EXPECT_TRUE(
+      absl::StartsWith(refused.status().message(), "except.concise.plan: "))
+      << refused.status();
+  EXPECT_TRUE(absl::StrContains(
       refused.status().message(),
-      "except.concise.plan: Explained Query: LirId(3) ArrangeBy: the concise "
-      "form does not show its arrangement strategy, which the verbose syntax "
-      "needs"))
+      ": LirId(3) ArrangeBy: the concise form does not show its arrangement "
+      "strategy, which the verbose syntax needs"))
       << refused.status();
 }
 
@@ -625,7 +570,7 @@ TEST(Pipeline, FeaturesFromAConfigText) {
   EXPECT_TRUE(pipeline.options().features.enable_fused_set_difference);
   absl::StatusOr<PipelineResult> result = pipeline.Run(ExamplePlan());
   ASSERT_TRUE(result.ok()) << result.status();
-  EXPECT_EQ(result->output, kFusedExample);
+  EXPECT_EQ(result->output, FusedExample());
 
   // A later config changes only what it names.
   ASSERT_TRUE(pipeline

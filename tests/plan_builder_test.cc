@@ -93,7 +93,7 @@ Document Wrap(NodePtr plan, std::string source, int source_column,
 }
 
 std::string ReadOrEmpty(const std::filesystem::path& path) {
-  return corpus::ReadFile(path);
+  return test::ReadFile(path);
 }
 
 // `doc` prints as `expected`; on a difference, shows it as a diff.
@@ -199,7 +199,7 @@ Document LeftJoinDocument(NodePtr plan) {
 
 TEST(PlanBuilder, BuildsCorpusLeftJoinPlanByteForByte) {
   const std::string expected =
-      ReadOrEmpty(corpus::CorpusDir() / "outer_join-L100.plan");
+      ReadOrEmpty(test::CorpusDir() / "outer_join-L100.plan");
   LIR_SKIP_WITHOUT_CORPUS(expected.empty());
   absl::StatusOr<NodePtr> plan = LeftJoinPlan().Build(kLeftJoinArities);
   ASSERT_TRUE(plan.ok()) << plan.status();
@@ -269,7 +269,7 @@ TEST(PlanBuilder, LeftJoinIdsArePostOrder) {
   // The text parser numbers an unannotated plan the same way: the corpus
   // file, parsed, has the same id on every node.
   const std::string corpus_text =
-      ReadOrEmpty(corpus::CorpusDir() / "outer_join-L100.plan");
+      ReadOrEmpty(test::CorpusDir() / "outer_join-L100.plan");
   LIR_SKIP_WITHOUT_CORPUS(corpus_text.empty());
   absl::StatusOr<Document> parsed = explain::ParseText(corpus_text);
   ASSERT_TRUE(parsed.ok()) << parsed.status();
@@ -304,7 +304,7 @@ TEST(PlanBuilder, BuildsExamplesExceptPlanByteForByte) {
 
 TEST(PlanBuilder, BuildsCorpusExceptAllPlanByteForByte) {
   const std::string expected =
-      ReadOrEmpty(corpus::CorpusDir() / "physical_plan_as_text-L268.plan");
+      ReadOrEmpty(test::CorpusDir() / "physical_plan_as_text-L268.plan");
   LIR_SKIP_WITHOUT_CORPUS(expected.empty());
   // SELECT a FROM t EXCEPT ALL SELECT b FROM mv.
   absl::StatusOr<NodePtr> plan =
@@ -322,7 +322,7 @@ TEST(PlanBuilder, BuildsCorpusExceptAllLookupWithMaterializesNodeIds) {
   // FROM cte WHERE x = 5, printed WITH (node identifiers): the ids are
   // Materialize's own, and the builder's post-order ids print the same.
   const std::string expected =
-      ReadOrEmpty(corpus::CorpusDir() / "physical_plan_as_text-L1530.plan");
+      ReadOrEmpty(test::CorpusDir() / "physical_plan_as_text-L1530.plan");
   LIR_SKIP_WITHOUT_CORPUS(expected.empty());
   const ArrangementForm by_0 = MakeColumnArrangement({0}, 1);
   // The rows of t whose a is 5: the constant (5), arranged, looks up the
@@ -376,7 +376,7 @@ PlanBuilder RecentKeys(const std::string& days) {
 
 TEST(PlanBuilder, BuildsCorpusExceptWithTemporalBucketsByteForByte) {
   const std::string expected =
-      ReadOrEmpty(corpus::CorpusDir() / "temporal_bucketing-L237.plan");
+      ReadOrEmpty(test::CorpusDir() / "temporal_bucketing-L237.plan");
   LIR_SKIP_WITHOUT_CORPUS(expected.empty());
   // CREATE MATERIALIZED VIEW ... AS SELECT k FROM events WHERE event_time +
   // INTERVAL '45 day' > mz_now() EXCEPT SELECT k ... '90 day' ...

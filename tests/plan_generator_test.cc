@@ -22,6 +22,14 @@
 namespace lir {
 namespace {
 
+using ::lir::test::ExceptCandidate;
+using ::lir::test::ExceptVariant;
+using ::lir::test::GeneratedPlan;
+using ::lir::test::GeneratePlan;
+using ::lir::test::PlanGeneratorOptions;
+using ::lir::test::PlanShape;
+using ::lir::test::WrapInDocument;
+
 GeneratedPlan Generate(PlanShape shape, size_t nodes, uint64_t seed = 1) {
   PlanGeneratorOptions options;
   options.shape = shape;
@@ -64,7 +72,7 @@ TEST(PlanGeneratorTest, LargeMixedPlansValidate) {
   for (const auto& [nodes, seed] : cases) {
     // A million nodes take 20 s under the sanitizers and check nothing the
     // plain build does not (this is about the plans, not memory).
-    if (testing_util::kSanitized && nodes > 100'000) continue;
+    if (test::kSanitized && nodes > 100'000) continue;
     GeneratedPlan g = Generate(PlanShape::kMixed, nodes, seed);
     ASSERT_NE(g.plan, nullptr);
     absl::Status status = Validate(*g.plan, g.validate_options);

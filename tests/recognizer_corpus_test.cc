@@ -25,14 +25,14 @@
 namespace lir {
 namespace {
 
-using recognizer_testing::OptimizeCopy;
-using recognizer_testing::WellFormedProblems;
+using test::recognizer::OptimizeCopy;
+using test::recognizer::WellFormedProblems;
 
-using corpus::CorpusDir;
-using corpus::ReadFile;
+using test::CorpusDir;
+using test::ReadFile;
 
 TEST(RecognizerCorpus, EveryPlanStaysWellFormedIdempotentAndUntouchedWhenOff) {
-  std::vector<std::filesystem::path> files = corpus::PlanFiles();
+  std::vector<std::filesystem::path> files = test::PlanFiles();
   LIR_SKIP_WITHOUT_CORPUS(files.empty());
   EXPECT_EQ(files.size(), 134u);
   size_t plans_with_candidates = 0, candidates = 0, fired = 0;
@@ -100,7 +100,7 @@ TEST(RecognizerCorpus, EveryPlanStaysWellFormedIdempotentAndUntouchedWhenOff) {
 // passes; and a dry run (features off) reports the same savings as the
 // real run.
 TEST(RecognizerCorpus, CandidateSavingsAddUpToTheObjectTotals) {
-  std::vector<std::filesystem::path> files = corpus::PlanFiles();
+  std::vector<std::filesystem::path> files = test::PlanFiles();
   LIR_SKIP_WITHOUT_CORPUS(files.empty());
   OptimizerFeatures both;
   both.enable_fused_set_difference = true;
@@ -196,7 +196,7 @@ TEST(RecognizerCorpus, OuterJoinL100FiresOnceAndDeclinesOnce) {
 }
 
 TEST(RecognizerCorpus, CommittedCorpusReportIsCurrent) {
-  LIR_SKIP_WITHOUT_CORPUS(corpus::PlanFiles().empty());
+  LIR_SKIP_WITHOUT_CORPUS(test::PlanFiles().empty());
   absl::StatusOr<std::vector<NamedDocument>> docs =
       ReadPlanDirectory(CorpusDir().string());
   ASSERT_TRUE(docs.ok()) << docs.status();
@@ -215,7 +215,7 @@ TEST(RecognizerCorpus, CommittedCorpusReportIsCurrent) {
 }
 
 TEST(RecognizerCorpus, ReportNamesEveryCodeAndIsDeterministic) {
-  std::vector<std::filesystem::path> files = corpus::PlanFiles();
+  std::vector<std::filesystem::path> files = test::PlanFiles();
   LIR_SKIP_WITHOUT_CORPUS(files.empty());
   absl::StatusOr<std::vector<NamedDocument>> docs =
       ReadPlanDirectory(CorpusDir().string());

@@ -15,7 +15,7 @@
 namespace lir {
 namespace {
 
-using namespace recognizer_testing;  // NOLINT: the plan-text vocabulary
+using namespace test::recognizer;  // NOLINT: the plan-text vocabulary
 using enum FusedSetDifferenceDecline;
 
 // ---- decline codes (../shared/reference/SEMANTICS.md 4.2), each with its

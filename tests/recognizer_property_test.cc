@@ -28,10 +28,19 @@
 namespace lir {
 namespace {
 
-using candidate_plans::Expected;
-using candidate_plans::GeneratedCase;
-using recognizer_testing::OptimizeCopy;
-using recognizer_testing::WellFormedProblems;
+using ::lir::test::ExceptCandidate;
+using ::lir::test::ExceptVariant;
+using ::lir::test::ExpectedDeclineCode;
+using ::lir::test::GeneratedPlan;
+using ::lir::test::GeneratePlan;
+using ::lir::test::PlanGeneratorOptions;
+using ::lir::test::PlanShape;
+using ::lir::test::WrapInDocument;
+
+using test::Expected;
+using test::GeneratedCase;
+using test::recognizer::OptimizeCopy;
+using test::recognizer::WellFormedProblems;
 using enum FusedSetDifferenceDecline;
 
 // The oracle's spelling of a decline code: the pass's name table.
@@ -186,7 +195,7 @@ TEST(RecognizerProperty, RandomCandidatePlansAgreeWithTheOracle) {
   for (uint64_t seed = first; seed < first + iterations; ++seed) {
     SCOPED_TRACE(absl::StrCat("seed ", seed, " (rerun: LIR_PROPERTY_SEED=",
                               seed, " LIR_PROPERTY_ITERATIONS=1)"));
-    GeneratedCase c = candidate_plans::Generate(seed);
+    GeneratedCase c = test::Generate(seed);
     CheckProperties(c.doc, c.validate, c.expected, tally);
     if (HasFailure()) {
       ADD_FAILURE() << "first failing seed " << seed << "; plan:\n"
@@ -207,8 +216,8 @@ TEST(RecognizerProperty, RandomCandidatePlansAgreeWithTheOracle) {
 
 TEST(RecognizerProperty, GeneratorIsReproducible) {
   for (uint64_t seed : {3u, 77u}) {
-    GeneratedCase a = candidate_plans::Generate(seed);
-    GeneratedCase b = candidate_plans::Generate(seed);
+    GeneratedCase a = test::Generate(seed);
+    GeneratedCase b = test::Generate(seed);
     EXPECT_EQ(explain::PrintText(a.doc), explain::PrintText(b.doc));
     EXPECT_EQ(a.expected.size(), b.expected.size());
   }

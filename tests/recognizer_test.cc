@@ -18,7 +18,7 @@
 namespace lir {
 namespace {
 
-using namespace recognizer_testing;  // NOLINT: the plan-text vocabulary
+using namespace test::recognizer;  // NOLINT: the plan-text vocabulary
 using enum FusedSetDifferenceDecline;
 
 // ---- firing
@@ -364,10 +364,10 @@ TEST(DisabledMode, PrintsByteIdenticallyAndReportsWhatWouldHappen) {
   Optimized on = OptimizeText(text, true);
   Optimized off = OptimizeText(text, false);
   EXPECT_EQ(off.printed, text);
-  ASSERT_NE(recognizer_testing::FusedPassRun(off.report), nullptr);
-  EXPECT_FALSE(recognizer_testing::FusedPassRun(off.report)->enabled);
-  ASSERT_NE(recognizer_testing::FusedPassRun(on.report), nullptr);
-  EXPECT_TRUE(recognizer_testing::FusedPassRun(on.report)->enabled);
+  ASSERT_NE(test::recognizer::FusedPassRun(off.report), nullptr);
+  EXPECT_FALSE(test::recognizer::FusedPassRun(off.report)->enabled);
+  ASSERT_NE(test::recognizer::FusedPassRun(on.report), nullptr);
+  EXPECT_TRUE(test::recognizer::FusedPassRun(on.report)->enabled);
   ASSERT_EQ(off.report.candidates.size(), 5u);
   ASSERT_EQ(on.report.candidates.size(), 5u);
   int would_fire = 0;

@@ -16,28 +16,25 @@
 #include "nlohmann/json.hpp"
 #include "tests/support/cli_test_util.h"
 #include "tests/support/eval_run_test_util.h"
+#include "tests/support/parse_or_die.h"
+#include "tests/support/plan_text_gen.h"
 #include "tests/support/sanitizers.h"
 
 namespace {
 
-using lir::testing_util::ReadFile;
-using lir::testing_util::RunResult;
+using lir::test::ReadFile;
+using lir::test::RunResult;
 
-// SELECT a FROM a EXCEPT ALL SELECT a FROM b over two indexes, and its data
-// (a = {1 x 2, 2} at round 0; b = {1} at round 0, {2} at round 1): the
-// fixtures testdata/cli/run.txt runs.
-std::string Fixture(const char* name) {
-  return ReadFile(std::filesystem::path(LIR_SOURCE_DIR) / "testdata/plans" /
-                  name);
-}
-
-class RunCliTest : public lir::testing_util::LirOptTest {
+class RunCliTest : public lir::test::LirOptTest {
  protected:
   void SetUp() override {
     LirOptTest::SetUp();
     if (IsSkipped()) return;
-    Temp("plan.txt", Fixture("except_all_indexes.plan"));
-    Temp("data.json", Fixture("except_all_indexes.data.json"));
+    // SELECT a FROM a EXCEPT ALL SELECT a FROM b over two indexes, and its
+    // data (a = {1 x 2, 2} at round 0; b = {1} at round 0, {2} at round 1):
+    // the fixtures testdata/cli/run.txt runs.
+    Temp("plan.txt", lir::test::FixtureText("except_all_indexes.plan"));
+    Temp("data.json", lir::test::FixtureText("except_all_indexes.data.json"));
   }
 
   // Runs `lir-opt run --data=data.json <flags> plan.txt`.
@@ -88,23 +85,7 @@ TEST_F(RunCliTest, ArrangementSizesShowWhatTheRewriteRemoves) {
 TEST_F(RunCliTest, AdapterStateIsListedApartFromTheDataflowsArrangements) {
   // A one-shot Join::Delta (only plan_path[0]) runs through the evaluator's
   // recompute adapter; Materialize's delta join builds no arrangement.
-  Temp("delta.txt",
-       "Explained Query:\n"
-       "  Join::Delta\n"
-       "    plan_path[0]\n"
-       "      delta_stage[0]\n"
-       "        lookup={ relation=1, key=[#0] }\n"
-       "        stream={ key=[#0], thinning=() }\n"
-       "      source={ relation=0, raw }\n"
-       "    Get::Collection materialize.public.a\n"
-       "      raw=true\n"
-       "    ArrangeBy\n"
-       "      raw=false\n"
-       "      arrangements[0]={ key=[#0], permutation=id, thinning=() }\n"
-       "      Get::Collection materialize.public.b\n"
-       "        raw=true\n"
-       "\n"
-       "Target cluster: quickstart\n");
+  Temp("delta.txt", lir::test::FixtureText("delta_join_one_path.plan"));
   RunResult r = Run({"run", "--data=data.json", "--arrangement_sizes",
                      "--format=json", "delta.txt"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -157,24 +138,18 @@ TEST_F(RunCliTest, NonFiniteFloatsWriteAsTaggedJsonAndReadBack) {
   EXPECT_EQ(again.out, json.out);
 }
 
-using lir::testing_util::kSanitized;
+using lir::test::kSanitized;
 
 TEST_F(RunCliTest, MemoryRunningOutIsAnErrorNotAnAbort) {
   // With the budget raised past what can be allocated, a series of 10^12
   // rows fails to allocate: exit 1 naming the operator, not signal 6.
   if (kSanitized) GTEST_SKIP() << "sanitizers report, not throw, bad_alloc";
-  Temp("huge.txt",
-       "Explained Query:\n"
-       "  FlatMap generate_series(1, 1000000000000, 1)\n"
-       "    Get::Collection materialize.public.a\n"
-       "      raw=true\n"
-       "\n"
-       "Target cluster: quickstart\n");
+  Temp("huge.txt", lir::test::FixtureText("flat_map_huge_series.plan"));
   Temp("one.json", R"({"collections": {"materialize.public.a": {"arity": 1,
       "updates": [[[1], 0, 1]]}}})");
   const std::string command =
-      absl::StrCat("cd ", lir::testing_util::ShellQuote(dir_.string()), " && ",
-                   lir::testing_util::ShellQuote(LIR_OPT_PATH),
+      absl::StrCat("cd ", lir::test::ShellQuote(dir_.string()), " && ",
+                   lir::test::ShellQuote(LIR_OPT_PATH),
                    " run --data=one.json --max_rows_per_round=10000000000000 "
                    "--max_bytes_per_round=18446744073709551615 huge.txt "
                    ">out.txt 2>err.txt");
@@ -192,15 +167,15 @@ TEST_F(RunCliTest, MemoryRunningOutInAnyCommandIsExit1NotAnAbort) {
   // a 100 MB address-space limit (a small plan needs under 40 MB) ran out
   // of memory with an uncaught std::bad_alloc, exit 134.
   if (kSanitized) GTEST_SKIP() << "ulimit -v and sanitizers do not mix";
-  std::string plan = "Explained Query:\n  Constant\n";
+  std::string plan = absl::StrCat(lir::test::kQueryHeader, "  Constant\n");
   for (int i = 0; i < 750000; ++i) {
     absl::StrAppend(&plan, "    - (", i, ", \"xxxxxxxxxxxxxxxxxxxx\")\n");
   }
   absl::StrAppend(&plan, "\nTarget cluster: quickstart\n");
   Temp("big.txt", plan);
   const std::string command = absl::StrCat(
-      "cd ", lir::testing_util::ShellQuote(dir_.string()),
-      " && ulimit -v 100000 && ", lir::testing_util::ShellQuote(LIR_OPT_PATH),
+      "cd ", lir::test::ShellQuote(dir_.string()), " && ulimit -v 100000 && ",
+      lir::test::ShellQuote(LIR_OPT_PATH),
       " explain big.txt >out.txt 2>err.txt");
   const int status = std::system(command.c_str());
   ASSERT_TRUE(WIFEXITED(status)) << "killed by a signal";
@@ -213,10 +188,10 @@ TEST_F(RunCliTest, MemoryRunningOutInAnyCommandIsExit1NotAnAbort) {
 
 TEST_F(RunCliTest, OutputThatCannotBeWrittenIsAFailure) {
   // `> /dev/full` used to exit 0 with the output lost.
-  Temp("plan.txt", "Explained Query:\n  Constant\n    - (1)\n");
+  Temp("plan.txt", lir::test::FixtureText("constant_1.plan"));
   const std::string command =
-      absl::StrCat("cd ", lir::testing_util::ShellQuote(dir_.string()), " && ",
-                   lir::testing_util::ShellQuote(LIR_OPT_PATH),
+      absl::StrCat("cd ", lir::test::ShellQuote(dir_.string()), " && ",
+                   lir::test::ShellQuote(LIR_OPT_PATH),
                    " explain plan.txt >/dev/full 2>err.txt");
   const int status = std::system(command.c_str());
   ASSERT_TRUE(WIFEXITED(status)) << "killed by a signal";
@@ -229,7 +204,7 @@ TEST_F(RunCliTest, OutputThatCannotBeWrittenIsAFailure) {
 TEST_F(RunCliTest, AStringDoubledPastTheValueLimitNamesTheLimit) {
   // The probe's plan: one row whose string doubles 40 times. It used to
   // exhaust memory and blame --max_rows_per_round.
-  Temp("double.txt", lir::eval::testing_util::DoublingPlan(40, "||", "\"ab\""));
+  Temp("double.txt", lir::test::DoublingPlan(40, "||", "\"ab\""));
   Temp("empty.json", "{\"collections\": {}}");
   RunResult r =
       Run({"run", "--data=empty.json", "--max_value_bytes=4096", "double.txt"});

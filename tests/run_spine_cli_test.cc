@@ -14,9 +14,9 @@
 
 namespace {
 
-using lir::testing_util::RunResult;
+using lir::test::RunResult;
 
-class RunSpineCliTest : public lir::testing_util::LirOptTest {
+class RunSpineCliTest : public lir::test::LirOptTest {
  protected:
   // `lir-opt run` of examples/except.plan on examples/except.data.json
   // (three rounds), with the fused rewrite so that a SetDifference output

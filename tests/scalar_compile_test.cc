@@ -19,7 +19,7 @@
 namespace lir::eval {
 namespace {
 
-using namespace scalar_testing;  // NOLINT: the shared test helpers
+using namespace test::scalar;  // NOLINT: the shared test helpers
 
 CompiledScalar Compiled(std::string_view text) {
   absl::StatusOr<CompiledScalar> c = CompiledScalar::Compile(E(text));

@@ -35,10 +35,10 @@ namespace lir {
 namespace {
 
 namespace fs = std::filesystem;
-using testing_util::LirOptTest;
-using testing_util::ReadFile;
-using testing_util::RunResult;
-using testing_util::WriteFile;
+using test::LirOptTest;
+using test::ReadFile;
+using test::RunResult;
+using test::WriteFile;
 
 fs::path SltDir() { return fs::path(LIR_SOURCE_DIR) / "testdata" / "slt"; }
 
@@ -259,8 +259,8 @@ TEST_F(SltCliTest, AnInterruptedRewriteLeavesTheOldFile) {
   const std::string original = ReadFile(dir_ / "except.slt");
   ASSERT_GT(original.size(), 1024u);
   const std::string command = absl::StrCat(
-      "cd ", testing_util::ShellQuote(dir_.string()), " && ulimit -f 1 && ",
-      testing_util::ShellQuote(LIR_OPT_PATH),
+      "cd ", test::ShellQuote(dir_.string()), " && ulimit -f 1 && ",
+      test::ShellQuote(LIR_OPT_PATH),
       " slt --rewrite --enable_fused_set_difference except.slt >/dev/null "
       "2>err");
   const int status = std::system(command.c_str());

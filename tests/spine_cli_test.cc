@@ -17,8 +17,8 @@
 namespace lir {
 namespace {
 
-using testing_util::LirOptTest;
-using testing_util::RunResult;
+using test::LirOptTest;
+using test::RunResult;
 
 class SpineCliTest : public LirOptTest {};
 

@@ -212,7 +212,7 @@ void ExtractPieces(std::string line, const std::string& where,
 std::vector<Piece> CollectPieces(int* files) {
   std::vector<Piece> pieces;
   *files = 0;
-  for (const std::filesystem::path& path : corpus::PlanFiles()) {
+  for (const std::filesystem::path& path : test::PlanFiles()) {
     ++*files;
     std::ifstream in(path);
     std::string line;
@@ -230,7 +230,7 @@ std::vector<Piece> CollectPieces(int* files) {
 }
 
 TEST(CorpusPrimitivesTest, EveryPieceReprintsByteForByte) {
-  LIR_SKIP_WITHOUT_CORPUS(corpus::PlanFiles().empty());
+  LIR_SKIP_WITHOUT_CORPUS(test::PlanFiles().empty());
   int files = 0;
   std::vector<Piece> pieces = CollectPieces(&files);
   std::map<std::string, int> counts;
@@ -270,7 +270,7 @@ TEST(CorpusPrimitivesTest, TruncatedPiecesFailCleanlyOrPrintCanonically) {
   // error inside the text, or parses to something whose printed form is
   // canonical (prints back to itself). Run under sanitizers this also
   // checks that no input is read out of bounds.
-  LIR_SKIP_WITHOUT_CORPUS(corpus::PlanFiles().empty());
+  LIR_SKIP_WITHOUT_CORPUS(test::PlanFiles().empty());
   int files = 0;
   std::vector<Piece> pieces = CollectPieces(&files);
   std::map<std::string, bool> seen;

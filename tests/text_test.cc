@@ -12,14 +12,15 @@
 #include "gtest/gtest.h"
 #include "lir/explain/text.h"
 #include "tests/support/corpus_util.h"
+#include "tests/support/parse_or_die.h"
 
 namespace lir::explain {
 namespace {
 
-using corpus::ReadFile;
+using test::ReadFile;
 
 TEST(TextCorpus, EveryPlanRoundTripsByteForByte) {
-  std::vector<std::filesystem::path> files = corpus::PlanFiles();
+  std::vector<std::filesystem::path> files = test::PlanFiles();
   LIR_SKIP_WITHOUT_CORPUS(files.empty());
   int identical = 0;
   for (const auto& path : files) {
@@ -37,27 +38,12 @@ TEST(TextCorpus, EveryPlanRoundTripsByteForByte) {
   EXPECT_EQ(files.size(), 134u);
 }
 
-constexpr char kExcept[] = R"(Explained Query:
-  Threshold::Basic ensure_arrangement={ key=[#0], permutation=id, thinning=() }
-    ArrangeBy
-      raw=false
-      arrangements[0]={ key=[#0], permutation=id, thinning=() }
-      Union consolidate_output=true
-        Negate
-          Get::Arrangement materialize.public.b
-            project=(#0)
-            key=#0
-            raw=false
-            arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
-        Get::PassArrangements materialize.public.a
-          raw=false
-          arrangements[0]={ key=[#0], permutation=id, thinning=() }
-
-Target cluster: quickstart
-)";
+std::string ExceptPlan() {
+  return test::FixtureText("except_all_negated_first.plan");
+}
 
 TEST(TextAnnotate, ExtraFieldsFollowTheNodeId) {
-  absl::StatusOr<Document> doc = ParseText(kExcept);
+  absl::StatusOr<Document> doc = ParseText(ExceptPlan());
   ASSERT_TRUE(doc.ok()) << doc.status();
   PrintOptions options;
   options.annotate = [](const Node& node) -> std::string {

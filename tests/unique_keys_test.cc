@@ -241,7 +241,7 @@ TEST(UniqueKeysProperty, ClaimedKeysHoldInEveryNodesOutput) {
   uint64_t checked_nodes = 0, checked_keys = 0, keyed_kinds_seen = 0;
   std::set<std::string> kinds_with_keys;
   for (uint64_t seed = 1; seed <= 1000; ++seed) {
-    const testing::FuzzCase c = testing::GenerateFuzzCase(seed);
+    const test::FuzzCase c = test::GenerateFuzzCase(seed);
     absl::StatusOr<Document> doc = explain::ParseText(c.plan_text);
     ASSERT_TRUE(doc.ok()) << doc.status();
     const eval::InputData data = AsSets(c.data);

@@ -765,7 +765,7 @@ TEST(ValidateErrorTest, DocumentPrefixesObjectAndNeedsUniqueIds) {
 // Every corpus plan validates.
 
 TEST(ValidateCorpusTest, EveryCorpusPlanValidates) {
-  const std::vector<std::filesystem::path> paths = corpus::PlanFiles();
+  const std::vector<std::filesystem::path> paths = test::PlanFiles();
   LIR_SKIP_WITHOUT_CORPUS(paths.empty());
   int files = 0;
   int plans = 0;
@@ -775,7 +775,7 @@ TEST(ValidateCorpusTest, EveryCorpusPlanValidates) {
     explain::ParseOptions options;
     options.filename = path.filename().string();
     absl::StatusOr<Document> doc =
-        explain::ParseText(corpus::ReadFile(path), options);
+        explain::ParseText(test::ReadFile(path), options);
     if (!doc.ok()) {
       ADD_FAILURE() << doc.status();
       continue;

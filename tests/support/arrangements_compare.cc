@@ -14,7 +14,7 @@
 #include "lir/interp/arrangements_built.h"
 #include "lir/interp/driver.h"
 
-namespace lir::interp::built_testing {
+namespace lir::test {
 
 using Names = std::vector<std::string>;
 
@@ -22,7 +22,8 @@ using Names = std::vector<std::string>;
 // a run of it: per object and LirId, the built arrangements by name (as
 // multisets); per object, the imported indexes; and every Index entry's
 // LirId must be a Get the analysis says reads it.
-Comparison Compare(const Document& doc, const DocumentAnalysis& analysis,
+Comparison Compare(const Document& doc,
+                   const interp::DocumentAnalysis& analysis,
                    const std::vector<eval::ArrangementStats>& listed) {
   Comparison out;
   std::set<std::pair<std::string, LirId>> adapters;
@@ -66,7 +67,7 @@ Comparison Compare(const Document& doc, const DocumentAnalysis& analysis,
             AdaptedRoot{.at = at, .nodes = 0, .built = {}, .imported = 0});
         adapted_below = depth;
       }
-      const ArrangementsBuilt& own = analysis.BuiltBy(node);
+      const interp::ArrangementsBuilt& own = analysis.BuiltBy(node);
       Names expected = own.built;
       std::sort(expected.begin(), expected.end());
       Names got;
@@ -134,4 +135,4 @@ Comparison Compare(const Document& doc, const DocumentAnalysis& analysis,
   return out;
 }
 
-}  // namespace lir::interp::built_testing
+}  // namespace lir::test

@@ -13,7 +13,7 @@
 #include "lir/eval/run.h"
 #include "lir/interp/annotations.h"
 
-namespace lir::interp::built_testing {
+namespace lir::test {
 
 /// The comparison of the analysis with one evaluator run of a document.
 struct Comparison {
@@ -35,9 +35,10 @@ struct Comparison {
 /// a run of it: per object and LirId, the built arrangements by name (as
 /// multisets); per object, the imported indexes; and every Index entry's
 /// LirId must be a Get the analysis says reads it.
-Comparison Compare(const Document& doc, const DocumentAnalysis& analysis,
+Comparison Compare(const Document& doc,
+                   const interp::DocumentAnalysis& analysis,
                    const std::vector<eval::ArrangementStats>& listed);
 
-}  // namespace lir::interp::built_testing
+}  // namespace lir::test
 
 #endif  // LIR_TESTS_SUPPORT_ARRANGEMENTS_COMPARE_H_

@@ -12,16 +12,16 @@
 #include "tests/support/plan_generator.h"
 #include "tests/support/plan_generator_parts.h"
 
-namespace lir::candidate_plans {
+namespace lir::test {
 namespace {
 
-using plan_generator_internal::Catalog;
-using plan_generator_internal::DistinctOp;
-using plan_generator_internal::Iota;
-using plan_generator_internal::IsNotNull;
-using plan_generator_internal::JoinDraft;
-using plan_generator_internal::Parts;
-using plan_generator_internal::Rng;
+using test::plan_gen::Catalog;
+using test::plan_gen::DistinctOp;
+using test::plan_gen::Iota;
+using test::plan_gen::IsNotNull;
+using test::plan_gen::JoinDraft;
+using test::plan_gen::Parts;
+using test::plan_gen::Rng;
 using enum FusedSetDifferenceDecline;
 
 // The oracle's spelling of a decline code: the pass's name table.
@@ -574,4 +574,4 @@ GeneratedCase Generate(uint64_t seed) {
   return CandidatePlanGenerator(seed).Generate();
 }
 
-}  // namespace lir::candidate_plans
+}  // namespace lir::test

@@ -20,7 +20,7 @@
 #include "lir/document.h"
 #include "lir/validate.h"
 
-namespace lir::candidate_plans {
+namespace lir::test {
 
 // What the oracle expects for one candidate.
 struct Expected {
@@ -43,6 +43,6 @@ struct GeneratedCase {
 /// The plan for `seed` (the same seed gives the same plan).
 GeneratedCase Generate(uint64_t seed);
 
-}  // namespace lir::candidate_plans
+}  // namespace lir::test
 
 #endif  // LIR_TESTS_SUPPORT_CANDIDATE_PLAN_GENERATOR_H_

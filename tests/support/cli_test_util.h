@@ -17,7 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 
-namespace lir::testing_util {
+namespace lir::test {
 
 /// What one run of lir-opt produced.
 struct RunResult {
@@ -115,6 +115,6 @@ class LirOptTest : public ::testing::Test {
   std::filesystem::path dir_;
 };
 
-}  // namespace lir::testing_util
+}  // namespace lir::test
 
 #endif  // LIR_TESTS_SUPPORT_CLI_TEST_UTIL_H_

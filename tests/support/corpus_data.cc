@@ -26,7 +26,7 @@
 #include "lir/validate.h"
 #include "re2/re2.h"
 
-namespace lir::corpus {
+namespace lir::test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -553,4 +553,4 @@ absl::StatusOr<eval::InputData> MakeData(
   return data;
 }
 
-}  // namespace lir::corpus
+}  // namespace lir::test

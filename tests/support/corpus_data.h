@@ -24,7 +24,7 @@
 #include "lir/document.h"
 #include "lir/eval/data.h"
 
-namespace lir::corpus {
+namespace lir::test {
 
 // The column types of a table, lower-cased (`int`, `text`, `numeric`).
 struct Table {
@@ -63,6 +63,6 @@ absl::StatusOr<eval::InputData> MakeData(
     const std::map<std::string, PlanSchema>& schemas,
     std::vector<std::string>* derived);
 
-}  // namespace lir::corpus
+}  // namespace lir::test
 
 #endif  // LIR_TESTS_SUPPORT_CORPUS_DATA_H_

@@ -17,7 +17,7 @@
 #include "lir/document.h"
 #include "lir/explain/text.h"
 
-namespace lir::corpus {
+namespace lir::test {
 
 /// ../shared (the build passes its absolute path as LIR_SHARED_DIR).
 inline std::filesystem::path SharedDir() {
@@ -74,14 +74,14 @@ inline const std::vector<ParsedPlan>& ParsedPlans() {
   return *plans;
 }
 
-}  // namespace lir::corpus
+}  // namespace lir::test
 
 /// Skips the current test, saying where the corpus was looked for, when
 /// `missing` holds.
-#define LIR_SKIP_WITHOUT_CORPUS(missing)                                 \
-  if (missing) {                                                         \
-    GTEST_SKIP() << "corpus not found at " << ::lir::corpus::CorpusDir() \
-                 << " (../shared is absent; set LIR_SHARED_DIR)";        \
+#define LIR_SKIP_WITHOUT_CORPUS(missing)                               \
+  if (missing) {                                                       \
+    GTEST_SKIP() << "corpus not found at " << ::lir::test::CorpusDir() \
+                 << " (../shared is absent; set LIR_SHARED_DIR)";      \
   }
 
 #endif  // LIR_TESTS_SUPPORT_CORPUS_UTIL_H_

@@ -10,9 +10,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "tests/support/eval_plan_fuzz_parts.h"
+#include "tests/support/plan_text_gen.h"
 #include "tests/support/random.h"
 
-namespace lir::testing {
+namespace lir::test {
 
 namespace {
 
@@ -66,9 +67,8 @@ class CaseBuilder {
       case 3: Append(plan, Indent(AntiSide(&out.description), 2)); break;
       default: Append(plan, Indent(TwoExcepts(&out.description), 2)); break;
     }
-    out.plan_text =
-        absl::StrCat("Explained Query:\n", absl::StrJoin(plan, "\n"),
-                     "\n\nTarget cluster: quickstart\n");
+    out.plan_text = absl::StrCat(test::kQueryHeader, absl::StrJoin(plan, "\n"),
+                                 "\n\nTarget cluster: quickstart\n");
     out.data = Data();
     for (const auto& [name, spec] : collections_) {
       if (!spec.key.empty()) out.unique_keys[name] = {spec.key};
@@ -376,4 +376,4 @@ class CaseBuilder {
 
 EvalCase GenerateEvalCase(uint64_t seed) { return CaseBuilder(seed).Build(); }
 
-}  // namespace lir::testing
+}  // namespace lir::test

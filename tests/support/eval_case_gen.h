@@ -13,7 +13,7 @@
 
 #include "lir/eval/data.h"
 
-namespace lir::testing {
+namespace lir::test {
 
 /// One generated case.
 struct EvalCase {
@@ -30,6 +30,6 @@ struct EvalCase {
 /// A case, a pure function of `seed`.
 EvalCase GenerateEvalCase(uint64_t seed);
 
-}  // namespace lir::testing
+}  // namespace lir::test
 
 #endif  // LIR_TESTS_SUPPORT_EVAL_CASE_GEN_H_

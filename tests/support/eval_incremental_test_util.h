@@ -19,8 +19,12 @@
 #include "lir/eval/incremental.h"
 #include "lir/explain/text.h"
 #include "src/eval/trace.h"
+#include "tests/support/parse_or_die.h"
 
-namespace lir::eval::incremental_testing {
+namespace lir::test::incremental {
+
+// Shorthand over the evaluator's types, for tests that open lir::eval.
+using namespace ::lir::eval;  // NOLINT
 
 inline DataRow I(std::initializer_list<int64_t> values) {
   DataRow row;
@@ -121,30 +125,13 @@ inline std::vector<GlobalChanges> ReduceRounds() {
   };
 }
 
-inline constexpr char kCountSum[] = R"(Explained Query:
-  Reduce::Accumulable
-    simple_aggrs[0]=(0, count(*))
-    simple_aggrs[1]=(1, sum(#1))
-    key_plan
-      project=(#0)
-    val_plan
-      project=(#2, #1)
-      map=(true)
-    Get::Collection materialize.public.t
-      raw=true
-)";
+inline std::string CountSumPlan() {
+  return test::FixtureText("reduce_count_sum.plan");
+}
 
-inline constexpr char kMinMax[] = R"(Explained Query:
-  Reduce::Hierarchical
-    aggr_funcs=[min, max]
-    buckets=[16]
-    key_plan
-      project=(#0)
-    val_plan
-      project=(#1, #1)
-    Get::Collection materialize.public.t
-      raw=true
-)";
+inline std::string MinMaxPlan() {
+  return test::FixtureText("reduce_min_max.plan");
+}
 
 // ---- Join plans
 // ----------------------------------------------------------------
@@ -154,73 +141,13 @@ inline constexpr char kS[] = "materialize.public.s";
 inline constexpr char kU[] = "materialize.public.u";
 
 // r(a, b) join s(b, c) join u(c, d), output (a, b, c, d).
-inline constexpr char kLinear3[] = R"(Explained Query:
-  Join::Linear
-    linear_stage[0]
-      lookup={ relation=1, key=[#0] }
-      stream={ key=[#1], thinning=(#0) }
-    linear_stage[1]
-      closure
-        project=(#2, #1, #0, #3)
-      lookup={ relation=2, key=[#0] }
-      stream={ key=[#2], thinning=(#0, #1) }
-    source={ relation=0, key=[#1] }
-    ArrangeBy
-      raw=true
-      arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, thinning=(#0) }
-      Get::Collection materialize.public.r
-        raw=true
-    Get::PassArrangements materialize.public.s
-      raw=false
-      arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
-    Get::PassArrangements materialize.public.u
-      raw=false
-      arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
-)";
+inline std::string Linear3Plan() {
+  return test::FixtureText("join_linear3.plan");
+}
 
-inline constexpr char kDelta3[] = R"(Explained Query:
-  Join::Delta
-    plan_path[0]
-      delta_stage[1]
-        closure
-          project=(#2, #1, #0, #3)
-        lookup={ relation=2, key=[#0] }
-        stream={ key=[#2], thinning=(#0, #1) }
-      delta_stage[0]
-        lookup={ relation=1, key=[#0] }
-        stream={ key=[#1], thinning=(#0) }
-      source={ relation=0, raw }
-    plan_path[1]
-      delta_stage[1]
-        closure
-          project=(#2, #1, #0, #3)
-        lookup={ relation=2, key=[#0] }
-        stream={ key=[#1], thinning=(#0, #2) }
-      delta_stage[0]
-        lookup={ relation=0, key=[#1] }
-        stream={ key=[#0], thinning=(#1) }
-      source={ relation=1, raw }
-    plan_path[2]
-      delta_stage[1]
-        closure
-          project=(#3, #0, #1, #2)
-        lookup={ relation=0, key=[#1] }
-        stream={ key=[#2], thinning=(#0, #1) }
-      delta_stage[0]
-        lookup={ relation=1, key=[#1] }
-        stream={ key=[#0], thinning=(#1) }
-      source={ relation=2, raw }
-    Get::PassArrangements materialize.public.r
-      raw=false
-      arrangements[0]={ key=[#1], permutation={#0: #1, #1: #0}, thinning=(#0) }
-    Get::PassArrangements materialize.public.s
-      raw=false
-      arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
-      arrangements[1]={ key=[#1], permutation={#0: #1, #1: #0}, thinning=(#0) }
-    Get::PassArrangements materialize.public.u
-      raw=false
-      arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
-)";
+inline std::string Delta3Plan() {
+  return test::FixtureText("join_delta3.plan");
+}
 
 inline std::vector<GlobalChanges> JoinRounds() {
   return {
@@ -242,28 +169,10 @@ inline std::vector<GlobalChanges> JoinRounds() {
 
 // A delta join with one path over three inputs (Materialize prints such
 // plans): the inputs no path starts from still change the result.
-inline constexpr char kDeltaOnePath[] = R"(Explained Query:
-  Join::Delta
-    plan_path[0]
-      delta_stage[1]
-        closure
-          project=(#2, #1, #0, #3)
-        lookup={ relation=2, key=[#0] }
-        stream={ key=[#2], thinning=(#0, #1) }
-      delta_stage[0]
-        lookup={ relation=1, key=[#0] }
-        stream={ key=[#1], thinning=(#0) }
-      source={ relation=0, raw }
-    Get::PassArrangements materialize.public.r
-      raw=true
-    Get::PassArrangements materialize.public.s
-      raw=false
-      arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
-    Get::PassArrangements materialize.public.u
-      raw=false
-      arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
-)";
+inline std::string DeltaOnePathPlan() {
+  return test::FixtureText("join_delta_one_path.plan");
+}
 
-}  // namespace lir::eval::incremental_testing
+}  // namespace lir::test::incremental
 
 #endif  // LIR_TESTS_SUPPORT_EVAL_INCREMENTAL_TEST_UTIL_H_

@@ -15,7 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "tests/support/eval_plan_fuzz_internal.h"
 
-namespace lir::testing::fuzz {
+namespace lir::test::fuzz {
 
 namespace {
 
@@ -170,4 +170,4 @@ Sub FuzzGenerator::AntiJoin(int depth) {
   return out;
 }
 
-}  // namespace lir::testing::fuzz
+}  // namespace lir::test::fuzz

@@ -12,8 +12,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "tests/support/eval_plan_fuzz_internal.h"
+#include "tests/support/plan_text_gen.h"
 
-namespace lir::testing {
+namespace lir::test {
 namespace fuzz {
 
 namespace {
@@ -60,7 +61,7 @@ FuzzCase FuzzGenerator::Build() {
   budget_ = 8 + dice_.Below(22);
   const Sub root = Gen(2 + dice_.Below(4));
   FuzzCase out;
-  out.plan_text = absl::StrCat("Explained Query:\n",
+  out.plan_text = absl::StrCat(test::kQueryHeader,
                                absl::StrJoin(Indent(root.lines, 2), "\n"),
                                "\n\nTarget cluster: quickstart\n");
   out.data = Data();
@@ -568,4 +569,4 @@ FuzzCase GenerateFuzzCase(uint64_t seed) {
   return fuzz::FuzzGenerator(seed).Build();
 }
 
-}  // namespace lir::testing
+}  // namespace lir::test

@@ -15,7 +15,7 @@
 
 #include "lir/eval/data.h"
 
-namespace lir::testing {
+namespace lir::test {
 
 /// One generated case.
 struct FuzzCase {
@@ -29,6 +29,6 @@ struct FuzzCase {
 /// A case, a pure function of `seed`.
 FuzzCase GenerateFuzzCase(uint64_t seed);
 
-}  // namespace lir::testing
+}  // namespace lir::test
 
 #endif  // LIR_TESTS_SUPPORT_EVAL_PLAN_FUZZ_GEN_H_

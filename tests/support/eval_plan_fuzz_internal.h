@@ -14,7 +14,7 @@
 #include "tests/support/eval_plan_fuzz_gen.h"
 #include "tests/support/eval_plan_fuzz_parts.h"
 
-namespace lir::testing::fuzz {
+namespace lir::test::fuzz {
 
 /// A generated subplan: its text (header at column 0) and what its parent
 /// needs to know to stay valid: the column types, whether multiplicities
@@ -102,6 +102,6 @@ class FuzzGenerator {
   std::map<std::string, int> kinds_;
 };
 
-}  // namespace lir::testing::fuzz
+}  // namespace lir::test::fuzz
 
 #endif  // LIR_TESTS_SUPPORT_EVAL_PLAN_FUZZ_INTERNAL_H_

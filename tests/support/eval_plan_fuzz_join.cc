@@ -17,7 +17,7 @@
 #include "absl/strings/str_join.h"
 #include "tests/support/eval_plan_fuzz_internal.h"
 
-namespace lir::testing::fuzz {
+namespace lir::test::fuzz {
 
 namespace {
 
@@ -328,4 +328,4 @@ Sub FuzzGenerator::DeltaJoin(int depth) {
   return out;
 }
 
-}  // namespace lir::testing::fuzz
+}  // namespace lir::test::fuzz

@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
-namespace lir::testing::fuzz {
+namespace lir::test::fuzz {
 
 std::vector<int> ColumnsOf(const Schema& schema, Type type) {
   std::vector<int> out;
@@ -409,4 +409,4 @@ void Append(Lines& out, const Lines& more) {
   out.insert(out.end(), more.begin(), more.end());
 }
 
-}  // namespace lir::testing::fuzz
+}  // namespace lir::test::fuzz

@@ -14,12 +14,12 @@
 #include "lir/eval/datum.h"
 #include "tests/support/random.h"
 
-namespace lir::testing::fuzz {
+namespace lir::test::fuzz {
 
 using Lines = std::vector<std::string>;
 
 /// The generator's random source (tests/support/random.h).
-using ::lir::testing::Dice;
+using ::lir::test::Dice;
 
 /// Column types. Every column has one, so generated expressions never
 /// compare or add values of different kinds (a type error is a round
@@ -161,6 +161,6 @@ Lines PlanBlock(const std::string& label, const MfpSpec& spec);
 Lines Indent(const Lines& lines, int spaces);
 void Append(Lines& out, const Lines& more);
 
-}  // namespace lir::testing::fuzz
+}  // namespace lir::test::fuzz
 
 #endif  // LIR_TESTS_SUPPORT_EVAL_PLAN_FUZZ_PARTS_H_

@@ -11,7 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "tests/support/eval_plan_fuzz_internal.h"
 
-namespace lir::testing::fuzz {
+namespace lir::test::fuzz {
 
 namespace {
 
@@ -354,4 +354,4 @@ Sub FuzzGenerator::LetRec(int depth) {
   return out;
 }
 
-}  // namespace lir::testing::fuzz
+}  // namespace lir::test::fuzz

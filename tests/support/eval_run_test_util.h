@@ -15,16 +15,14 @@
 #include "lir/explain/text.h"
 #include "tests/support/parse_or_die.h"
 
-namespace lir::eval::testing_util {
+namespace lir::test {
 
-inline constexpr Engine kEngines[] = {Engine::kIncremental, Engine::kSnapshot};
+inline constexpr eval::Engine kEngines[] = {eval::Engine::kIncremental,
+                                            eval::Engine::kSnapshot};
 
-inline const char* EngineName(Engine engine) {
-  return engine == Engine::kSnapshot ? "snapshot" : "incremental";
+inline const char* EngineName(eval::Engine engine) {
+  return engine == eval::Engine::kSnapshot ? "snapshot" : "incremental";
 }
-
-/// Plans are parsed with the shared helper (tests/support/parse_or_die.h).
-using ::lir::test::ParseOrDie;
 
 /// One Mfp over a one-row Constant `row` whose map makes `levels` columns,
 /// column i + 1 being `call` of column i twice (`call` is "||" for a
@@ -43,6 +41,6 @@ inline std::string DoublingPlan(int levels, const std::string& call,
                       ")\n");
 }
 
-}  // namespace lir::eval::testing_util
+}  // namespace lir::test
 
 #endif  // LIR_TESTS_SUPPORT_EVAL_RUN_TEST_UTIL_H_

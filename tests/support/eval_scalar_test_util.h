@@ -16,7 +16,10 @@
 #include "lir/node.h"
 #include "src/explain/text_primitives.h"
 
-namespace lir::eval::scalar_testing {
+namespace lir::test::scalar {
+
+// Shorthand over the evaluator's types, for tests that open lir::eval.
+using namespace ::lir::eval;  // NOLINT
 
 /// Parses `text` as a scalar expression, expecting success.
 inline ScalarExpr E(std::string_view text) {
@@ -42,6 +45,6 @@ inline MapFilterProject Mfp(std::vector<std::string> map,
   return mfp;
 }
 
-}  // namespace lir::eval::scalar_testing
+}  // namespace lir::test::scalar
 
 #endif  // LIR_TESTS_SUPPORT_EVAL_SCALAR_TEST_UTIL_H_

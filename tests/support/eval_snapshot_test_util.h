@@ -20,7 +20,10 @@
 #include "lir/explain/text.h"
 #include "tests/support/parse_or_die.h"
 
-namespace lir::eval::snapshot_testing {
+namespace lir::test::snapshot {
+
+// Shorthand over the evaluator's types, for tests that open lir::eval.
+using namespace ::lir::eval;  // NOLINT
 
 inline Datum I(int64_t v) { return Datum::Int(v); }
 inline Datum S(std::string s) { return Datum::String(std::move(s)); }
@@ -90,10 +93,10 @@ class Runner {
   Multiset contents_;
 };
 
-}  // namespace lir::eval::snapshot_testing
+}  // namespace lir::test::snapshot
 
-#define EXPECT_MS(actual, expected)                      \
-  EXPECT_EQ(::lir::eval::snapshot_testing::Show(actual), \
-            ::lir::eval::snapshot_testing::Show(expected))
+#define EXPECT_MS(actual, expected)              \
+  EXPECT_EQ(::lir::test::snapshot::Show(actual), \
+            ::lir::test::snapshot::Show(expected))
 
 #endif  // LIR_TESTS_SUPPORT_EVAL_SNAPSHOT_TEST_UTIL_H_

@@ -3,7 +3,7 @@
 
 #include "lir/recognizer/fused_set_difference.h"
 
-namespace lir {
+namespace lir::test {
 
 std::string ExpectedDeclineCode(ExceptVariant variant) {
   // The codes come from the pass's own name table, so a renamed code cannot
@@ -26,4 +26,4 @@ std::string ExpectedDeclineCode(ExceptVariant variant) {
   return "";
 }
 
-}  // namespace lir
+}  // namespace lir::test

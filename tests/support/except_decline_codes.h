@@ -10,12 +10,12 @@
 
 #include "tests/support/plan_generator.h"
 
-namespace lir {
+namespace lir::test {
 
 /// The decline code ../shared/reference/SEMANTICS.md 4.2 assigns to `variant`
 /// ("" for kFires).
 std::string ExpectedDeclineCode(ExceptVariant variant);
 
-}  // namespace lir
+}  // namespace lir::test
 
 #endif  // LIR_TESTS_SUPPORT_EXCEPT_DECLINE_CODES_H_

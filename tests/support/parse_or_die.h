@@ -1,10 +1,15 @@
-// The one helper tests read plan text with: ParseOrDie (either EXPLAIN
-// syntax, told apart by explain::ParseText). A parse error fails the
-// calling test and yields an empty document, so the test goes on to report
-// what else is wrong instead of crashing.
+// How tests read plans: ParseOrDie for a text the test holds (either
+// EXPLAIN syntax, told apart by explain::ParseText), and the named plan
+// fixtures of testdata/plans/ that tests share instead of pasting them. A
+// parse error fails the calling test and yields an empty document, so the
+// test goes on to report what else is wrong instead of crashing.
 #ifndef LIR_TESTS_SUPPORT_PARSE_OR_DIE_H_
 #define LIR_TESTS_SUPPORT_PARSE_OR_DIE_H_
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -21,6 +26,27 @@ inline Document ParseOrDie(std::string_view text) {
   absl::StatusOr<Document> doc = explain::ParseText(text);
   EXPECT_TRUE(doc.ok()) << doc.status() << "\n" << text;
   return doc.ok() ? *std::move(doc) : Document{};
+}
+
+/// The path of testdata/plans/`name` in the source tree.
+inline std::filesystem::path FixturePath(std::string_view name) {
+  return std::filesystem::path(LIR_SOURCE_DIR) / "testdata" / "plans" /
+         std::string(name);
+}
+
+/// The bytes of the fixture `name` (`except.plan`, ...); a missing fixture
+/// fails the calling test and yields "".
+inline std::string FixtureText(std::string_view name) {
+  std::ifstream in(FixturePath(name), std::ios::binary);
+  EXPECT_TRUE(in.good()) << "no plan fixture " << FixturePath(name);
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+/// The fixture `name`, parsed (ParseOrDie).
+inline Document FixtureOrDie(std::string_view name) {
+  return ParseOrDie(FixtureText(name));
 }
 
 }  // namespace lir::test

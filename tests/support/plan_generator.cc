@@ -10,22 +10,22 @@
 #include "lir/plan_builder.h"
 #include "tests/support/plan_generator_parts.h"
 
-namespace lir {
+namespace lir::test {
 namespace {
 
-using plan_generator_internal::Catalog;
-using plan_generator_internal::DistinctOp;
-using plan_generator_internal::Global;
-using plan_generator_internal::Iota;
-using plan_generator_internal::IsNotNull;
-using plan_generator_internal::JoinDraft;
-using plan_generator_internal::JoinInput;
-using plan_generator_internal::kMaxArity;
-using plan_generator_internal::MakeGet;
-using plan_generator_internal::Parts;
-using plan_generator_internal::PrefixProjection;
-using plan_generator_internal::RawOnly;
-using plan_generator_internal::Rng;
+using test::plan_gen::Catalog;
+using test::plan_gen::DistinctOp;
+using test::plan_gen::Global;
+using test::plan_gen::Iota;
+using test::plan_gen::IsNotNull;
+using test::plan_gen::JoinDraft;
+using test::plan_gen::JoinInput;
+using test::plan_gen::kMaxArity;
+using test::plan_gen::MakeGet;
+using test::plan_gen::Parts;
+using test::plan_gen::PrefixProjection;
+using test::plan_gen::RawOnly;
+using test::plan_gen::Rng;
 
 /// A local binding visible to the hole being filled.
 struct Binding {
@@ -661,4 +661,4 @@ Document WrapInDocument(NodePtr plan, std::string target_cluster) {
   return doc;
 }
 
-}  // namespace lir
+}  // namespace lir::test

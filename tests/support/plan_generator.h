@@ -13,7 +13,7 @@
 #include "lir/node.h"
 #include "lir/validate.h"
 
-namespace lir {
+namespace lir::test {
 
 /// The overall form of a generated plan.
 enum class PlanShape {
@@ -98,6 +98,6 @@ GeneratedPlan GeneratePlan(const PlanGeneratorOptions& options);
 Document WrapInDocument(NodePtr plan,
                         std::string target_cluster = "quickstart");
 
-}  // namespace lir
+}  // namespace lir::test
 
 #endif  // LIR_TESTS_SUPPORT_PLAN_GENERATOR_H_

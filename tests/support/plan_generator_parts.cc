@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "lir/plan_builder.h"
 
-namespace lir::plan_generator_internal {
+namespace lir::test::plan_gen {
 namespace {
 
 constexpr const char* kColumnNames[] = {"a",  "b",    "c",     "d",   "e",
@@ -535,4 +535,4 @@ JoinDraft Parts::RandomDeltaJoin(int arity, int inputs) {
   return draft;
 }
 
-}  // namespace lir::plan_generator_internal
+}  // namespace lir::test::plan_gen

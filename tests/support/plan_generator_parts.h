@@ -16,13 +16,13 @@
 #include "lir/scalar.h"
 #include "tests/support/random.h"
 
-namespace lir::plan_generator_internal {
+namespace lir::test::plan_gen {
 
 /// Widest collection the generator makes.
 inline constexpr int kMaxArity = 6;
 
 /// The generator's random source (tests/support/random.h).
-using ::lir::testing::Rng;
+using ::lir::test::Rng;
 
 /// A global collection of the catalog.
 struct Global {
@@ -138,6 +138,6 @@ class Parts {
   double name_probability_;
 };
 
-}  // namespace lir::plan_generator_internal
+}  // namespace lir::test::plan_gen
 
 #endif  // LIR_TESTS_SUPPORT_PLAN_GENERATOR_PARTS_H_

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-namespace lir::testing {
+namespace lir::test {
 
 /// Probabilities as doubles and inclusive ranges: the node-tree generator
 /// (plan_generator.h) and the recognizer's property test.
@@ -74,6 +74,6 @@ class Dice {
   std::mt19937_64 engine_;
 };
 
-}  // namespace lir::testing
+}  // namespace lir::test
 
 #endif  // LIR_TESTS_SUPPORT_RANDOM_H_

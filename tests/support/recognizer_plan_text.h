@@ -17,9 +17,10 @@
 #include "lir/recognizer/fused_set_difference.h"
 #include "lir/recognizer/optimize.h"
 #include "tests/support/parse_or_die.h"
+#include "tests/support/plan_text_gen.h"
 #include "tests/support/recognizer_test_util.h"
 
-namespace lir::recognizer_testing {
+namespace lir::test::recognizer {
 
 // ---- building plan text -----------------------------------------------------
 
@@ -35,7 +36,7 @@ inline std::string Indent(absl::string_view block, int spaces) {
 
 // A one-object document around `plan` (at column 0).
 inline std::string Doc(absl::string_view plan) {
-  return absl::StrCat("Explained Query:\n", Indent(plan, 2),
+  return absl::StrCat(test::kQueryHeader, Indent(plan, 2),
                       "\nTarget cluster: quickstart\n");
 }
 
@@ -166,6 +167,6 @@ inline void ExpectFires(const std::string& text,
 inline const std::string kA = Indexed("a");
 inline const std::string kB = Indexed("b");
 
-}  // namespace lir::recognizer_testing
+}  // namespace lir::test::recognizer
 
 #endif  // LIR_TESTS_SUPPORT_RECOGNIZER_PLAN_TEXT_H_

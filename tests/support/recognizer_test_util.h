@@ -16,7 +16,7 @@
 #include "lir/recognizer/optimize.h"
 #include "lir/validate.h"
 
-namespace lir::recognizer_testing {
+namespace lir::test::recognizer {
 
 /// The features with only `enable_fused_set_difference` set as given.
 inline OptimizerFeatures FusedFeatures(bool enabled) {
@@ -86,6 +86,6 @@ inline std::string WellFormedProblems(const Document& doc,
   return "";
 }
 
-}  // namespace lir::recognizer_testing
+}  // namespace lir::test::recognizer
 
 #endif  // LIR_TESTS_SUPPORT_RECOGNIZER_TEST_UTIL_H_

@@ -3,7 +3,7 @@
 #ifndef LIR_TESTS_SUPPORT_SANITIZERS_H_
 #define LIR_TESTS_SUPPORT_SANITIZERS_H_
 
-namespace lir::testing_util {
+namespace lir::test {
 
 /// True under a sanitizer: its allocator reserves far more address space
 /// than `ulimit -v` allows, reports an allocation it cannot serve instead
@@ -23,6 +23,6 @@ inline constexpr bool kSanitized =
     false;
 #endif
 
-}  // namespace lir::testing_util
+}  // namespace lir::test
 
 #endif  // LIR_TESTS_SUPPORT_SANITIZERS_H_

@@ -1,8 +1,8 @@
 // Test helpers for json_test.cc (split out to keep files short): structural
 // equality of documents (the op structs have no operator==) and hand-built
 // documents that use every node kind and optional field.
-#ifndef LIR_TESTS_JSON_TEST_UTIL_H_
-#define LIR_TESTS_JSON_TEST_UTIL_H_
+#ifndef LIR_TESTS_SUPPORT_JSON_TEST_UTIL_H_
+#define LIR_TESTS_SUPPORT_JSON_TEST_UTIL_H_
 
 #include <string>
 #include <tuple>
@@ -15,7 +15,7 @@
 #include "lir/document.h"
 #include "lir/node.h"
 
-namespace lir::json_test_util {
+namespace lir::test::json_plan {
 
 // ---- Structural equality
 // ------------------------------------------------------
@@ -520,6 +520,6 @@ inline Document FullDocument() {
   return doc;
 }
 
-}  // namespace lir::json_test_util
+}  // namespace lir::test::json_plan
 
-#endif  // LIR_TESTS_JSON_TEST_UTIL_H_
+#endif  // LIR_TESTS_SUPPORT_JSON_TEST_UTIL_H_
