@@ -24,26 +24,22 @@
 namespace lir::interp {
 namespace {
 
-using ::lir::test::GeneratedPlan;
-using ::lir::test::GeneratePlan;
-using ::lir::test::PlanGeneratorOptions;
-using ::lir::test::PlanShape;
-using ::lir::test::WrapInDocument;
-
-GeneratedPlan Generate(uint64_t seed, size_t nodes, PlanShape shape) {
-  PlanGeneratorOptions options;
+test::GeneratedPlan Generate(uint64_t seed, size_t nodes,
+                             test::PlanShape shape) {
+  test::PlanGeneratorOptions options;
   options.seed = seed;
   options.node_count = nodes;
   options.shape = shape;
-  return GeneratePlan(options);
+  return test::GeneratePlan(options);
 }
 
 TEST(GeneratedPlans, ArityAgreesWithValidate) {
   size_t compared = 0;
-  for (PlanShape shape : {PlanShape::kMixed, PlanShape::kDeepChain,
-                          PlanShape::kWideUnion, PlanShape::kLetChain}) {
+  for (test::PlanShape shape :
+       {test::PlanShape::kMixed, test::PlanShape::kDeepChain,
+        test::PlanShape::kWideUnion, test::PlanShape::kLetChain}) {
     for (uint64_t seed = 1; seed <= 6; ++seed) {
-      GeneratedPlan generated = Generate(seed, 2000, shape);
+      test::GeneratedPlan generated = Generate(seed, 2000, shape);
       absl::StatusOr<std::map<LirId, std::optional<int>>> inferred =
           InferArities(*generated.plan, generated.validate_options);
       ASSERT_TRUE(inferred.ok()) << inferred.status();
@@ -62,8 +58,8 @@ TEST(GeneratedPlans, ArityAgreesWithValidate) {
 }
 
 TEST(GeneratedPlans, EveryAnalysisCoversEveryNode) {
-  GeneratedPlan generated = Generate(7, 5000, PlanShape::kMixed);
-  Document doc = WrapInDocument(std::move(generated.plan));
+  test::GeneratedPlan generated = Generate(7, 5000, test::PlanShape::kMixed);
+  Document doc = test::WrapInDocument(std::move(generated.plan));
   AnalysisInputs inputs;
   inputs.global_arity = generated.validate_options.global_arity;
   absl::StatusOr<DocumentAnalysis> analysis =
@@ -111,17 +107,17 @@ TEST(GeneratedPlans, FusedSetDifferenceKeepsRootResults) {
   features.enable_fused_set_difference = true;
   int fired = 0;
   for (uint64_t seed = 1; seed <= 25; ++seed) {
-    PlanGeneratorOptions options;
+    test::PlanGeneratorOptions options;
     options.seed = seed;
     options.node_count = 300 + 40 * seed;
     options.except_candidates = 3;
     options.except_fire_fraction = 0.7;
-    GeneratedPlan generated = GeneratePlan(options);
+    test::GeneratedPlan generated = test::GeneratePlan(options);
     std::set<std::string> globals;
     for (const auto& [name, arity] : generated.validate_options.global_arity) {
       globals.insert(name);
     }
-    Document doc = WrapInDocument(std::move(generated.plan));
+    Document doc = test::WrapInDocument(std::move(generated.plan));
     absl::StatusOr<OptimizeResult> result = Optimize(Clone(doc), features);
     ASSERT_TRUE(result.ok()) << result.status();
     int fired_here = 0;
@@ -141,13 +137,13 @@ TEST(GeneratedPlans, FusedSetDifferenceKeepsRootResults) {
 // The same property at the fused node itself: a SetDifference keeps the
 // Threshold's arity, monotonicity and forms.
 TEST(GeneratedPlans, FusedNodeKeepsTheThresholdsResults) {
-  PlanGeneratorOptions options;
+  test::PlanGeneratorOptions options;
   options.seed = 3;
   options.node_count = 3000;
   options.except_candidates = 12;
   options.except_fire_fraction = 1.0;
-  GeneratedPlan generated = GeneratePlan(options);
-  Document doc = WrapInDocument(std::move(generated.plan));
+  test::GeneratedPlan generated = test::GeneratePlan(options);
+  Document doc = test::WrapInDocument(std::move(generated.plan));
   AnalysisInputs inputs;
   inputs.global_arity = generated.validate_options.global_arity;
   const AnnotationFields fields{false, true, true, true};

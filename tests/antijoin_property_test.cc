@@ -23,6 +23,7 @@
 #include "lir/recognizer/antijoin.h"
 #include "lir/recognizer/optimize.h"
 #include "tests/support/candidate_plan_generator.h"
+#include "tests/support/random.h"
 #include "tests/support/recognizer_test_util.h"
 
 namespace lir {
@@ -32,12 +33,7 @@ using test::Expected;
 using test::GeneratedCase;
 using test::recognizer::WellFormedProblems;
 
-uint64_t EnvOr(const char* name, uint64_t fallback) {
-  const char* value = std::getenv(name);
-  uint64_t parsed = 0;
-  if (value != nullptr && absl::SimpleAtoi(value, &parsed)) return parsed;
-  return fallback;
-}
+using ::lir::test::EnvOr;
 
 // A catalog that keys every global collection on its first column: the
 // plans are never run, so any key will do, and keyed arms let the antijoin

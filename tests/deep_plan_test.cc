@@ -22,12 +22,6 @@
 namespace lir {
 namespace {
 
-using ::lir::test::GeneratedPlan;
-using ::lir::test::GeneratePlan;
-using ::lir::test::PlanGeneratorOptions;
-using ::lir::test::PlanShape;
-using ::lir::test::WrapInDocument;
-
 using explain::ParseText;
 using explain::PrintText;
 using explain::ReadJson;
@@ -121,7 +115,7 @@ TEST(DeepPlanTest, ValidateSeesTheBottomOfADeepChain) {
 // (ii) A Negate chain 100,000 deep built in memory: validates and goes
 // through JSON unchanged.
 TEST(DeepPlanTest, HundredThousandNegateChainThroughJson) {
-  Document doc = WrapInDocument(NegateChain(kDeep));
+  Document doc = test::WrapInDocument(NegateChain(kDeep));
   ASSERT_TRUE(Validate(doc, GlobalT(1)).ok()) << Validate(doc, GlobalT(1));
 
   std::string json = WriteJson(doc);
@@ -139,7 +133,7 @@ TEST(DeepPlanTest, HundredThousandNegateChainThroughJson) {
 // (ii) Text of a 3,000-deep Negate chain: exactly the expected bytes, and
 // back.
 TEST(DeepPlanTest, ThreeThousandNegateChainThroughText) {
-  Document doc = WrapInDocument(NegateChain(kTextDeep));
+  Document doc = test::WrapInDocument(NegateChain(kTextDeep));
   std::string text = PrintText(doc);
   ASSERT_EQ(text, NegateChainText(kTextDeep));
   absl::StatusOr<Document> parsed = ParseText(text);
@@ -151,11 +145,11 @@ TEST(DeepPlanTest, ThreeThousandNegateChainThroughText) {
 // The generator's deep chain mixes ArrangeBy, Threshold, Mfp and Negate,
 // whose attribute lines interleave with the nesting.
 TEST(DeepPlanTest, ThreeThousandMixedChainThroughText) {
-  PlanGeneratorOptions options;
-  options.shape = PlanShape::kDeepChain;
+  test::PlanGeneratorOptions options;
+  options.shape = test::PlanShape::kDeepChain;
   options.node_count = kTextDeep;
-  GeneratedPlan generated = GeneratePlan(options);
-  Document doc = WrapInDocument(std::move(generated.plan));
+  test::GeneratedPlan generated = test::GeneratePlan(options);
+  Document doc = test::WrapInDocument(std::move(generated.plan));
   ASSERT_TRUE(Validate(doc, generated.validate_options).ok());
   std::string text = PrintText(doc);
   absl::StatusOr<Document> parsed = ParseText(text);
@@ -206,17 +200,18 @@ bool RoundTripAll(const Document& doc, const ValidateOptions& options,
 
 void* RunOnSmallStack(void* arg) {
   auto* run = static_cast<SmallStackRun*>(arg);
-  for (PlanShape shape : {PlanShape::kDeepChain, PlanShape::kLetChain}) {
-    PlanGeneratorOptions options;
+  for (test::PlanShape shape :
+       {test::PlanShape::kDeepChain, test::PlanShape::kLetChain}) {
+    test::PlanGeneratorOptions options;
     options.shape = shape;
     // The Let chain's IR depth is half its node count.
     options.node_count =
-        shape == PlanShape::kLetChain ? 2 * kTextDeep + 1 : kTextDeep;
-    GeneratedPlan generated = GeneratePlan(options);
-    Document doc = WrapInDocument(std::move(generated.plan));
+        shape == test::PlanShape::kLetChain ? 2 * kTextDeep + 1 : kTextDeep;
+    test::GeneratedPlan generated = test::GeneratePlan(options);
+    Document doc = test::WrapInDocument(std::move(generated.plan));
     bool ok = RoundTripAll(doc, generated.validate_options, run->error);
-    (shape == PlanShape::kDeepChain ? run->chain_round_trips
-                                    : run->lets_round_trip) = ok;
+    (shape == test::PlanShape::kDeepChain ? run->chain_round_trips
+                                          : run->lets_round_trip) = ok;
     if (!ok) break;
   }
   return nullptr;
@@ -238,10 +233,10 @@ TEST(DeepPlanTest, ThreeThousandLevelsOnA256KiBStack) {
 // (iv) A Union of 999,999 inputs: counted, validated and destroyed.
 TEST(DeepPlanTest, MillionNodeWideUnionDestroys) {
   constexpr size_t kWide = 1'000'000;
-  PlanGeneratorOptions options;
-  options.shape = PlanShape::kWideUnion;
+  test::PlanGeneratorOptions options;
+  options.shape = test::PlanShape::kWideUnion;
   options.node_count = kWide;
-  GeneratedPlan generated = GeneratePlan(options);
+  test::GeneratedPlan generated = test::GeneratePlan(options);
   ASSERT_TRUE(generated.plan->Is<UnionOp>());
   EXPECT_EQ(generated.plan->inputs.size(), kWide - 1);
   EXPECT_EQ(CountNodes(*generated.plan), kWide);

@@ -23,16 +23,12 @@
 #include "lir/explain/text.h"
 #include "lir/validate.h"
 #include "tests/support/eval_plan_fuzz_gen.h"
+#include "tests/support/random.h"
 
 namespace lir {
 namespace {
 
-uint64_t EnvOr(const char* name, uint64_t fallback) {
-  const char* value = std::getenv(name);
-  uint64_t parsed = 0;
-  if (value != nullptr && absl::SimpleAtoi(value, &parsed)) return parsed;
-  return fallback;
-}
+using ::lir::test::EnvOr;
 
 struct Config {
   const char* name;

@@ -32,16 +32,12 @@
 #include "lir/recognizer/optimize.h"
 #include "lir/validate.h"
 #include "tests/support/eval_case_gen.h"
+#include "tests/support/random.h"
 
 namespace lir {
 namespace {
 
-uint64_t EnvOr(const char* name, uint64_t fallback) {
-  const char* value = std::getenv(name);
-  uint64_t parsed = 0;
-  if (value != nullptr && absl::SimpleAtoi(value, &parsed)) return parsed;
-  return fallback;
-}
+using ::lir::test::EnvOr;
 
 // Which rewrites a configuration turns on.
 enum class Rewrites { kOff, kFused, kAntiJoin, kBoth };

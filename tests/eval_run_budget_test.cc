@@ -16,6 +16,7 @@
 #include "lir/explain/text.h"
 #include "src/explain/json_locate.h"
 #include "tests/support/eval_run_test_util.h"
+#include "tests/support/parse_or_die.h"
 
 namespace lir::eval {
 namespace {
@@ -23,6 +24,8 @@ namespace {
 using ::lir::test::ParseOrDie;
 using test::EngineName;
 using test::kEngines;
+using test::OptionsFor;
+using test::RunError;
 
 InputData Data(const std::string& json) {
   absl::StatusOr<InputData> data = ParseInputData(json, "data.json");
@@ -48,18 +51,14 @@ std::vector<uint64_t> Rounds(const RunResult& result, size_t object = 0) {
 
 // ---------------------------------------------------------- Round skipping
 
-constexpr char kGetT[] =
-    "materialize.public.mv:\n"
-    "  Get::Collection materialize.public.t\n"
-    "    raw=true\n";
+std::string GetTPlan() { return test::FixtureText("mv_get_t.plan"); }
 
 TEST(RunRounds, AnUpdateFarAwayIsOneStepNotAHundredMillion) {
-  const Document doc = ParseOrDie(kGetT);
+  const Document doc = ParseOrDie(GetTPlan());
   const InputData data = Data(R"({"collections": {"materialize.public.t":
       {"arity": 1, "updates": [[[1], 0, 1], [[2], 100000000, 1]]}}})");
   for (Engine engine : kEngines) {
-    RunOptions options;
-    options.engine = engine;
+    RunOptions options = OptionsFor(engine);
     absl::StatusOr<RunResult> run = RunDocument(doc, data, options);
     ASSERT_TRUE(run.ok()) << run.status();
     EXPECT_EQ(run->rounds_stepped, 2u) << EngineName(engine);
@@ -79,17 +78,11 @@ TEST(RunRounds, AnUpdateFarAwayIsOneStepNotAHundredMillion) {
 TEST(RunRounds, RoundsWhereATemporalBoundExpiresAreStillRun) {
   // (10, 5) is present from round 0 until round 5, a round with no update
   // in the data: skipping it would keep the row until round 1000.
-  const Document doc = ParseOrDie(
-      "materialize.public.mv:\n"
-      "  Get::Collection materialize.public.t\n"
-      "    project=(#0)\n"
-      "    TemporalFilter: mz_now() < #1\n"
-      "    raw=true\n");
+  const Document doc = test::FixtureOrDie("mv_temporal_filter_t.plan");
   const InputData data = Data(R"({"collections": {"materialize.public.t":
       {"arity": 2, "updates": [[[10, 5], 0, 1], [[20, 2000], 1000, 1]]}}})");
   for (Engine engine : kEngines) {
-    RunOptions options;
-    options.engine = engine;
+    RunOptions options = OptionsFor(engine);
     absl::StatusOr<RunResult> run = RunDocument(doc, data, options);
     ASSERT_TRUE(run.ok()) << run.status();
     // Round 2000 (the second row expires) comes after the data's last.
@@ -105,7 +98,7 @@ TEST(RunRounds, RoundsWhereATemporalBoundExpiresAreStillRun) {
 }
 
 TEST(RunRounds, LastRoundStopsTheRun) {
-  const Document doc = ParseOrDie(kGetT);
+  const Document doc = ParseOrDie(GetTPlan());
   const InputData data = Data(R"({"collections": {"materialize.public.t":
       {"arity": 1, "updates": [[[1], 0, 1], [[2], 7, 1], [[3], 9, 1]]}}})");
   RunOptions options;
@@ -119,7 +112,7 @@ TEST(RunRounds, ARunHoldsChangesNotContentsPerRound) {
   // 1,000 rows at round 0, then 200 rounds adding one row each: a run that
   // kept each round's contents would hold 1,000 x 200 rows; one that keeps
   // changes holds 1,200, and the contents are replayed from them.
-  const Document doc = ParseOrDie(kGetT);
+  const Document doc = ParseOrDie(GetTPlan());
   InputData data;
   InputCollection& t = data.collections["materialize.public.t"];
   t.arity = 1;
@@ -129,8 +122,7 @@ TEST(RunRounds, ARunHoldsChangesNotContentsPerRound) {
     t.updates.push_back({{Datum::Int(-r)}, static_cast<uint64_t>(r), 1});
   }
   for (const Engine engine : {Engine::kIncremental, Engine::kSnapshot}) {
-    RunOptions options;
-    options.engine = engine;
+    RunOptions options = OptionsFor(engine);
     absl::StatusOr<RunResult> run = RunDocument(doc, data, options);
     ASSERT_TRUE(run.ok()) << run.status();
     size_t held = 0;
@@ -148,21 +140,16 @@ TEST(RunRounds, ARunHoldsChangesNotContentsPerRound) {
 
 // ---------------------------------------------------------------- Budgets
 
-constexpr char kSeries[] =
-    "materialize.public.mv:\n"
-    "  FlatMap generate_series(1, #0, 1)\n"
-    "    Get::Collection materialize.public.t\n"
-    "      raw=true\n";
+std::string SeriesPlan() { return test::FixtureText("mv_series.plan"); }
 
 TEST(RunBudgets, RowsPerRoundEndTheRunNamingTheOperator) {
   // Four rows of 1000 each: 4000 rows, in one round, of one FlatMap.
-  const Document doc = ParseOrDie(kSeries);
+  const Document doc = ParseOrDie(SeriesPlan());
   const InputData data = Data(R"({"collections": {"materialize.public.t":
       {"arity": 1, "updates": [[[1000], 0, 1], [[1001], 0, 1], [[1002], 0, 1],
                                [[1003], 0, 1]]}}})");
   for (Engine engine : kEngines) {
-    RunOptions options;
-    options.engine = engine;
+    RunOptions options = OptionsFor(engine);
     options.max_rows_per_round = 3999;
     absl::StatusOr<RunResult> run = RunDocument(doc, data, options);
     ASSERT_TRUE(run.ok()) << run.status();
@@ -183,17 +170,7 @@ TEST(RunBudgets, RowsPerRoundEndTheRunNamingTheOperator) {
 TEST(RunBudgets, AJoinThatMultipliesRowsStopsAtTheBudget) {
   // 30 rows joined with the same 30 rows on a column where all are 0: 900
   // rows.
-  const Document doc = ParseOrDie(
-      "materialize.public.mv:\n"
-      "  Join::Linear\n"
-      "    linear_stage[0]\n"
-      "      lookup={ relation=1, key=[#1] }\n"
-      "      stream={ key=[#1], thinning=(#0) }\n"
-      "    source={ relation=0, raw }\n"
-      "    Get::Collection materialize.public.t\n"
-      "      raw=true\n"
-      "    Get::Collection materialize.public.t\n"
-      "      raw=true\n");
+  const Document doc = test::FixtureOrDie("mv_self_join_t.plan");
   std::string updates;
   for (int i = 0; i < 30; ++i) {
     if (i > 0) updates += ", ";
@@ -203,8 +180,7 @@ TEST(RunBudgets, AJoinThatMultipliesRowsStopsAtTheBudget) {
       R"({"collections": {"materialize.public.t": {"arity": 2, "updates": [)" +
       updates + "]}}}");
   for (Engine engine : kEngines) {
-    RunOptions options;
-    options.engine = engine;
+    RunOptions options = OptionsFor(engine);
     options.max_rows_per_round = 899;
     absl::StatusOr<RunResult> run = RunDocument(doc, data, options);
     ASSERT_TRUE(run.ok()) << run.status();
@@ -220,25 +196,14 @@ TEST(RunBudgets, AJoinThatMultipliesRowsStopsAtTheBudget) {
   }
 }
 
-constexpr char kOscillating[] =
-    "materialize.public.mv:\n"
-    "  With Mutually Recursive\n"
-    "    cte l0 =\n"
-    "      Negate\n"
-    "        Union\n"
-    "          Constant\n"
-    "            - (1)\n"
-    "          Get::PassArrangements l0\n"
-    "            raw=true\n"
-    "  Return\n"
-    "    Get::PassArrangements l0\n"
-    "      raw=true\n";
+std::string OscillatingPlan() {
+  return test::FixtureText("mv_letrec_oscillating.plan");
+}
 
 TEST(RunBudgets, ALetRecThatNeverConvergesStopsAtMaxIterations) {
-  const Document doc = ParseOrDie(kOscillating);
+  const Document doc = ParseOrDie(OscillatingPlan());
   for (Engine engine : kEngines) {
-    RunOptions options;
-    options.engine = engine;
+    RunOptions options = OptionsFor(engine);
     options.max_iterations = 7;
     absl::StatusOr<RunResult> run = RunDocument(doc, InputData{}, options);
     ASSERT_TRUE(run.ok()) << run.status();
@@ -255,29 +220,9 @@ TEST(RunBudgets, ALetRecThatNeverConvergesStopsAtMaxIterations) {
 TEST(RunBudgets, ALetRecThatConvergesWithinTheLimitRuns) {
   // l0 = {1} ∪ (l0 + 1 where < 5): five rows after five changing iterations
   // and one that changes nothing.
-  const Document doc = ParseOrDie(
-      "materialize.public.mv:\n"
-      "  With Mutually Recursive\n"
-      "    cte l0 =\n"
-      "      Reduce::Distinct\n"
-      "        key_plan=id\n"
-      "        val_plan\n"
-      "          project=()\n"
-      "        Union\n"
-      "          Constant\n"
-      "            - (1)\n"
-      "          Mfp\n"
-      "            project=(#1)\n"
-      "            filter=((#1 < 6))\n"
-      "            map=((#0 + 1))\n"
-      "            Get::PassArrangements l0\n"
-      "              raw=true\n"
-      "  Return\n"
-      "    Get::PassArrangements l0\n"
-      "      raw=true\n");
+  const Document doc = test::FixtureOrDie("mv_letrec_converges.plan");
   for (Engine engine : kEngines) {
-    RunOptions options;
-    options.engine = engine;
+    RunOptions options = OptionsFor(engine);
     options.max_iterations = 5;
     absl::StatusOr<RunResult> run = RunDocument(doc, InputData{}, options);
     ASSERT_TRUE(run.ok()) << run.status();
@@ -291,7 +236,7 @@ TEST(RunBudgets, ALetRecThatConvergesWithinTheLimitRuns) {
 }
 
 TEST(RunBudgets, ZeroIsNotABudget) {
-  const Document doc = ParseOrDie(kGetT);
+  const Document doc = ParseOrDie(GetTPlan());
   RunOptions options;
   options.max_rows_per_round = 0;
   EXPECT_EQ(RunDocument(doc, InputData{}, options).status().code(),
@@ -305,14 +250,7 @@ TEST(RunBudgets, ZeroIsNotABudget) {
 // ------------------------------------------------ Data the document computes
 
 TEST(RunData, DataForAnObjectOfTheDocumentIsAnErrorLocatedInTheData) {
-  const Document doc = ParseOrDie(
-      "materialize.public.mv:\n"
-      "  Get::Collection materialize.public.t\n"
-      "    raw=true\n"
-      "\n"
-      "materialize.public.mv2:\n"
-      "  Get::Collection materialize.public.mv\n"
-      "    raw=true\n");
+  const Document doc = test::FixtureOrDie("mv_two_objects.plan");
   const InputData data = Data(
       "{\"collections\": {\n"
       "  \"materialize.public.t\": {\"arity\": 1, \"updates\": []},\n"
@@ -328,15 +266,14 @@ TEST(RunData, DataForAnObjectOfTheDocumentIsAnErrorLocatedInTheData) {
 }
 
 TEST(RunData, ARunGivenTheDataTakesTheRowsItReadsAndGivesTheSameResult) {
-  const Document doc = ParseOrDie(kGetT);
+  const Document doc = ParseOrDie(GetTPlan());
   const std::string json = R"({"collections": {
       "materialize.public.t": {"arity": 1, "updates": [[[1], 0, 1],
           [[2], 3, 1], [[1], 5, -1]]},
       "materialize.public.u": {"arity": 1, "updates": [[[9], 7, 1]]}}})";
   for (Engine engine : kEngines) {
     SCOPED_TRACE(EngineName(engine));
-    RunOptions options;
-    options.engine = engine;
+    RunOptions options = OptionsFor(engine);
     const InputData kept = Data(json);
     absl::StatusOr<RunResult> copied = RunDocument(doc, kept, options);
     ASSERT_TRUE(copied.ok()) << copied.status();

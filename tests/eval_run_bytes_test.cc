@@ -15,6 +15,7 @@
 #include "lir/eval/run.h"
 #include "lir/explain/text.h"
 #include "tests/support/eval_run_test_util.h"
+#include "tests/support/parse_or_die.h"
 
 namespace lir::eval {
 namespace {
@@ -23,43 +24,20 @@ using ::lir::test::ParseOrDie;
 using test::DoublingPlan;
 using test::EngineName;
 using test::kEngines;
-
-// The run's error, or "" when it ran to the end.
-std::string RunError(const Document& doc, const InputData& data,
-                     const RunOptions& options) {
-  absl::StatusOr<RunResult> run = RunDocument(doc, data, options);
-  EXPECT_TRUE(run.ok()) << run.status();
-  return run.ok() ? run->error.value_or("") : run.status().ToString();
-}
+using test::OptionsFor;
+using test::RunError;
 
 // l0 = distinct({1} + (l0 + 1)): one more row every iteration, forever.
-constexpr char kGrowing[] =
-    "materialize.public.mv:\n"
-    "  With Mutually Recursive\n"
-    "    cte l0 =\n"
-    "      Reduce::Distinct\n"
-    "        key_plan=id\n"
-    "        val_plan\n"
-    "          project=()\n"
-    "        Union\n"
-    "          Constant\n"
-    "            - (1)\n"
-    "          Mfp\n"
-    "            project=(#1)\n"
-    "            map=((#0 + 1))\n"
-    "            Get::PassArrangements l0\n"
-    "              raw=true\n"
-    "  Return\n"
-    "    Get::PassArrangements l0\n"
-    "      raw=true\n";
+std::string GrowingPlan() {
+  return test::FixtureText("mv_letrec_growing.plan");
+}
 
 TEST(RunWork, ALetRecThatGrowsEveryIterationEndsAtTheWorkLimit) {
   // Under the iteration limit alone its work is quadratic in iterations:
   // the work limit counts every row of every iteration.
-  const Document doc = ParseOrDie(kGrowing);
+  const Document doc = ParseOrDie(GrowingPlan());
   for (Engine engine : kEngines) {
-    RunOptions options;
-    options.engine = engine;
+    RunOptions options = OptionsFor(engine);
     options.max_work = 5000;
     const std::string error = RunError(doc, InputData{}, options);
     EXPECT_TRUE(absl::StrContains(
@@ -81,10 +59,7 @@ TEST(RunWork, ALetRecThatGrowsEveryIterationEndsAtTheWorkLimit) {
 TEST(RunWork, WorkIsCountedOverEveryRound) {
   // One row per round through one Get: 3 rounds are 3 rows of work (the
   // incremental engine) or 1 + 2 + 3 (the snapshot engine recomputes).
-  const Document doc = ParseOrDie(
-      "materialize.public.mv:\n"
-      "  Get::Collection materialize.public.t\n"
-      "    raw=true\n");
+  const Document doc = test::FixtureOrDie("mv_get_t.plan");
   InputData data;
   InputCollection& t = data.collections["materialize.public.t"];
   t.arity = 1;
@@ -109,8 +84,7 @@ TEST(RunValueBytes, DoublingAStringEndsAtTheValueLimitNotInMemory) {
   // Each map column doubles the one before: 2^40 bytes at the end.
   const Document doc = ParseOrDie(DoublingPlan(40, "||", "\"ab\""));
   for (Engine engine : kEngines) {
-    RunOptions options;
-    options.engine = engine;
+    RunOptions options = OptionsFor(engine);
     const std::string error = RunError(doc, InputData{}, options);
     // 2 bytes doubled 25 times is 64 MiB, the default; 26 times passes it.
     EXPECT_TRUE(absl::StrContains(
@@ -132,8 +106,7 @@ TEST(RunValueBytes, NestedCopiesCountWhatTheyStandFor) {
   // 2^40 elements: the value limit counts the latter.
   const Document doc = ParseOrDie(DoublingPlan(40, "row", "1"));
   for (Engine engine : kEngines) {
-    RunOptions options;
-    options.engine = engine;
+    RunOptions options = OptionsFor(engine);
     options.max_value_bytes = 1 << 20;
     const std::string error = RunError(doc, InputData{}, options);
     EXPECT_TRUE(absl::StrContains(error,
@@ -146,17 +119,7 @@ TEST(RunValueBytes, NestedCopiesCountWhatTheyStandFor) {
 TEST(RunBytesPerRound, WideRowsEndTheOperatorAtTheByteLimit) {
   // 30 rows of a 1,000-byte string joined with themselves on a constant
   // column: 900 rows of about 2,000 bytes, counted before they are made.
-  const Document doc = ParseOrDie(
-      "materialize.public.mv:\n"
-      "  Join::Linear\n"
-      "    linear_stage[0]\n"
-      "      lookup={ relation=1, key=[#1] }\n"
-      "      stream={ key=[#1], thinning=(#0) }\n"
-      "    source={ relation=0, raw }\n"
-      "    Get::Collection materialize.public.t\n"
-      "      raw=true\n"
-      "    Get::Collection materialize.public.t\n"
-      "      raw=true\n");
+  const Document doc = test::FixtureOrDie("mv_self_join_t.plan");
   InputData data;
   InputCollection& t = data.collections["materialize.public.t"];
   t.arity = 2;
@@ -169,8 +132,7 @@ TEST(RunBytesPerRound, WideRowsEndTheOperatorAtTheByteLimit) {
          1});
   }
   for (Engine engine : kEngines) {
-    RunOptions options;
-    options.engine = engine;
+    RunOptions options = OptionsFor(engine);
     options.max_bytes_per_round = 1'000'000;
     const std::string error = RunError(doc, data, options);
     EXPECT_TRUE(absl::StrContains(
@@ -185,7 +147,7 @@ TEST(RunBytesPerRound, WideRowsEndTheOperatorAtTheByteLimit) {
 }
 
 TEST(RunBudgets, ZeroIsNotAByteOrWorkBudget) {
-  const Document doc = ParseOrDie(kGrowing);
+  const Document doc = ParseOrDie(GrowingPlan());
   for (uint64_t RunOptions::*budget :
        {&RunOptions::max_bytes_per_round, &RunOptions::max_value_bytes,
         &RunOptions::max_work}) {

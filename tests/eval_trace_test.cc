@@ -64,14 +64,20 @@ TEST(BigAllocator, AFreedHugeBlockIsReusedAtItsSize) {
 
 DataRow Key(int64_t k) { return DataRow{Datum::Int(k)}; }
 
+// Inserts keys 0 .. keys - 1 (each its own value) at round 0 and ends the
+// round with eager compaction.
+void InsertKeysAtRoundZero(Trace& trace, int64_t keys) {
+  for (int64_t k = 0; k < keys; ++k) {
+    ASSERT_TRUE(trace.Insert(Key(k), Key(k), 0, 1).ok());
+  }
+  ASSERT_TRUE(trace.EndRound(0, Compaction::kEager).ok());
+}
+
 TEST(TraceAtScale, CountsSurviveFreedAndReusedSlots) {
   constexpr int64_t kKeys = 100'000;
   Trace trace(Trace::Info{.operator_name = "test"});
   // Round 0: every key once.
-  for (int64_t k = 0; k < kKeys; ++k) {
-    ASSERT_TRUE(trace.Insert(Key(k), Key(k), 0, 1).ok());
-  }
-  ASSERT_TRUE(trace.EndRound(0, Compaction::kEager).ok());
+  InsertKeysAtRoundZero(trace, kKeys);
   // Round 1: the even keys cancel (their slots are freed), and new keys
   // arrive (reusing those slots).
   for (int64_t k = 0; k < kKeys; k += 2) {
@@ -134,10 +140,7 @@ TEST(TraceTombstones, ARetractedKeyReadsAsAbsentAndComesBackAsInserted) {
 TEST(TraceTombstones, ManyRetractionsAreSweptAndTheirSlotsReused) {
   constexpr int64_t kKeys = 10'000;
   Trace trace(Trace::Info{.operator_name = "test"});
-  for (int64_t k = 0; k < kKeys; ++k) {
-    ASSERT_TRUE(trace.Insert(Key(k), Key(k), 0, 1).ok());
-  }
-  ASSERT_TRUE(trace.EndRound(0, Compaction::kEager).ok());
+  InsertKeysAtRoundZero(trace, kKeys);
   // Retract all but one key: more tombstones than live keys, so the round
   // ends with a sweep, after which the trace is a one-key trace again.
   for (int64_t k = 1; k < kKeys; ++k) {

@@ -31,11 +31,6 @@
 namespace lir::interp {
 namespace {
 
-using ::lir::test::GeneratedPlan;
-using ::lir::test::GeneratePlan;
-using ::lir::test::PlanGeneratorOptions;
-using ::lir::test::PlanShape;
-
 using ::lir::test::ParseOrDie;
 
 /// A toy lattice: integers 0 (bottom) .. cap (top), join = max. A read of a
@@ -348,10 +343,10 @@ TEST(Driver, AnalysesWalkVeryDeepPlansWithoutRecursion) {
 
 TEST(Driver, AnalysesWalkDeepLetChains) {
   // 100,000 nested Lets, each value reading the previous binding.
-  PlanGeneratorOptions options;
-  options.shape = PlanShape::kLetChain;
+  test::PlanGeneratorOptions options;
+  options.shape = test::PlanShape::kLetChain;
   options.node_count = 200001;
-  GeneratedPlan generated = GeneratePlan(options);
+  test::GeneratedPlan generated = test::GeneratePlan(options);
   absl::StatusOr<Analysis<Arity>> arity =
       AnalyzeArity(*generated.plan, generated.validate_options.global_arity);
   ASSERT_TRUE(arity.ok()) << arity.status();

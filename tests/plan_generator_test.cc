@@ -22,20 +22,13 @@
 namespace lir {
 namespace {
 
-using ::lir::test::ExceptCandidate;
-using ::lir::test::ExceptVariant;
-using ::lir::test::GeneratedPlan;
-using ::lir::test::GeneratePlan;
-using ::lir::test::PlanGeneratorOptions;
-using ::lir::test::PlanShape;
-using ::lir::test::WrapInDocument;
-
-GeneratedPlan Generate(PlanShape shape, size_t nodes, uint64_t seed = 1) {
-  PlanGeneratorOptions options;
+test::GeneratedPlan Generate(test::PlanShape shape, size_t nodes,
+                             uint64_t seed = 1) {
+  test::PlanGeneratorOptions options;
   options.shape = shape;
   options.node_count = nodes;
   options.seed = seed;
-  return GeneratePlan(options);
+  return test::GeneratePlan(options);
 }
 
 int MaxDepth(const Node& root) {
@@ -46,11 +39,12 @@ int MaxDepth(const Node& root) {
 }
 
 TEST(PlanGeneratorTest, EveryShapeValidatesAtManySizesAndSeeds) {
-  for (PlanShape shape : {PlanShape::kDeepChain, PlanShape::kWideUnion,
-                          PlanShape::kLetChain, PlanShape::kMixed}) {
+  for (test::PlanShape shape :
+       {test::PlanShape::kDeepChain, test::PlanShape::kWideUnion,
+        test::PlanShape::kLetChain, test::PlanShape::kMixed}) {
     for (size_t nodes : {1, 2, 3, 4, 9, 50, 700}) {
       for (uint64_t seed = 1; seed <= 25; ++seed) {
-        GeneratedPlan g = Generate(shape, nodes, seed);
+        test::GeneratedPlan g = Generate(shape, nodes, seed);
         ASSERT_NE(g.plan, nullptr);
         absl::Status status = Validate(*g.plan, g.validate_options);
         ASSERT_TRUE(status.ok())
@@ -73,7 +67,7 @@ TEST(PlanGeneratorTest, LargeMixedPlansValidate) {
     // A million nodes take 20 s under the sanitizers and check nothing the
     // plain build does not (this is about the plans, not memory).
     if (test::kSanitized && nodes > 100'000) continue;
-    GeneratedPlan g = Generate(PlanShape::kMixed, nodes, seed);
+    test::GeneratedPlan g = Generate(test::PlanShape::kMixed, nodes, seed);
     ASSERT_NE(g.plan, nullptr);
     absl::Status status = Validate(*g.plan, g.validate_options);
     EXPECT_TRUE(status.ok())
@@ -82,7 +76,7 @@ TEST(PlanGeneratorTest, LargeMixedPlansValidate) {
 }
 
 TEST(PlanGeneratorTest, SimpleShapesHaveExactSizes) {
-  GeneratedPlan chain = Generate(PlanShape::kDeepChain, 1000);
+  test::GeneratedPlan chain = Generate(test::PlanShape::kDeepChain, 1000);
   EXPECT_EQ(CountNodes(*chain.plan), 1000u);
   EXPECT_EQ(MaxDepth(*chain.plan), 999);
   std::set<NodeKind> kinds;
@@ -92,12 +86,12 @@ TEST(PlanGeneratorTest, SimpleShapesHaveExactSizes) {
                                        NodeKind::kThreshold, NodeKind::kMfp,
                                        NodeKind::kNegate}));
 
-  GeneratedPlan wide = Generate(PlanShape::kWideUnion, 1000);
+  test::GeneratedPlan wide = Generate(test::PlanShape::kWideUnion, 1000);
   EXPECT_TRUE(wide.plan->Is<UnionOp>());
   EXPECT_EQ(wide.plan->inputs.size(), 999u);
   EXPECT_EQ(MaxDepth(*wide.plan), 1);
 
-  GeneratedPlan lets = Generate(PlanShape::kLetChain, 21);
+  test::GeneratedPlan lets = Generate(test::PlanShape::kLetChain, 21);
   EXPECT_EQ(CountNodes(*lets.plan), 21u);
   const Node* node = lets.plan.get();
   for (uint64_t i = 0; i < 10; ++i) {
@@ -109,8 +103,9 @@ TEST(PlanGeneratorTest, SimpleShapesHaveExactSizes) {
 }
 
 TEST(PlanGeneratorTest, LetChainPrintsAsOneWith) {
-  GeneratedPlan lets = Generate(PlanShape::kLetChain, 201);
-  std::string text = explain::PrintText(WrapInDocument(std::move(lets.plan)));
+  test::GeneratedPlan lets = Generate(test::PlanShape::kLetChain, 201);
+  std::string text =
+      explain::PrintText(test::WrapInDocument(std::move(lets.plan)));
   int withs = 0, ctes = 0;
   for (absl::string_view line : absl::StrSplit(text, '\n')) {
     withs += line == "  With";
@@ -122,24 +117,24 @@ TEST(PlanGeneratorTest, LetChainPrintsAsOneWith) {
 
 TEST(PlanGeneratorTest, MixedSizeAndDepthAreAsRequested) {
   for (size_t nodes : {1000, 10000, 100000}) {
-    GeneratedPlan g = Generate(PlanShape::kMixed, nodes);
+    test::GeneratedPlan g = Generate(test::PlanShape::kMixed, nodes);
     size_t count = CountNodes(*g.plan);
     EXPECT_GE(count, nodes * 9 / 10) << nodes;
     EXPECT_LE(count, nodes * 11 / 10) << nodes;
     // Bushy: far below the node count, near a small multiple of log2 n.
     EXPECT_LE(MaxDepth(*g.plan), 120) << nodes;
   }
-  PlanGeneratorOptions shallow;
+  test::PlanGeneratorOptions shallow;
   shallow.node_count = 5000;
   shallow.max_depth = 12;
-  GeneratedPlan g = GeneratePlan(shallow);
+  test::GeneratedPlan g = test::GeneratePlan(shallow);
   // Leaves are forced at max_depth; compound shapes may add a few levels.
   EXPECT_LE(MaxDepth(*g.plan), 12 + 6);
   EXPECT_TRUE(Validate(*g.plan, g.validate_options).ok());
 }
 
 TEST(PlanGeneratorTest, MixedCoversEveryPromisedKind) {
-  GeneratedPlan g = Generate(PlanShape::kMixed, 20000);
+  test::GeneratedPlan g = Generate(test::PlanShape::kMixed, 20000);
   std::set<std::string> headers;
   bool named_column = false, seek = false, input_key = false;
   ForEachPreOrder(*g.plan, [&](const Node& n, int) {
@@ -149,7 +144,8 @@ TEST(PlanGeneratorTest, MixedCoversEveryPromisedKind) {
       input_key |= r->input_key.has_value();
     }
   });
-  std::string text = explain::PrintText(WrapInDocument(std::move(g.plan)));
+  std::string text =
+      explain::PrintText(test::WrapInDocument(std::move(g.plan)));
   named_column = absl::StrContains(text, "{a}");
   for (const char* expected :
        {"Constant", "Get::PassArrangements", "Get::Arrangement",
@@ -173,8 +169,8 @@ TEST(PlanGeneratorTest, MixedCoversEveryPromisedKind) {
 
 TEST(PlanGeneratorTest, Deterministic) {
   auto text = [](uint64_t seed) {
-    return explain::PrintText(
-        WrapInDocument(Generate(PlanShape::kMixed, 3000, seed).plan));
+    return explain::PrintText(test::WrapInDocument(
+        Generate(test::PlanShape::kMixed, 3000, seed).plan));
   };
   EXPECT_EQ(text(42), text(42));
   EXPECT_NE(text(42), text(43));
@@ -182,8 +178,8 @@ TEST(PlanGeneratorTest, Deterministic) {
 
 TEST(PlanGeneratorTest, MixedPlansRoundTripThroughTextAndJson) {
   for (uint64_t seed = 1; seed <= 8; ++seed) {
-    GeneratedPlan g = Generate(PlanShape::kMixed, 2000, seed);
-    Document doc = WrapInDocument(std::move(g.plan));
+    test::GeneratedPlan g = Generate(test::PlanShape::kMixed, 2000, seed);
+    Document doc = test::WrapInDocument(std::move(g.plan));
     std::string text = explain::PrintText(doc);
     absl::StatusOr<Document> parsed = explain::ParseText(text);
     ASSERT_TRUE(parsed.ok()) << "seed " << seed << ": " << parsed.status();
@@ -196,19 +192,19 @@ TEST(PlanGeneratorTest, MixedPlansRoundTripThroughTextAndJson) {
 }
 
 TEST(PlanGeneratorTest, ExceptShapesAreExactlyTheThresholds) {
-  PlanGeneratorOptions options;
+  test::PlanGeneratorOptions options;
   options.node_count = 3000;
   options.except_candidates = 40;
   options.except_fire_fraction = 0.25;
-  GeneratedPlan g = GeneratePlan(options);
+  test::GeneratedPlan g = test::GeneratePlan(options);
   ASSERT_EQ(g.except_candidates.size(), 40u);
   std::map<LirId, const Node*> thresholds;
   ForEachPostOrder(*g.plan, [&](const Node& n) {
     if (n.Is<ThresholdOp>()) thresholds[n.id] = &n;
   });
   ASSERT_EQ(thresholds.size(), 40u);
-  std::map<ExceptVariant, int> variants;
-  for (const ExceptCandidate& candidate : g.except_candidates) {
+  std::map<test::ExceptVariant, int> variants;
+  for (const test::ExceptCandidate& candidate : g.except_candidates) {
     ASSERT_TRUE(thresholds.count(candidate.threshold_id));
     ++variants[candidate.variant];
     const Node& threshold = *thresholds[candidate.threshold_id];
@@ -223,10 +219,10 @@ TEST(PlanGeneratorTest, ExceptShapesAreExactlyTheThresholds) {
         std::count_if(union_node.inputs.begin(), union_node.inputs.end(),
                       [](const NodePtr& arm) { return arm->Is<NegateOp>(); });
     switch (candidate.variant) {
-      case ExceptVariant::kNotTwoArmUnion:
+      case test::ExceptVariant::kNotTwoArmUnion:
         EXPECT_EQ(union_node.inputs.size(), 3u);
         break;
-      case ExceptVariant::kNotOneNegatedArm:
+      case test::ExceptVariant::kNotOneNegatedArm:
         EXPECT_EQ(union_node.inputs.size(), 2u);
         EXPECT_EQ(negated, 0u);
         break;
@@ -237,7 +233,7 @@ TEST(PlanGeneratorTest, ExceptShapesAreExactlyTheThresholds) {
     }
   }
   // A quarter fire; the rest cycle through all six declining variants.
-  EXPECT_GE(variants[ExceptVariant::kFires], 3);
+  EXPECT_GE(variants[test::ExceptVariant::kFires], 3);
   EXPECT_EQ(variants.size(), 7u);
 }
 

@@ -23,19 +23,11 @@
 #include "tests/support/candidate_plan_generator.h"
 #include "tests/support/except_decline_codes.h"
 #include "tests/support/plan_generator.h"
+#include "tests/support/random.h"
 #include "tests/support/recognizer_test_util.h"
 
 namespace lir {
 namespace {
-
-using ::lir::test::ExceptCandidate;
-using ::lir::test::ExceptVariant;
-using ::lir::test::ExpectedDeclineCode;
-using ::lir::test::GeneratedPlan;
-using ::lir::test::GeneratePlan;
-using ::lir::test::PlanGeneratorOptions;
-using ::lir::test::PlanShape;
-using ::lir::test::WrapInDocument;
 
 using test::Expected;
 using test::GeneratedCase;
@@ -48,12 +40,7 @@ std::string Code(FusedSetDifferenceDecline code) {
   return std::string(DeclineName(code));
 }
 
-uint64_t EnvOr(const char* name, uint64_t fallback) {
-  const char* value = std::getenv(name);
-  uint64_t parsed = 0;
-  if (value != nullptr && absl::SimpleAtoi(value, &parsed)) return parsed;
-  return fallback;
-}
+using ::lir::test::EnvOr;
 
 // ---- the properties
 // ---------------------------------------------------------------------
@@ -226,10 +213,11 @@ TEST(RecognizerProperty, GeneratorIsReproducible) {
 // The generator's expected codes are the pass's own names (moved here from
 // plan_generator_test: the code table is the recognizer's).
 TEST(RecognizerProperty, ExceptVariantsNameThePassCodes) {
-  EXPECT_EQ(ExpectedDeclineCode(ExceptVariant::kFires), "");
-  EXPECT_EQ(ExpectedDeclineCode(ExceptVariant::kKeyRemappedByProjection),
-            "key_remapped_by_projection");
-  EXPECT_EQ(ExpectedDeclineCode(ExceptVariant::kNotTwoArmUnion),
+  EXPECT_EQ(test::ExpectedDeclineCode(test::ExceptVariant::kFires), "");
+  EXPECT_EQ(
+      test::ExpectedDeclineCode(test::ExceptVariant::kKeyRemappedByProjection),
+      "key_remapped_by_projection");
+  EXPECT_EQ(test::ExpectedDeclineCode(test::ExceptVariant::kNotTwoArmUnion),
             "not_two_arm_union");
 }
 
@@ -239,17 +227,17 @@ TEST(RecognizerProperty, MixedGeneratedPlansMatchTheirExceptVariants) {
       std::max<uint64_t>(1, EnvOr("LIR_PROPERTY_ITERATIONS", 3000) / 20);
   Tally tally;
   for (uint64_t seed = first; seed < first + iterations; ++seed) {
-    SCOPED_TRACE(absl::StrCat("PlanShape::kMixed seed ", seed));
-    PlanGeneratorOptions options;
+    SCOPED_TRACE(absl::StrCat("test::PlanShape::kMixed seed ", seed));
+    test::PlanGeneratorOptions options;
     options.seed = seed;
     options.node_count = 400;
     options.except_candidates = 6;
-    GeneratedPlan plan = GeneratePlan(options);
+    test::GeneratedPlan plan = test::GeneratePlan(options);
     std::map<LirId, std::string> codes;
-    for (const ExceptCandidate& c : plan.except_candidates) {
-      codes[c.threshold_id] = ExpectedDeclineCode(c.variant);
+    for (const test::ExceptCandidate& c : plan.except_candidates) {
+      codes[c.threshold_id] = test::ExpectedDeclineCode(c.variant);
     }
-    Document doc = WrapInDocument(std::move(plan.plan));
+    Document doc = test::WrapInDocument(std::move(plan.plan));
     CheckProperties(doc, plan.validate_options, {}, tally);
     absl::StatusOr<OptimizeResult> on = OptimizeCopy(doc, true);
     ASSERT_TRUE(on.ok());

@@ -13,6 +13,15 @@
 namespace lir::cli::slt {
 namespace {
 
+// The block of `EXPLAIN PHYSICAL PLAN AS VERBOSE TEXT FOR SELECT n` (a
+// fast-path constant) up to its output's last plan line, without the EOF.
+std::string SelectQuery(int n) {
+  return absl::StrCat(
+      "query T multiline\n"
+      "EXPLAIN PHYSICAL PLAN AS VERBOSE TEXT FOR SELECT ",
+      n, "\n----\nExplained Query (fast path):\n  Constant\n    - (", n, ")\n");
+}
+
 constexpr char kBom[] = "\xEF\xBB\xBF";
 
 // Two plan blocks with non-plan records between them, every line ending in
@@ -104,21 +113,16 @@ TEST(SltFile, AReplacedPlanKeepsTheByteOrderMarkAndLoneCrs) {
 TEST(SltFile, ANonPlanOutputWithoutEofHidesNoPlanAfterIt) {
   // The runner would read the first output up to the next `EOF`, the plan
   // block's own; a blank line and a new record end it here.
-  const std::vector<std::string> blocks = Blocks(
-      "query T multiline\n"
-      "SELECT 'a'\n"
-      "----\n"
-      "a\n"
-      "\n"
-      "# a comment\n"
-      "query T multiline\n"
-      "EXPLAIN PHYSICAL PLAN AS VERBOSE TEXT FOR SELECT 1\n"
-      "----\n"
-      "Explained Query (fast path):\n"
-      "  Constant\n"
-      "    - (1)\n"
-      "\n"
-      "EOF\n");
+  const std::vector<std::string> blocks =
+      Blocks(absl::StrCat("query T multiline\n"
+                          "SELECT 'a'\n"
+                          "----\n"
+                          "a\n"
+                          "\n"
+                          "# a comment\n",
+                          SelectQuery(1),
+                          "\n"
+                          "EOF\n"));
   ASSERT_EQ(blocks.size(), 1u);
   EXPECT_EQ(blocks[0],
             "query line 6, output [9, 12, 13), statement 'EXPLAIN PHYSICAL "
@@ -127,28 +131,18 @@ TEST(SltFile, ANonPlanOutputWithoutEofHidesNoPlanAfterIt) {
 }
 
 TEST(SltFile, APlanOutputWithoutEofIsALocatedErrorAndTheNextBlockIsFound) {
-  const std::vector<std::string> blocks = Blocks(
-      "query T multiline\n"
-      "EXPLAIN PHYSICAL PLAN AS VERBOSE TEXT FOR SELECT 1\n"
-      "----\n"
-      "Explained Query (fast path):\n"
-      "  Constant\n"
-      "    - (1)\n"
-      "\n"
-      "Target cluster: quickstart\n"
-      "\n"
-      "\n"
-      "statement ok\n"
-      "CREATE TABLE t (a int)\n"
-      "\n"
-      "query T multiline\n"
-      "EXPLAIN PHYSICAL PLAN AS VERBOSE TEXT FOR SELECT 2\n"
-      "----\n"
-      "Explained Query (fast path):\n"
-      "  Constant\n"
-      "    - (2)\n"
-      "\n"
-      "EOF\n");
+  const std::vector<std::string> blocks =
+      Blocks(absl::StrCat(SelectQuery(1),
+                          "\n"
+                          "Target cluster: quickstart\n"
+                          "\n"
+                          "\n"
+                          "statement ok\n"
+                          "CREATE TABLE t (a int)\n"
+                          "\n",
+                          SelectQuery(2),
+                          "\n"
+                          "EOF\n"));
   ASSERT_EQ(blocks.size(), 2u);
   EXPECT_NE(blocks[0].find("error 't.slt:9: expected a line 'EOF' ending the "
                            "expected output begun at line 4"),
@@ -160,13 +154,7 @@ TEST(SltFile, APlanOutputWithoutEofIsALocatedErrorAndTheNextBlockIsFound) {
 }
 
 TEST(SltFile, AnOutputWithoutEofAtTheEndOfTheFileIsALocatedError) {
-  const std::vector<std::string> blocks = Blocks(
-      "query T multiline\n"
-      "EXPLAIN PHYSICAL PLAN AS VERBOSE TEXT FOR SELECT 1\n"
-      "----\n"
-      "Explained Query (fast path):\n"
-      "  Constant\n"
-      "    - (1)\n");
+  const std::vector<std::string> blocks = Blocks(SelectQuery(1));
   ASSERT_EQ(blocks.size(), 1u);
   EXPECT_NE(blocks[0].find("error 't.slt:7: expected a line 'EOF' ending the "
                            "expected output begun at line 4'"),

@@ -15,13 +15,8 @@
 namespace lir::test {
 namespace {
 
-using test::plan_gen::Catalog;
-using test::plan_gen::DistinctOp;
-using test::plan_gen::Iota;
-using test::plan_gen::IsNotNull;
-using test::plan_gen::JoinDraft;
-using test::plan_gen::Parts;
-using test::plan_gen::Rng;
+// The generator's parts (plan_generator_parts.h).
+using namespace plan_gen;  // NOLINT
 using enum FusedSetDifferenceDecline;
 
 // The oracle's spelling of a decline code: the pass's name table.

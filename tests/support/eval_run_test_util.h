@@ -20,6 +20,22 @@ namespace lir::test {
 inline constexpr eval::Engine kEngines[] = {eval::Engine::kIncremental,
                                             eval::Engine::kSnapshot};
 
+/// Run options for `engine`, the rest as their defaults.
+inline eval::RunOptions OptionsFor(eval::Engine engine) {
+  eval::RunOptions options;
+  options.engine = engine;
+  return options;
+}
+
+/// The run's error, or "" when it ran to the end (a failure of the test
+/// when RunDocument itself fails).
+inline std::string RunError(const Document& doc, const eval::InputData& data,
+                            const eval::RunOptions& options) {
+  absl::StatusOr<eval::RunResult> run = eval::RunDocument(doc, data, options);
+  EXPECT_TRUE(run.ok()) << run.status();
+  return run.ok() ? run->error.value_or("") : run.status().ToString();
+}
+
 inline const char* EngineName(eval::Engine engine) {
   return engine == eval::Engine::kSnapshot ? "snapshot" : "incremental";
 }

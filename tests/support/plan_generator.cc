@@ -13,19 +13,8 @@
 namespace lir::test {
 namespace {
 
-using test::plan_gen::Catalog;
-using test::plan_gen::DistinctOp;
-using test::plan_gen::Global;
-using test::plan_gen::Iota;
-using test::plan_gen::IsNotNull;
-using test::plan_gen::JoinDraft;
-using test::plan_gen::JoinInput;
-using test::plan_gen::kMaxArity;
-using test::plan_gen::MakeGet;
-using test::plan_gen::Parts;
-using test::plan_gen::PrefixProjection;
-using test::plan_gen::RawOnly;
-using test::plan_gen::Rng;
+// The generator's parts (plan_generator_parts.h).
+using namespace plan_gen;  // NOLINT
 
 /// A local binding visible to the hole being filled.
 struct Binding {

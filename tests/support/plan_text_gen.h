@@ -6,6 +6,7 @@
 #define LIR_TESTS_SUPPORT_PLAN_TEXT_GEN_H_
 
 #include <cstddef>
+#include <functional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -32,47 +33,45 @@ inline std::string NegateChainText(size_t negates, absl::string_view leaf) {
   return out;
 }
 
-/// A With of `n` bindings: l0 a constant, each l<i> an Mfp over l<i-1>;
-/// the body reads the last one.
-inline std::string WithChainText(int n) {
+/// A With of `n` bindings whose values `value(i)` gives (lines at column
+/// 6, each ending in a line feed); the body reads the last binding.
+inline std::string WithText(size_t n,
+                            const std::function<std::string(size_t)>& value) {
   std::string out = absl::StrCat(kQueryHeader, "  With\n");
-  for (int i = 0; i < n; ++i) {
-    absl::StrAppend(&out, "    cte l", i, " =\n");
-    if (i == 0) {
-      absl::StrAppend(&out, "      Constant\n        - (0)\n");
-    } else {
-      absl::StrAppend(&out, "      Mfp\n        project=(#1)\n",
-                      "        map=((#0 + 1))\n",
-                      "        Get::PassArrangements l", i - 1, "\n",
-                      "          raw=true\n");
-    }
+  for (size_t i = 0; i < n; ++i) {
+    absl::StrAppend(&out, "    cte l", i, " =\n", value(i));
   }
   absl::StrAppend(&out, "  Return\n    Get::PassArrangements l", n - 1,
                   "\n      raw=true\n");
   return out;
 }
 
+/// A With of `n` bindings: l0 a constant, each l<i> an Mfp over l<i-1>.
+inline std::string WithChainText(int n) {
+  return WithText(static_cast<size_t>(n), [](size_t i) {
+    if (i == 0) return std::string("      Constant\n        - (0)\n");
+    return absl::StrCat(
+        "      Mfp\n        project=(#1)\n", "        map=((#0 + 1))\n",
+        "        Get::PassArrangements l", i - 1, "\n", "          raw=true\n");
+  });
+}
+
 /// A With of `n` bindings over materialize.public.t, alternately a
 /// filtering Get::Collection and a Get::PassArrangements of the previous
-/// one (in the IR a Let chain `n` deep); the body reads the last one.
+/// one (in the IR a Let chain `n` deep).
 inline std::string CteChainText(size_t n) {
-  std::string out = absl::StrCat(kQueryHeader, "  With\n");
-  for (size_t i = 0; i < n; ++i) {
-    absl::StrAppend(&out, "    cte l", i, " =\n");
+  return WithText(n, [](size_t i) {
+    std::string value;
     if (i == 0) {
-      absl::StrAppend(&out,
-                      "      Get::PassArrangements materialize.public.t\n");
+      value = "      Get::PassArrangements materialize.public.t\n";
     } else if (i % 2 == 1) {
-      absl::StrAppend(&out, "      Get::Collection l", i - 1, "\n",
-                      "        filter=((#0{a}) IS NOT NULL)\n");
+      value = absl::StrCat("      Get::Collection l", i - 1, "\n",
+                           "        filter=((#0{a}) IS NOT NULL)\n");
     } else {
-      absl::StrAppend(&out, "      Get::PassArrangements l", i - 1, "\n");
+      value = absl::StrCat("      Get::PassArrangements l", i - 1, "\n");
     }
-    absl::StrAppend(&out, "        raw=true\n");
-  }
-  absl::StrAppend(&out, "  Return\n    Get::PassArrangements l", n - 1,
-                  "\n      raw=true\n");
-  return out;
+    return absl::StrCat(value, "        raw=true\n");
+  });
 }
 
 /// A Union of `n` one-row constants.

@@ -8,11 +8,24 @@
 #define LIR_TESTS_SUPPORT_RANDOM_H_
 
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/numbers.h"
+
 namespace lir::test {
+
+/// The unsigned integer in the environment variable `name` (a property
+/// test's seed count or first seed, so a run can be widened or replayed),
+/// or `fallback` when it is unset or not a number.
+inline uint64_t EnvOr(const char* name, uint64_t fallback) {
+  const char* value = std::getenv(name);
+  uint64_t parsed = 0;
+  if (value != nullptr && absl::SimpleAtoi(value, &parsed)) return parsed;
+  return fallback;
+}
 
 /// Probabilities as doubles and inclusive ranges: the node-tree generator
 /// (plan_generator.h) and the recognizer's property test.

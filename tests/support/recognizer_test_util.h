@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
 #include "lir/document.h"
 #include "lir/explain/json.h"
 #include "lir/explain/text.h"
@@ -45,6 +46,20 @@ inline absl::StatusOr<OptimizeResult> OptimizeCopy(const Document& doc,
 }
 
 /// The report entry of the fused set-difference pass, or null.
+/// Expects that no pass of `report` ran: each is listed (so a caller sees
+/// what was off) but disabled, and none walked an object, decided a
+/// candidate or ran an analysis.
+inline void ExpectNoPassRan(const RewriteReport& report) {
+  ASSERT_EQ(report.passes.size(), AllPasses().size());
+  for (const PassRun& pass : report.passes) {
+    SCOPED_TRACE(pass.name);
+    EXPECT_FALSE(pass.enabled);
+    EXPECT_EQ(pass.work.objects_walked, 0u);
+    EXPECT_EQ(pass.work.candidates_decided, 0u);
+    EXPECT_EQ(pass.work.analyses_run, 0u);
+  }
+}
+
 inline const PassRun* FusedPassRun(const RewriteReport& report) {
   for (const PassRun& run : report.passes) {
     if (run.name == kFusedPass) return &run;
