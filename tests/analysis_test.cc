@@ -191,11 +191,19 @@ AnalysisInputs SingleTime() {
   return inputs;
 }
 
-TEST(RelaxMustConsolidate, ClearsOnlyWhereTheInputIsMonotonic) {
+// RelaxDoc() with relax_must_consolidate on.
+OptimizerFeatures RelaxOn() {
   OptimizerFeatures features;
   features.enable_relax_must_consolidate = true;
-  absl::StatusOr<OptimizeResult> result =
-      Optimize(RelaxDoc(), features, SingleTime());
+  return features;
+}
+
+absl::StatusOr<OptimizeResult> OptimizeRelaxDoc() {
+  return Optimize(RelaxDoc(), RelaxOn(), SingleTime());
+}
+
+TEST(RelaxMustConsolidate, ClearsOnlyWhereTheInputIsMonotonic) {
+  absl::StatusOr<OptimizeResult> result = OptimizeRelaxDoc();
   ASSERT_TRUE(result.ok());
   const Node& root = *result->document.objects[0].plan;
   EXPECT_FALSE(root.inputs[0]->As<TopKOp>().must_consolidate);
@@ -203,7 +211,7 @@ TEST(RelaxMustConsolidate, ClearsOnlyWhereTheInputIsMonotonic) {
   // Idempotent: a second run fires nothing and changes nothing.
   const std::string printed = explain::PrintText(result->document);
   absl::StatusOr<OptimizeResult> again =
-      Optimize(Clone(result->document), features, SingleTime());
+      Optimize(Clone(result->document), RelaxOn(), SingleTime());
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(explain::PrintText(again->document), printed);
   ASSERT_EQ(again->report.candidates.size(), 2u);
@@ -212,10 +220,7 @@ TEST(RelaxMustConsolidate, ClearsOnlyWhereTheInputIsMonotonic) {
 }
 
 TEST(RelaxMustConsolidate, ReportsWithoutFusedKeys) {
-  OptimizerFeatures features;
-  features.enable_relax_must_consolidate = true;
-  absl::StatusOr<OptimizeResult> result =
-      Optimize(RelaxDoc(), features, SingleTime());
+  absl::StatusOr<OptimizeResult> result = OptimizeRelaxDoc();
   ASSERT_TRUE(result.ok());
   nlohmann::json report = ReportToJson(result->report);
   ASSERT_EQ(report["candidates"].size(), 2u);

@@ -417,6 +417,16 @@ TEST(Join, ApplyClosureWithReadyEquivalences) {
 // ---- Constant, CheckNode
 // -------------------------------------------------------
 
+// A Constant of one row holding one literal of `kind` written `text`.
+ConstantOp OneLiteralRow(LiteralKind kind, const std::string& text) {
+  Literal literal;
+  literal.kind = kind;
+  literal.text = text;
+  ConstantOp op;
+  op.rows = {{{literal}, 1}};
+  return op;
+}
+
 TEST(Constant, RowsAndErrors) {
   NodePtr root = Plan(
       "  Constant\n    - ((1, \"a\") x 2)\n    - (1, \"a\")\n    - ((2, null) "
@@ -436,17 +446,9 @@ TEST(Constant, RowsAndErrors) {
   EXPECT_EQ(CheckNode(Node{elided}).code(), absl::StatusCode::kInvalidArgument);
   // A literal kind without a datum (a time of day) is unsupported; a date
   // is a datum.
-  ConstantOp time;
-  Literal noon;
-  noon.kind = LiteralKind::kTime;
-  noon.text = "12:00:00";
-  time.rows = {{{noon}, 1}};
+  const ConstantOp time = OneLiteralRow(LiteralKind::kTime, "12:00:00");
   EXPECT_EQ(CheckNode(Node{time}).code(), absl::StatusCode::kUnimplemented);
-  ConstantOp date;
-  Literal day;
-  day.kind = LiteralKind::kDate;
-  day.text = "1997-07-06";
-  date.rows = {{{day}, 1}};
+  const ConstantOp date = OneLiteralRow(LiteralKind::kDate, "1997-07-06");
   EXPECT_TRUE(CheckNode(Node{date}).ok()) << CheckNode(Node{date});
   absl::StatusOr<Multiset> dates = ConstantRows(date);
   ASSERT_TRUE(dates.ok()) << dates.status();

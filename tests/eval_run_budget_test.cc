@@ -51,10 +51,8 @@ std::vector<uint64_t> Rounds(const RunResult& result, size_t object = 0) {
 
 // ---------------------------------------------------------- Round skipping
 
-std::string GetTPlan() { return test::FixtureText("mv_get_t.plan"); }
-
 TEST(RunRounds, AnUpdateFarAwayIsOneStepNotAHundredMillion) {
-  const Document doc = ParseOrDie(GetTPlan());
+  const Document doc = test::FixtureOrDie("mv_get_t.plan");
   const InputData data = Data(R"({"collections": {"materialize.public.t":
       {"arity": 1, "updates": [[[1], 0, 1], [[2], 100000000, 1]]}}})");
   for (Engine engine : kEngines) {
@@ -98,7 +96,7 @@ TEST(RunRounds, RoundsWhereATemporalBoundExpiresAreStillRun) {
 }
 
 TEST(RunRounds, LastRoundStopsTheRun) {
-  const Document doc = ParseOrDie(GetTPlan());
+  const Document doc = test::FixtureOrDie("mv_get_t.plan");
   const InputData data = Data(R"({"collections": {"materialize.public.t":
       {"arity": 1, "updates": [[[1], 0, 1], [[2], 7, 1], [[3], 9, 1]]}}})");
   RunOptions options;
@@ -112,10 +110,9 @@ TEST(RunRounds, ARunHoldsChangesNotContentsPerRound) {
   // 1,000 rows at round 0, then 200 rounds adding one row each: a run that
   // kept each round's contents would hold 1,000 x 200 rows; one that keeps
   // changes holds 1,200, and the contents are replayed from them.
-  const Document doc = ParseOrDie(GetTPlan());
+  const Document doc = test::FixtureOrDie("mv_get_t.plan");
   InputData data;
-  InputCollection& t = data.collections["materialize.public.t"];
-  t.arity = 1;
+  InputCollection& t = test::CollectionT(data, 1);
   for (int64_t i = 0; i < 1000; ++i)
     t.updates.push_back({{Datum::Int(i)}, 0, 1});
   for (int64_t r = 1; r <= 200; ++r) {
@@ -140,30 +137,23 @@ TEST(RunRounds, ARunHoldsChangesNotContentsPerRound) {
 
 // ---------------------------------------------------------------- Budgets
 
-std::string SeriesPlan() { return test::FixtureText("mv_series.plan"); }
-
 TEST(RunBudgets, RowsPerRoundEndTheRunNamingTheOperator) {
   // Four rows of 1000 each: 4000 rows, in one round, of one FlatMap.
-  const Document doc = ParseOrDie(SeriesPlan());
+  const Document doc = test::FixtureOrDie("mv_series.plan");
   const InputData data = Data(R"({"collections": {"materialize.public.t":
       {"arity": 1, "updates": [[[1000], 0, 1], [[1001], 0, 1], [[1002], 0, 1],
                                [[1003], 0, 1]]}}})");
   for (Engine engine : kEngines) {
     RunOptions options = OptionsFor(engine);
     options.max_rows_per_round = 3999;
-    absl::StatusOr<RunResult> run = RunDocument(doc, data, options);
-    ASSERT_TRUE(run.ok()) << run.status();
-    ASSERT_TRUE(run->error.has_value()) << EngineName(engine);
-    EXPECT_EQ(*run->error,
+    EXPECT_EQ(RunError(doc, data, options),
               "materialize.public.mv: round 0: LirId(2) FlatMap: produced "
               "more than 3999 rows in round 0 (the limit per operator and "
               "round; raise it with --max_rows_per_round=N, "
               "RunOptions::max_rows_per_round)")
         << EngineName(engine);
     options.max_rows_per_round = 4006;  // 1000 + 1001 + 1002 + 1003
-    run = RunDocument(doc, data, options);
-    ASSERT_TRUE(run.ok()) << run.status();
-    EXPECT_FALSE(run->error.has_value()) << *run->error;
+    EXPECT_EQ(RunError(doc, data, options), "") << EngineName(engine);
   }
 }
 
@@ -196,19 +186,12 @@ TEST(RunBudgets, AJoinThatMultipliesRowsStopsAtTheBudget) {
   }
 }
 
-std::string OscillatingPlan() {
-  return test::FixtureText("mv_letrec_oscillating.plan");
-}
-
 TEST(RunBudgets, ALetRecThatNeverConvergesStopsAtMaxIterations) {
-  const Document doc = ParseOrDie(OscillatingPlan());
+  const Document doc = test::FixtureOrDie("mv_letrec_oscillating.plan");
   for (Engine engine : kEngines) {
     RunOptions options = OptionsFor(engine);
     options.max_iterations = 7;
-    absl::StatusOr<RunResult> run = RunDocument(doc, InputData{}, options);
-    ASSERT_TRUE(run.ok()) << run.status();
-    ASSERT_TRUE(run->error.has_value()) << EngineName(engine);
-    EXPECT_EQ(*run->error,
+    EXPECT_EQ(RunError(doc, InputData{}, options),
               "materialize.public.mv: round 0: LirId(6) With Mutually "
               "Recursive: did not "
               "converge in 7 iterations (the limit; raise it with "
@@ -236,7 +219,7 @@ TEST(RunBudgets, ALetRecThatConvergesWithinTheLimitRuns) {
 }
 
 TEST(RunBudgets, ZeroIsNotABudget) {
-  const Document doc = ParseOrDie(GetTPlan());
+  const Document doc = test::FixtureOrDie("mv_get_t.plan");
   RunOptions options;
   options.max_rows_per_round = 0;
   EXPECT_EQ(RunDocument(doc, InputData{}, options).status().code(),
@@ -266,7 +249,7 @@ TEST(RunData, DataForAnObjectOfTheDocumentIsAnErrorLocatedInTheData) {
 }
 
 TEST(RunData, ARunGivenTheDataTakesTheRowsItReadsAndGivesTheSameResult) {
-  const Document doc = ParseOrDie(GetTPlan());
+  const Document doc = test::FixtureOrDie("mv_get_t.plan");
   const std::string json = R"({"collections": {
       "materialize.public.t": {"arity": 1, "updates": [[[1], 0, 1],
           [[2], 3, 1], [[1], 5, -1]]},

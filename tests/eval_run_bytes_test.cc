@@ -27,15 +27,11 @@ using test::kEngines;
 using test::OptionsFor;
 using test::RunError;
 
-// l0 = distinct({1} + (l0 + 1)): one more row every iteration, forever.
-std::string GrowingPlan() {
-  return test::FixtureText("mv_letrec_growing.plan");
-}
-
 TEST(RunWork, ALetRecThatGrowsEveryIterationEndsAtTheWorkLimit) {
+  // l0 = distinct({1} + (l0 + 1)): one more row every iteration, forever.
   // Under the iteration limit alone its work is quadratic in iterations:
   // the work limit counts every row of every iteration.
-  const Document doc = ParseOrDie(GrowingPlan());
+  const Document doc = test::FixtureOrDie("mv_letrec_growing.plan");
   for (Engine engine : kEngines) {
     RunOptions options = OptionsFor(engine);
     options.max_work = 5000;
@@ -61,8 +57,7 @@ TEST(RunWork, WorkIsCountedOverEveryRound) {
   // incremental engine) or 1 + 2 + 3 (the snapshot engine recomputes).
   const Document doc = test::FixtureOrDie("mv_get_t.plan");
   InputData data;
-  InputCollection& t = data.collections["materialize.public.t"];
-  t.arity = 1;
+  InputCollection& t = test::CollectionT(data, 1);
   for (uint64_t r = 0; r < 3; ++r) {
     t.updates.push_back({{Datum::Int(static_cast<int64_t>(r))}, r, 1});
   }
@@ -121,8 +116,7 @@ TEST(RunBytesPerRound, WideRowsEndTheOperatorAtTheByteLimit) {
   // column: 900 rows of about 2,000 bytes, counted before they are made.
   const Document doc = test::FixtureOrDie("mv_self_join_t.plan");
   InputData data;
-  InputCollection& t = data.collections["materialize.public.t"];
-  t.arity = 2;
+  InputCollection& t = test::CollectionT(data, 2);
   for (int i = 0; i < 30; ++i) {
     t.updates.push_back(
         {{Datum::String(std::string(1000, static_cast<char>('a' + i % 26)) +
@@ -147,7 +141,7 @@ TEST(RunBytesPerRound, WideRowsEndTheOperatorAtTheByteLimit) {
 }
 
 TEST(RunBudgets, ZeroIsNotAByteOrWorkBudget) {
-  const Document doc = ParseOrDie(GrowingPlan());
+  const Document doc = test::FixtureOrDie("mv_letrec_growing.plan");
   for (uint64_t RunOptions::*budget :
        {&RunOptions::max_bytes_per_round, &RunOptions::max_value_bytes,
         &RunOptions::max_work}) {

@@ -192,39 +192,9 @@ TEST(JsonUniqueKeys, ParsesLikeNlohmann) {
       << bad.status();
 }
 
-TEST(JsonUniqueKeys, PlanDocumentRejectsARepeatedField) {
-  absl::StatusOr<Document> doc = explain::ReadJson(
-      "{\"format\": \"lir-plan/2\", \"objects\": [],\n"
-      " \"format\": \"lir-plan/1\"}\n",
-      "plan.json");
-  ASSERT_FALSE(doc.ok());
-  EXPECT_EQ(Message(doc.status()),
-            "plan.json:2:2: duplicate key at /format (first at line 1, "
-            "column 2)");
-}
-
-TEST(JsonUniqueKeys, DataFileRejectsARepeatedCollection) {
-  absl::StatusOr<eval::InputData> data = eval::ParseInputData(
-      "{\"collections\": {\n"
-      "  \"t\": {\"arity\": 1, \"updates\": [[[1], 0, 1]]},\n"
-      "  \"t\": {\"arity\": 1, \"updates\": []}}}\n",
-      "data.json");
-  ASSERT_FALSE(data.ok());
-  EXPECT_EQ(Message(data.status()),
-            "data.json:3:3: duplicate key at /collections/t (first at line "
-            "2, column 3)");
-}
-
-TEST(JsonUniqueKeys, CatalogRejectsARepeatedIndex) {
-  absl::StatusOr<interp::Catalog> catalog = interp::ParseCatalog(
-      R"({"indexes": {"i": {"on": "t", "key": [0], "key": [1]}}})",
-      "catalog.json");
-  ASSERT_FALSE(catalog.ok());
-  EXPECT_EQ(Message(catalog.status()),
-            "catalog.json:1:43: duplicate key at /indexes/i/key (first at "
-            "line 1, column 31)");
-}
-
+// That a plan document, a data file and a catalog refuse a repeated key
+// through lir-opt is a golden: testdata/cli/json_keys.txt. Here, that a
+// config applies none of itself.
 TEST(JsonUniqueKeys, ConfigRejectsARepeatedFeature) {
   OptimizerFeatures features;
   absl::Status status =

@@ -19,28 +19,28 @@ ScalarExpr Plus1(int c) {
                           {Col(c), ScalarExpr::Lit(Literal::Int(1))});
 }
 
-TEST(LayoutTest, PermutedIndexFromTheContract) {
-  // An index on t(v1, k1, k2) by [#1]: layout (k1, v1, k2).
-  const ArrangementForm form = MakeArrangement({Col(1)}, 3);
+// Expects `form`'s layout to have these widths and maps.
+void ExpectLayout(const ArrangementForm& form, int row_arity, int arity,
+                  const std::vector<int>& position,
+                  const std::vector<int>& column) {
   const std::optional<Layout> layout = MakeLayout(form);
   ASSERT_TRUE(layout.has_value());
-  EXPECT_EQ(layout->row_arity, 3);
-  EXPECT_EQ(layout->arity, 3);
-  EXPECT_EQ(layout->position, (std::vector<int>{1, 0, 2}));
-  EXPECT_EQ(layout->column, (std::vector<int>{1, 0, 2}));
-  EXPECT_EQ(LayoutArity(form.key, 3), 3);
+  EXPECT_EQ(layout->row_arity, row_arity);
+  EXPECT_EQ(layout->arity, arity);
+  EXPECT_EQ(layout->position, position);
+  EXPECT_EQ(layout->column, column);
+  EXPECT_EQ(LayoutArity(form.key, row_arity), arity);
+}
+
+TEST(LayoutTest, PermutedIndexFromTheContract) {
+  // An index on t(v1, k1, k2) by [#1]: layout (k1, v1, k2).
+  ExpectLayout(MakeArrangement({Col(1)}, 3), 3, 3, {1, 0, 2}, {1, 0, 2});
 }
 
 TEST(LayoutTest, KeyExpressionsWidenTheLayout) {
   // [(#0 + 1)] on 2 columns: P = [1, 2], layout (r0+1, r0, r1).
   const ArrangementForm form = MakeArrangement({Plus1(0)}, 2);
-  const std::optional<Layout> layout = MakeLayout(form);
-  ASSERT_TRUE(layout.has_value());
-  EXPECT_EQ(layout->row_arity, 2);
-  EXPECT_EQ(layout->arity, 3);
-  EXPECT_EQ(layout->position, (std::vector<int>{1, 2}));
-  EXPECT_EQ(layout->column, (std::vector<int>{-1, 0, 1}));
-  EXPECT_EQ(LayoutArity(form.key, 2), 3);
+  ExpectLayout(form, 2, 3, {1, 2}, {-1, 0, 1});
   EXPECT_EQ(ColumnAtLayoutPosition(form.key, &form, 0), -1);
   EXPECT_EQ(ColumnAtLayoutPosition(form.key, nullptr, 0), -1);
   EXPECT_EQ(ColumnAtLayoutPosition(form.key, nullptr, 2), 1);

@@ -1,5 +1,6 @@
 // Tests of the core IR helpers: literals, expressions, MFPs, arrangement
 // layouts, node construction, ids, copies and deep-tree handling.
+#include <initializer_list>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -261,48 +262,50 @@ TEST(NodeTest, DeepChainIsBuiltCopiedAndDestroyed) {
   SUCCEED();
 }
 
-TEST(NodeTest, HeaderNames) {
-  auto header = [](NodeOp op) { return HeaderName(Node(std::move(op))); };
-  EXPECT_EQ(header(ConstantOp{}), "Constant");
-  GetOp get;
-  EXPECT_EQ(header(get), "Get::PassArrangements");
-  get.kind = GetKind::kArrangement;
-  EXPECT_EQ(header(get), "Get::Arrangement");
-  get.kind = GetKind::kCollection;
-  EXPECT_EQ(header(get), "Get::Collection");
-  EXPECT_EQ(header(LetOp{}), "With");
-  EXPECT_EQ(header(LetRecOp{}), "With Mutually Recursive");
-  EXPECT_EQ(header(MfpOp{}), "Mfp");
-  EXPECT_EQ(header(FlatMapOp{}), "FlatMap");
-  JoinOp join;
-  EXPECT_EQ(header(join), "Join::Linear");
-  join.delta = true;
-  EXPECT_EQ(header(join), "Join::Delta");
-  const std::pair<ReduceKind, const char*> reduces[] = {
-      {ReduceKind::kDistinct, "Reduce::Distinct"},
-      {ReduceKind::kAccumulable, "Reduce::Accumulable"},
-      {ReduceKind::kHierarchicalMonotonic, "Reduce::Hierarchical"},
-      {ReduceKind::kHierarchicalBucketed, "Reduce::Hierarchical"},
-      {ReduceKind::kBasicSingle, "Reduce::Basic"},
-      {ReduceKind::kBasicMultiple, "Reduce::Basic"},
-  };
-  for (const auto& [kind, name] : reduces) {
-    ReduceOp reduce;
-    reduce.kind = kind;
-    EXPECT_EQ(header(reduce), name);
+// Expects the header name of an `Op` whose `field` is each kind of `table`.
+template <typename Op, typename Kind>
+void ExpectHeaders(Kind Op::*field,
+                   std::initializer_list<std::pair<Kind, const char*>> table) {
+  for (const auto& [kind, name] : table) {
+    Op op;
+    op.*field = kind;
+    EXPECT_EQ(HeaderName(Node(std::move(op))), name);
   }
-  TopKOp topk;
-  topk.kind = TopKKind::kMonotonicTop1;
-  EXPECT_EQ(header(topk), "TopK::MonotonicTop1");
-  topk.kind = TopKKind::kMonotonicTopK;
-  EXPECT_EQ(header(topk), "TopK::MonotonicTopK");
-  topk.kind = TopKKind::kBasic;
-  EXPECT_EQ(header(topk), "TopK::Basic");
-  EXPECT_EQ(header(NegateOp{}), "Negate");
-  EXPECT_EQ(header(ThresholdOp{}), "Threshold::Basic");
-  EXPECT_EQ(header(UnionOp{}), "Union");
-  EXPECT_EQ(header(ArrangeByOp{}), "ArrangeBy");
-  EXPECT_EQ(header(SetDifferenceOp{}), "SetDifference");
+}
+
+TEST(NodeTest, HeaderNames) {
+  // Kinds whose header does not depend on a field.
+  const std::pair<NodeOp, const char*> plain[] = {
+      {ConstantOp{}, "Constant"},
+      {GetOp{}, "Get::PassArrangements"},
+      {LetOp{}, "With"},
+      {LetRecOp{}, "With Mutually Recursive"},
+      {MfpOp{}, "Mfp"},
+      {FlatMapOp{}, "FlatMap"},
+      {NegateOp{}, "Negate"},
+      {ThresholdOp{}, "Threshold::Basic"},
+      {UnionOp{}, "Union"},
+      {ArrangeByOp{}, "ArrangeBy"},
+      {SetDifferenceOp{}, "SetDifference"},
+  };
+  for (const auto& [op, name] : plain) EXPECT_EQ(HeaderName(Node(op)), name);
+  ExpectHeaders(&GetOp::kind,
+                {{GetKind::kPassArrangements, "Get::PassArrangements"},
+                 {GetKind::kArrangement, "Get::Arrangement"},
+                 {GetKind::kCollection, "Get::Collection"}});
+  ExpectHeaders(&JoinOp::delta,
+                {{false, "Join::Linear"}, {true, "Join::Delta"}});
+  ExpectHeaders(&ReduceOp::kind,
+                {{ReduceKind::kDistinct, "Reduce::Distinct"},
+                 {ReduceKind::kAccumulable, "Reduce::Accumulable"},
+                 {ReduceKind::kHierarchicalMonotonic, "Reduce::Hierarchical"},
+                 {ReduceKind::kHierarchicalBucketed, "Reduce::Hierarchical"},
+                 {ReduceKind::kBasicSingle, "Reduce::Basic"},
+                 {ReduceKind::kBasicMultiple, "Reduce::Basic"}});
+  ExpectHeaders(&TopKOp::kind,
+                {{TopKKind::kMonotonicTop1, "TopK::MonotonicTop1"},
+                 {TopKKind::kMonotonicTopK, "TopK::MonotonicTopK"},
+                 {TopKKind::kBasic, "TopK::Basic"}});
   EXPECT_EQ(KindName(NodeKind::kThreshold), "Threshold");
   EXPECT_EQ(KindName(NodeKind::kLetRec), "LetRec");
 }

@@ -35,6 +35,16 @@ Document ParseOrDie(const std::string& text) {
 
 // The one place the tests spell the codes: they are the contract of
 // ../shared/reference/SEMANTICS.md 4.2 (and of the relax pass's goldens).
+// The context of the toy pass: whether it applies, where it reports and
+// counts (either may be null).
+PassContext ToyContext(bool apply, RewriteReport* report, PassWork* work) {
+  return PassContext{.apply = apply,
+                     .pass_name = "toy",
+                     .report = report,
+                     .work = work,
+                     .inputs = {}};
+}
+
 TEST(DeclineTables, SpellTheReferenceCodesInCheckOrder) {
   std::vector<std::string> fused;
   for (const auto& entry : kAllFusedSetDifferenceDeclines) {
@@ -121,11 +131,7 @@ TEST(PassDriver, DecidesInPreOrderWithTheRecursiveContextAndRewrites) {
   ASSERT_EQ(ids.size(), 3u);
   RewriteReport report;
   PassWork work;
-  PassContext ctx{.apply = true,
-                  .pass_name = "toy",
-                  .report = &report,
-                  .work = &work,
-                  .inputs = {}};
+  PassContext ctx = ToyContext(true, &report, &work);
   ASSERT_TRUE(RunPass(RenumberNegates(), doc, ctx).ok());
   ASSERT_EQ(report.candidates.size(), 3u);
   EXPECT_EQ(report.candidates[0].lir_id, ids[0]);
@@ -163,11 +169,7 @@ TEST(PassDriver,
   Document doc = ParseOrDie(ToyPlan());
   const std::string before = PrintWithIds(doc);
   RewriteReport report;
-  PassContext dry{.apply = false,
-                  .pass_name = "toy",
-                  .report = &report,
-                  .work = nullptr,
-                  .inputs = {}};
+  PassContext dry = ToyContext(false, &report, nullptr);
   ASSERT_TRUE(RunPass(RenumberNegates(), doc, dry).ok());
   EXPECT_EQ(PrintWithIds(doc), before);
   ASSERT_EQ(report.candidates.size(), 3u);
@@ -178,11 +180,7 @@ TEST(PassDriver,
       nlohmann::json({{"new_id", NegateIds(doc)[1] + 1000}, {"saves", 0}}));
 
   PassWork work;
-  PassContext quiet{.apply = true,
-                    .pass_name = "toy",
-                    .report = nullptr,
-                    .work = &work,
-                    .inputs = {}};
+  PassContext quiet = ToyContext(true, nullptr, &work);
   const std::vector<LirId> ids = NegateIds(doc);
   ASSERT_TRUE(RunPass(RenumberNegates(), doc, quiet).ok());
   EXPECT_EQ(work.rewrites, 2u);
@@ -195,11 +193,7 @@ TEST(PassDriver, WalksUnvalidatedPlansButNotBadlyScopedOnes) {
   // decisions to judge (relax declines analysis_failed, see analysis_test).
   Document unbound = test::FixtureOrDie("negate_unbound_l4.plan");
   RewriteReport report;
-  PassContext ctx{.apply = true,
-                  .pass_name = "toy",
-                  .report = &report,
-                  .work = nullptr,
-                  .inputs = {}};
+  PassContext ctx = ToyContext(true, &report, nullptr);
   ASSERT_TRUE(RunPass(RenumberNegates(), unbound, ctx).ok());
   EXPECT_EQ(report.candidates.size(), 1u);
   // A binding that shadows another is an error of the scoped walker.

@@ -2,6 +2,7 @@
 // (ClassifyStatement, ../shared/reference/CONCISE-FORMAT.md section 1):
 // the rule `lir-opt slt` selects blocks by. A wrong answer makes slt skip a
 // plan, or check MIR text as a plan.
+#include <initializer_list>
 #include <string>
 
 #include "gtest/gtest.h"
@@ -16,37 +17,36 @@ StatementKind Kind(const std::string& statement,
   return ClassifyStatement(statement, reason != nullptr ? reason : &ignored);
 }
 
+// Expects every statement of `statements` to classify as `kind`.
+void ExpectKind(StatementKind kind,
+                std::initializer_list<const char*> statements) {
+  for (const char* statement : statements) {
+    EXPECT_EQ(Kind(statement), kind) << statement;
+  }
+}
+
 TEST(SltStatement, WithoutAStageTheDefaultPrintsConcise) {
-  EXPECT_EQ(Kind("EXPLAIN SELECT 1"), StatementKind::kConcise);
-  EXPECT_EQ(Kind("EXPLAIN WITH(humanized expressions) SELECT * FROM t"),
-            StatementKind::kConcise);
-  EXPECT_EQ(Kind("explain with (no fast path) (SELECT 1) UNION ALL (SELECT 2)"),
-            StatementKind::kConcise);
-  EXPECT_EQ(Kind("EXPLAIN WITH(humanized expressions) INDEX t_a_idx"),
-            StatementKind::kConcise);
-  EXPECT_EQ(Kind("EXPLAIN MATERIALIZED VIEW mv"), StatementKind::kConcise);
-  EXPECT_EQ(Kind("EXPLAIN WITH(humanized expressions) SUBSCRIBE t1"),
-            StatementKind::kConcise);
-  // A query that starts with a CTE, not the options list.
-  EXPECT_EQ(Kind("EXPLAIN WITH x AS (SELECT 1) SELECT * FROM x"),
-            StatementKind::kConcise);
-  EXPECT_EQ(Kind("EXPLAIN PLAN FOR SELECT 1"), StatementKind::kConcise);
+  ExpectKind(StatementKind::kConcise,
+             {"EXPLAIN SELECT 1",
+              "EXPLAIN WITH(humanized expressions) SELECT * FROM t",
+              "explain with (no fast path) (SELECT 1) UNION ALL (SELECT 2)",
+              "EXPLAIN WITH(humanized expressions) INDEX t_a_idx",
+              "EXPLAIN MATERIALIZED VIEW mv",
+              "EXPLAIN WITH(humanized expressions) SUBSCRIBE t1",
+              // A query that starts with a CTE, not the options list.
+              "EXPLAIN WITH x AS (SELECT 1) SELECT * FROM x",
+              "EXPLAIN PLAN FOR SELECT 1"});
 }
 
 TEST(SltStatement, AnExplicitPhysicalStagePrintsVerboseUnlessAsText) {
-  EXPECT_EQ(Kind("EXPLAIN PHYSICAL PLAN FOR SELECT 1"),
-            StatementKind::kVerbose);
-  EXPECT_EQ(
-      Kind("EXPLAIN PHYSICAL PLAN WITH(humanized expressions) FOR SELECT 1"),
-      StatementKind::kVerbose);
-  EXPECT_EQ(Kind("EXPLAIN PHYSICAL PLAN AS VERBOSE TEXT FOR SELECT 1"),
-            StatementKind::kVerbose);
-  EXPECT_EQ(Kind("explain physical plan as verbose   text for select 1"),
-            StatementKind::kVerbose);
-  EXPECT_EQ(Kind("EXPLAIN PHYSICAL PLAN AS TEXT FOR SELECT 1"),
-            StatementKind::kConcise);
-  EXPECT_EQ(Kind("EXPLAIN AS VERBOSE TEXT FOR SELECT 1"),
-            StatementKind::kVerbose);
+  ExpectKind(StatementKind::kVerbose,
+             {"EXPLAIN PHYSICAL PLAN FOR SELECT 1",
+              "EXPLAIN PHYSICAL PLAN WITH(humanized expressions) FOR SELECT 1",
+              "EXPLAIN PHYSICAL PLAN AS VERBOSE TEXT FOR SELECT 1",
+              "explain physical plan as verbose   text for select 1",
+              "EXPLAIN AS VERBOSE TEXT FOR SELECT 1"});
+  ExpectKind(StatementKind::kConcise,
+             {"EXPLAIN PHYSICAL PLAN AS TEXT FOR SELECT 1"});
 }
 
 TEST(SltStatement, OtherFormatsAreSkippedWithTheReason) {
@@ -61,28 +61,22 @@ TEST(SltStatement, OtherFormatsAreSkippedWithTheReason) {
 }
 
 TEST(SltStatement, MirStagesAndOtherExplainsAreNotPlans) {
-  EXPECT_EQ(Kind("EXPLAIN RAW PLAN FOR SELECT 1"), StatementKind::kNotPlan);
-  EXPECT_EQ(Kind("EXPLAIN DECORRELATED PLAN WITH(arity) FOR SELECT 1"),
-            StatementKind::kNotPlan);
-  EXPECT_EQ(Kind("EXPLAIN LOCALLY OPTIMIZED PLAN AS VERBOSE TEXT FOR SELECT 1"),
-            StatementKind::kNotPlan);
-  EXPECT_EQ(Kind("EXPLAIN OPTIMIZED PLAN AS VERBOSE TEXT FOR SELECT 1"),
-            StatementKind::kNotPlan);
-  EXPECT_EQ(Kind("EXPLAIN TIMESTAMP FOR SELECT 1"), StatementKind::kNotPlan);
-  EXPECT_EQ(Kind("EXPLAIN FILTER PUSHDOWN FOR SELECT 1"),
-            StatementKind::kNotPlan);
-  EXPECT_EQ(Kind("EXPLAIN ANALYZE MEMORY FOR INDEX i"),
-            StatementKind::kNotPlan);
-  EXPECT_EQ(Kind("SELECT 1"), StatementKind::kNotPlan);
+  ExpectKind(
+      StatementKind::kNotPlan,
+      {"EXPLAIN RAW PLAN FOR SELECT 1",
+       "EXPLAIN DECORRELATED PLAN WITH(arity) FOR SELECT 1",
+       "EXPLAIN LOCALLY OPTIMIZED PLAN AS VERBOSE TEXT FOR SELECT 1",
+       "EXPLAIN OPTIMIZED PLAN AS VERBOSE TEXT FOR SELECT 1",
+       "EXPLAIN TIMESTAMP FOR SELECT 1", "EXPLAIN FILTER PUSHDOWN FOR SELECT 1",
+       "EXPLAIN ANALYZE MEMORY FOR INDEX i", "SELECT 1"});
 }
 
 TEST(SltStatement, OptimizedPlanIsAPlanOnlyAsAConciseFastPath) {
   // ParseSltFile then keeps the block only when its output is
   // `Explained Query (fast path):` over a `→` line.
-  EXPECT_EQ(Kind("EXPLAIN OPTIMIZED PLAN FOR SELECT 1"),
-            StatementKind::kConciseIfFastPath);
-  EXPECT_EQ(Kind("EXPLAIN OPTIMIZED PLAN AS TEXT FOR SELECT 1"),
-            StatementKind::kConciseIfFastPath);
+  ExpectKind(StatementKind::kConciseIfFastPath,
+             {"EXPLAIN OPTIMIZED PLAN FOR SELECT 1",
+              "EXPLAIN OPTIMIZED PLAN AS TEXT FOR SELECT 1"});
 }
 
 }  // namespace

@@ -191,18 +191,28 @@ struct GrowingVisitor : CountingVisitor {
   int current = 0;
 };
 
+/// Walks `plan` (ids assigned here) with a GrowingVisitor of `target`; the
+/// visitor, to read its rounds, and the root's value.
+struct GrowingWalk {
+  GrowingVisitor visitor;
+  absl::StatusOr<int> root;
+};
+GrowingWalk WalkGrowing(Node& plan, int target) {
+  AssignPostOrderIds(plan);
+  GrowingWalk walk;
+  walk.visitor.target = target;
+  walk.root = WalkScoped(static_cast<const Node&>(plan), walk.visitor);
+  return walk;
+}
+
 TEST(Walk, LetRecFixpointSeesTheUpdatedBinding) {
   std::vector<NodePtr> values;
   values.push_back(Negate(LocalGet(0)));
   NodePtr plan = LetRec({0}, std::move(values), LocalGet(0));
-  AssignPostOrderIds(*plan);
-  GrowingVisitor visitor;
-  visitor.target = 4;
-  absl::StatusOr<int> root =
-      WalkScoped(static_cast<const Node&>(*plan), visitor);
-  ASSERT_TRUE(root.ok()) << root.status();
-  EXPECT_EQ(*root, 4);
-  EXPECT_EQ(visitor.rounds, (std::vector<uint64_t>{0, 1, 2, 3}));
+  const GrowingWalk walk = WalkGrowing(*plan, 4);
+  ASSERT_TRUE(walk.root.ok()) << walk.root.status();
+  EXPECT_EQ(*walk.root, 4);
+  EXPECT_EQ(walk.visitor.rounds, (std::vector<uint64_t>{0, 1, 2, 3}));
 }
 
 TEST(Walk, NestedLetRecsKeepTheirOwnState) {
@@ -214,12 +224,8 @@ TEST(Walk, NestedLetRecsKeepTheirOwnState) {
   std::vector<NodePtr> outer_values;
   outer_values.push_back(std::move(inner));
   NodePtr plan = LetRec({0}, std::move(outer_values), LocalGet(0));
-  AssignPostOrderIds(*plan);
-  GrowingVisitor visitor;
-  visitor.target = 2;
-  absl::StatusOr<int> root =
-      WalkScoped(static_cast<const Node&>(*plan), visitor);
-  ASSERT_TRUE(root.ok()) << root.status();
+  const GrowingWalk walk = WalkGrowing(*plan, 2);
+  ASSERT_TRUE(walk.root.ok()) << walk.root.status();
 }
 
 std::string ErrorOf(const Node& plan) {

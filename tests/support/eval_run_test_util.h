@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "lir/document.h"
+#include "lir/eval/data.h"
 #include "lir/eval/run.h"
 #include "lir/explain/text.h"
 #include "tests/support/parse_or_die.h"
@@ -19,6 +20,14 @@ namespace lir::test {
 
 inline constexpr eval::Engine kEngines[] = {eval::Engine::kIncremental,
                                             eval::Engine::kSnapshot};
+
+/// The collection materialize.public.t of `data`, of `arity` columns, for
+/// a test to add updates to.
+inline eval::InputCollection& CollectionT(eval::InputData& data, int arity) {
+  eval::InputCollection& t = data.collections["materialize.public.t"];
+  t.arity = arity;
+  return t;
+}
 
 /// Run options for `engine`, the rest as their defaults.
 inline eval::RunOptions OptionsFor(eval::Engine engine) {
