@@ -21,18 +21,19 @@ enum class InferMode {
 /// `global_arity` as `mode` says and validates again (an inferred fact that
 /// contradicts a shown one would not).
 ///
-/// The output lists every node of every object in post-order (the LirIds
-/// of a plan without node_id annotations):
+/// The output starts with `node ids: annotated` when the text had node_id
+/// annotations, then lists every node of every object in post-order (the
+/// LirIds of a plan without annotations):
 ///
 ///     LirId(2) ArrangeBy arity=2 unknown=RawFlag,ArrangeStrategy
 ///       input_key=none
 ///       arrangements[0]={ key=[#0], permutation=id, thinning=(#1) }
 ///
-/// (after `node ids: annotated` when the text had node_id annotations).
 /// The second and later lines are the facts the inference rules fill in
 /// (Get forms, input keys, layouts), `?` where the fact is still unknown
-/// (`key=[#0] layout=?` for an arrangement whose layout is). A plan that
-/// was complete must print byte for byte as before; the output then says
+/// (`{ key=[#0], layout=? }` for an arrangement whose layout is), and the
+/// last line says whether the plan is still partial. A plan that was
+/// complete must print byte for byte as before; the output then says
 /// `complete: unchanged` (or shows the difference, and the test fails).
 std::string RunInferGolden(std::string_view text,
                            const std::map<std::string, int>& global_arity,
