@@ -30,7 +30,7 @@ constexpr char kB[] = "materialize.public.b";
 // ---- EXCEPT ALL over two indexed collections --------------------------------
 
 std::string ThresholdExceptPlan() {
-  return test::FixtureText("except_all_ab.plan");
+  return test::FixtureText("except_all_indexes.plan");
 }
 
 // The same with the negated arm first.
