@@ -94,12 +94,7 @@ const std::map<std::string, Generator>& Generators() {
   return *generators;
 }
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
+using test::ReadFile;
 
 /// The case's input: the lines under the directive, a named plan fixture
 /// (`plan=NAME`, testdata/plans/NAME), a corpus plan (`corpus=NAME`) or a

@@ -16,6 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "tests/support/parse_or_die.h"
 
 namespace lir::test {
 
@@ -28,13 +29,6 @@ struct RunResult {
   std::string out;
   std::string err;
 };
-
-inline std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 inline void WriteFile(const std::filesystem::path& path,
                       const std::string& text) {

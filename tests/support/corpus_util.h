@@ -16,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "lir/document.h"
 #include "lir/explain/text.h"
+#include "tests/support/parse_or_die.h"
 
 namespace lir::test {
 
@@ -27,14 +28,6 @@ inline std::filesystem::path SharedDir() {
 /// The directory of Materialize's verbose EXPLAIN outputs.
 inline std::filesystem::path CorpusDir() {
   return SharedDir() / "corpus" / "materialize";
-}
-
-/// The bytes of `path`, or "" when it cannot be read.
-inline std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
 }
 
 /// The corpus's `.plan` files in name order; empty when it is absent.

@@ -28,6 +28,15 @@ inline Document ParseOrDie(std::string_view text) {
   return doc.ok() ? *std::move(doc) : Document{};
 }
 
+/// The bytes of `path`, or "" when it cannot be read. The one file reader
+/// of the test helpers (corpus_util.h and cli_test_util.h use it too).
+inline std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
 /// The path of testdata/plans/`name` in the source tree.
 inline std::filesystem::path FixturePath(std::string_view name) {
   return std::filesystem::path(LIR_SOURCE_DIR) / "testdata" / "plans" /
@@ -37,11 +46,9 @@ inline std::filesystem::path FixturePath(std::string_view name) {
 /// The bytes of the fixture `name` (`except.plan`, ...); a missing fixture
 /// fails the calling test and yields "".
 inline std::string FixtureText(std::string_view name) {
-  std::ifstream in(FixturePath(name), std::ios::binary);
-  EXPECT_TRUE(in.good()) << "no plan fixture " << FixturePath(name);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+  EXPECT_TRUE(std::filesystem::is_regular_file(FixturePath(name)))
+      << "no plan fixture " << FixturePath(name);
+  return ReadFile(FixturePath(name));
 }
 
 /// The fixture `name`, parsed (ParseOrDie).
