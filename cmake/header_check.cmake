@@ -22,5 +22,7 @@ foreach(header ${lir_public_headers})
   list(APPEND lir_header_check_sources ${source})
 endforeach()
 add_library(lir_header_check OBJECT ${lir_header_check_sources})
+# Each header in a translation unit of its own, or the check checks nothing.
+set_target_properties(lir_header_check PROPERTIES UNITY_BUILD OFF)
 target_link_libraries(lir_header_check PRIVATE lir::lir)
 target_compile_options(lir_header_check PRIVATE ${LIR_WARNINGS})

@@ -23,6 +23,7 @@
 #include "lir/recognizer/antijoin.h"
 #include "lir/recognizer/optimize.h"
 #include "tests/support/candidate_plan_generator.h"
+#include "tests/support/ir_helpers.h"
 #include "tests/support/random.h"
 #include "tests/support/recognizer_test_util.h"
 
@@ -59,12 +60,7 @@ absl::StatusOr<OptimizeResult> OptimizeWith(const Document& doc, bool antijoin,
   return Optimize(Clone(doc), features, KeyEveryGlobal(doc));
 }
 
-size_t CountKind(const Node& root, NodeKind kind) {
-  size_t n = 0;
-  ForEachPreOrder(root,
-                  [&](const Node& node, int) { n += node.kind() == kind; });
-  return n;
-}
+using test::CountKind;
 
 // The antijoin's own checks, taken only after 1-10 pass.
 const std::set<std::string>& OwnChecks() {

@@ -8,11 +8,12 @@
 #include "gtest/gtest.h"
 #include "lir/arrangement.h"
 #include "lir/node.h"
+#include "tests/support/ir_helpers.h"
 
 namespace lir {
 namespace {
 
-ScalarExpr Col(int c) { return ScalarExpr::Column(c); }
+using test::Col;
 
 ScalarExpr Plus1(int c) {
   return ScalarExpr::Call(CallStyle::kInfix, "+",

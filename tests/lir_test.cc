@@ -12,13 +12,14 @@
 #include "lir/mfp.h"
 #include "lir/node.h"
 #include "lir/scalar.h"
+#include "tests/support/ir_helpers.h"
 
 namespace lir {
 namespace {
 
 using Pairs = std::vector<std::pair<int, int>>;
 
-ScalarExpr Col(int c) { return ScalarExpr::Column(c); }
+using test::Col;
 
 NodePtr GetGlobal(const std::string& name) {
   GetOp get;

@@ -31,7 +31,7 @@ CollectionId Global(std::string name) {
   return CollectionId::Global(std::move(name));
 }
 
-ScalarExpr Col(int column) { return ScalarExpr::Column(column); }
+using test::Col;
 ScalarExpr Lit(Literal literal) { return ScalarExpr::Lit(std::move(literal)); }
 // `(e) IS NULL`.
 ScalarExpr IsNull(ScalarExpr e) {
@@ -407,6 +407,7 @@ constexpr std::pair<NodeKind, const char*> kEveryKind[] = {
 #define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) \
   {NodeKind::k##Kind, #Kind},
 #include "lir/node_kinds.def"
+#include "tests/support/ir_helpers.h"
 };
 static_assert(std::size(kEveryKind) == kNodeKindCount);
 

@@ -22,6 +22,7 @@
 #include "lir/recognizer/optimize.h"
 #include "tests/support/candidate_plan_generator.h"
 #include "tests/support/except_decline_codes.h"
+#include "tests/support/ir_helpers.h"
 #include "tests/support/plan_generator.h"
 #include "tests/support/random.h"
 #include "tests/support/recognizer_test_util.h"
@@ -62,12 +63,7 @@ struct Tally {
   }
 };
 
-size_t CountKind(const Node& root, NodeKind kind) {
-  size_t n = 0;
-  ForEachPreOrder(root,
-                  [&](const Node& node, int) { n += node.kind() == kind; });
-  return n;
-}
+using test::CountKind;
 
 // Checks every property on one document; `expected` may be empty (no
 // oracle). Failures are reported through gtest.

@@ -8,13 +8,15 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/support/ir_helpers.h"
 
 namespace lir::explain {
 namespace {
 
 // ---- Helpers ----------------------------------------------------------------
 
-ScalarExpr Col(int i, std::optional<std::string> name = std::nullopt) {
+using test::Col;
+ScalarExpr Col(int i, std::string name) {
   return ScalarExpr::Column(i, std::move(name));
 }
 ScalarExpr Num(int64_t v) { return ScalarExpr::Lit(Literal::Int(v)); }

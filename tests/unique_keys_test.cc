@@ -18,13 +18,14 @@
 #include "lir/interp/annotations.h"
 #include "lir/validate.h"
 #include "tests/support/eval_plan_fuzz_gen.h"
+#include "tests/support/ir_helpers.h"
 
 namespace lir::interp {
 namespace {
 
 using Keys = std::vector<UniqueKey>;
 
-ScalarExpr Col(int c) { return ScalarExpr::Column(c); }
+using test::Col;
 
 TEST(UniqueKeys, NormalizeSortsDeduplicatesAndDropsSupersets) {
   EXPECT_EQ(NormalizeKeys({{2, 1}, {1, 2, 2}, {3}, {3, 1}, {0, 4}}),

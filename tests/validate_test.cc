@@ -16,11 +16,12 @@
 #include "lir/explain/text.h"
 #include "lir/node.h"
 #include "tests/support/corpus_util.h"
+#include "tests/support/ir_helpers.h"
 
 namespace lir {
 namespace {
 
-ScalarExpr Col(int c) { return ScalarExpr::Column(c); }
+using test::Col;
 
 template <typename... Inputs>
 std::vector<NodePtr> In(Inputs... inputs) {

@@ -18,8 +18,6 @@
 namespace lir::explain::internal {
 namespace {
 
-constexpr size_t kOp = kArrow.size();
-
 // `<collection> (using <index>)` at byte `base` of `line`.
 absl::Status ParseUsing(const ErrorSink& errors, const TextLine& line,
                         size_t base, absl::string_view text, FastPath& out) {

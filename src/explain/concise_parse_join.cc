@@ -25,8 +25,6 @@
 namespace lir::explain::internal {
 namespace {
 
-constexpr size_t kOp = kArrow.size();
-
 // One join operator word: the label and what it says.
 struct JoinLabel {
   absl::string_view prefix;  // with the space that follows it

@@ -132,7 +132,7 @@ size_t FindMaskedLiteral(absl::string_view text, size_t* length) {
 
 // The message of a concise error constant: `quoted()` escapes only `"`
 // (src/ore/src/str.rs), so `\"` is the only escape to undo.
-std::string UnquoteMessage(absl::string_view body) {
+std::string UnquoteConciseMessage(absl::string_view body) {
   std::string out;
   out.reserve(body.size());
   for (size_t i = 0; i < body.size(); ++i) {
@@ -292,7 +292,7 @@ absl::StatusOr<ConstantOp> ParseConstantSummary(
       return errors.Expected(line, base + 8,
                              "a double-quoted error message or '\xE2\x96\x88'");
     }
-    op.error = UnquoteMessage(quoted.substr(1, quoted.size() - 2));
+    op.error = UnquoteConciseMessage(quoted.substr(1, quoted.size() - 2));
     return op;
   }
   const size_t space = inner.find(' ');

@@ -53,9 +53,6 @@ ConciseHead MakeHead(const OperatorLine& op, NodePtr node, std::string label,
 
 namespace {
 
-// Bytes of `→` before an operator's name.
-constexpr size_t kOp = kArrow.size();
-
 // Reads the MFP lines at `level` under the wrapper line `wrapper` (`→Fused
 // with Child/Parent Map/Filter/Project`) into `mfp`: there must be some, as
 // the printer writes a wrapper only for an MFP that is not the identity.

@@ -20,9 +20,6 @@
 namespace lir::explain::internal {
 namespace {
 
-// Bytes of `→` before an operator's name.
-constexpr size_t kOp = kArrow.size();
-
 // `Simple aggregates: a, b` and the like: aggregates joined by `sep`.
 absl::StatusOr<std::vector<AggregateExpr>> ParseAggregateList(
     const ErrorSink& errors, const TextLine& line, size_t base,

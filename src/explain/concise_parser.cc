@@ -33,7 +33,7 @@ using internal::kArrow;
 using internal::TextLine;
 
 // An open node, or an open `→With` / `→With Mutually Recursive` block.
-struct Frame {
+struct ConciseFrame {
   ConciseHead head;  // head.node is null for With blocks
   // With blocks:
   const TextLine* with_line = nullptr;
@@ -74,7 +74,7 @@ class ConcisePlanBuilder {
         LIR_RETURN_IF_ERROR(Open(c));
         continue;
       }
-      Frame& top = stack_.back();
+      ConciseFrame& top = stack_.back();
       if (top.is_with()) {
         LIR_ASSIGN_OR_RETURN(bool taken, WithLine(top, c));
         if (taken) continue;
@@ -118,7 +118,7 @@ class ConcisePlanBuilder {
                                 "annotation goes on its '\xE2\x86\x92Return')");
       }
       c.Next();
-      Frame frame;
+      ConciseFrame frame;
       frame.with_line = &line;
       frame.level = line.level;
       frame.with.recursive = text.substr(kArrow.size()) != "With";
@@ -131,7 +131,7 @@ class ConcisePlanBuilder {
     if (headers_ != nullptr && head.header != nullptr) {
       headers_->emplace_back(head.node.get(), *head.header);
     }
-    Frame frame;
+    ConciseFrame frame;
     frame.head = std::move(head);
     stack_.push_back(std::move(frame));
     return absl::OkStatus();
@@ -139,7 +139,7 @@ class ConcisePlanBuilder {
 
   // A line inside the With block on top of the stack: a `cte` line, a bound
   // plan, `→Return` or the body. False when the line is none of them.
-  absl::StatusOr<bool> WithLine(Frame& top, ConciseCursor& c) {
+  absl::StatusOr<bool> WithLine(ConciseFrame& top, ConciseCursor& c) {
     const TextLine& line = c.Peek();
     internal::WithBlock& with = top.with;
     const bool bound = with.values.size() == with.ids.size();
@@ -184,7 +184,7 @@ class ConcisePlanBuilder {
   }
 
   // What a With block expected instead of `line`.
-  absl::Status WithError(const Frame& top, const TextLine& line) {
+  absl::Status WithError(const ConciseFrame& top, const TextLine& line) {
     const internal::WithBlock& with = top.with;
     std::string what;
     if (with.in_body) {
@@ -207,7 +207,7 @@ class ConcisePlanBuilder {
 
   // What the node on top expected instead of `line` (which is deeper than
   // where the node started).
-  absl::Status NodeError(const Frame& top, const TextLine& line) {
+  absl::Status NodeError(const ConciseFrame& top, const TextLine& line) {
     const ConciseHead& head = top.head;
     const size_t inputs = head.node->inputs.size();
     if (inputs >= head.max_inputs) {
@@ -235,7 +235,7 @@ class ConcisePlanBuilder {
 
   // Completes the frame on top of the stack and hands it to its parent.
   absl::Status Close() {
-    Frame frame = std::move(stack_.back());
+    ConciseFrame frame = std::move(stack_.back());
     stack_.pop_back();
     NodePtr done;
     if (!frame.is_with()) {
@@ -266,7 +266,7 @@ class ConcisePlanBuilder {
       root_ = std::move(done);
       return absl::OkStatus();
     }
-    Frame& parent = stack_.back();
+    ConciseFrame& parent = stack_.back();
     if (!parent.is_with()) {
       parent.head.node->inputs.push_back(std::move(done));
     } else {
@@ -275,7 +275,7 @@ class ConcisePlanBuilder {
     return absl::OkStatus();
   }
 
-  absl::StatusOr<NodePtr> CloseWith(Frame& frame) {
+  absl::StatusOr<NodePtr> CloseWith(ConciseFrame& frame) {
     LIR_RETURN_IF_ERROR(internal::CheckWithComplete(
         errors_, *frame.with_line, frame.with,
         "expected 'cte l<n> =' lines in the With block",
@@ -296,7 +296,7 @@ class ConcisePlanBuilder {
   const ErrorSink& errors_;
   const std::vector<TextLine>& lines_;
   internal::NodeHeaders* headers_;  // null: positions not asked for
-  std::vector<Frame> stack_;
+  std::vector<ConciseFrame> stack_;
   NodePtr root_;
   bool saw_node_ids_ = false;
 };

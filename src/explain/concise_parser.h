@@ -35,6 +35,9 @@ namespace lir::explain::internal {
 /// `→` (U+2192), which starts every concise operator line.
 inline constexpr absl::string_view kArrow = "\xE2\x86\x92";
 
+/// Bytes of `→` before an operator's name.
+inline constexpr size_t kOp = kArrow.size();
+
 /// What an unknown operator line is told it should have been.
 inline constexpr absl::string_view kConciseOperators =
     "a concise operator line (\xE2\x86\x92"

@@ -40,7 +40,7 @@ std::string QuoteMessage(absl::string_view message) {
   return out;
 }
 
-std::string UnquoteMessage(absl::string_view body) {
+std::string UnquoteTextMessage(absl::string_view body) {
   std::string out;
   for (size_t i = 0; i < body.size(); ++i) {
     if (body[i] == '\\' && i + 1 < body.size()) {
@@ -73,7 +73,7 @@ absl::StatusOr<FastPath> ParseConstantBody(const ErrorSink& errors,
       return errors.Expected(header, text.size(),
                              "'\"' closing the error message");
     }
-    out.constant.error = UnquoteMessage(text.substr(7, text.size() - 8));
+    out.constant.error = UnquoteTextMessage(text.substr(7, text.size() - 8));
     if (begin + 1 < end) {
       return errors.Expected(lines[begin + 1], 0,
                              "the end of the fast-path body after 'Error'");

@@ -204,7 +204,7 @@ bool IsAttributeLine(absl::string_view content) {
 }
 
 // An open node, or an open `With` / `With Mutually Recursive` block.
-struct Frame {
+struct TextFrame {
   int level = 0;
   TextLine header;
   NodePtr node;  // null for With blocks
@@ -223,7 +223,7 @@ class PlanBuilder {
       const TextLine& line = lines_[i];
       const bool is_return = absl::StartsWith(line.content, "Return");
       while (!stack_.empty() && stack_.back().level >= line.level) {
-        Frame& top = stack_.back();
+        TextFrame& top = stack_.back();
         if (is_return && top.node == nullptr && top.level == line.level &&
             !top.with.in_body) {
           break;
@@ -243,7 +243,7 @@ class PlanBuilder {
         LIR_ASSIGN_OR_RETURN(i, OpenNode(i, end));
         continue;
       }
-      Frame& top = stack_.back();
+      TextFrame& top = stack_.back();
       if (top.node == nullptr) {
         LIR_ASSIGN_OR_RETURN(i, WithLine(top, i, end, is_return));
         continue;
@@ -264,7 +264,7 @@ class PlanBuilder {
 
  private:
   // A line inside a With block at the top of the stack.
-  absl::StatusOr<size_t> WithLine(Frame& top, size_t i, size_t end,
+  absl::StatusOr<size_t> WithLine(TextFrame& top, size_t i, size_t end,
                                   bool is_return) {
     const TextLine& line = lines_[i];
     if (is_return && line.level == top.level) {
@@ -299,7 +299,8 @@ class PlanBuilder {
                                          top.level + 1, " or 'Return'"));
   }
 
-  absl::Status CheckBindingsComplete(const Frame& top, const TextLine& line) {
+  absl::Status CheckBindingsComplete(const TextFrame& top,
+                                     const TextLine& line) {
     if (top.with.values.size() < top.with.ids.size()) {
       return errors_.Expected(
           line, 0, absl::StrCat("the plan bound to l", top.with.ids.back()));
@@ -314,7 +315,7 @@ class PlanBuilder {
     LIR_ASSIGN_OR_RETURN(absl::string_view text,
                          StripAnnotation(errors_, line, &id));
     if (text == "With" || text == "With Mutually Recursive") {
-      Frame frame;
+      TextFrame frame;
       frame.level = line.level;
       frame.header = line;
       frame.with.recursive = text != "With";
@@ -354,7 +355,7 @@ class PlanBuilder {
       saw_node_ids_ = true;
     }
     if (headers_ != nullptr) headers_->emplace_back(node.get(), line);
-    Frame frame;
+    TextFrame frame;
     frame.level = line.level;
     frame.header = line;
     frame.node = std::move(node);
@@ -364,7 +365,7 @@ class PlanBuilder {
 
   // Completes the frame on top of the stack and hands it to its parent.
   absl::Status Close() {
-    Frame frame = std::move(stack_.back());
+    TextFrame frame = std::move(stack_.back());
     stack_.pop_back();
     NodePtr done;
     if (frame.node != nullptr) {
@@ -400,7 +401,7 @@ class PlanBuilder {
       root_ = std::move(done);
       return absl::OkStatus();
     }
-    Frame& parent = stack_.back();
+    TextFrame& parent = stack_.back();
     if (parent.node != nullptr) {
       parent.node->inputs.push_back(std::move(done));
     } else {
@@ -412,7 +413,7 @@ class PlanBuilder {
   const ErrorSink& errors_;
   const std::vector<TextLine>& lines_;
   internal::NodeHeaders* headers_;  // null: positions not asked for
-  std::vector<Frame> stack_;
+  std::vector<TextFrame> stack_;
   NodePtr root_;
   bool saw_node_ids_ = false;
 };

@@ -23,18 +23,16 @@ void CollectRevealedArities(const Node& plan, RevealedArities* revealed) {
   });
 }
 
-using Domain = Arity;
-
-Domain ArityInterpreter::VisitConstant(const Context<Domain>&, const Node& node,
-                                       const ConstantOp&) const {
+Arity ArityInterpreter::VisitConstant(const Context<Arity>&, const Node& node,
+                                      const ConstantOp&) const {
   return NodeOutputArity(node, {});
 }
 
-Domain ArityInterpreter::VisitGet(const Context<Domain>& ctx, const Node&,
-                                  const GetOp& op) const {
+Arity ArityInterpreter::VisitGet(const Context<Arity>& ctx, const Node&,
+                                 const GetOp& op) const {
   Arity arity = Arity::Unknown();
   if (op.id.is_local) {
-    if (const Binding<Domain>* binding = ctx.Find(op.id.local)) {
+    if (const Binding<Arity>* binding = ctx.Find(op.id.local)) {
       arity = binding->value;
     }
     auto it = revealed_.locals.find(op.id.local);
@@ -48,71 +46,69 @@ Domain ArityInterpreter::VisitGet(const Context<Domain>& ctx, const Node&,
   return GetOutputArity(op, arity);
 }
 
-Domain ArityInterpreter::VisitMfp(const Context<Domain>&, const Node& node,
-                                  const MfpOp&, const Domain& input) const {
+Arity ArityInterpreter::VisitMfp(const Context<Arity>&, const Node& node,
+                                 const MfpOp&, const Arity& input) const {
   return NodeOutputArity(node, {&input, 1});
 }
 
-Domain ArityInterpreter::VisitFlatMap(const Context<Domain>&, const Node& node,
-                                      const FlatMapOp&,
-                                      const Domain& input) const {
+Arity ArityInterpreter::VisitFlatMap(const Context<Arity>&, const Node& node,
+                                     const FlatMapOp&,
+                                     const Arity& input) const {
   return NodeOutputArity(node, {&input, 1});
 }
 
-Domain ArityInterpreter::VisitJoin(const Context<Domain>&, const Node& node,
-                                   const JoinOp&,
-                                   std::span<const Domain> inputs) const {
+Arity ArityInterpreter::VisitJoin(const Context<Arity>&, const Node& node,
+                                  const JoinOp&,
+                                  std::span<const Arity> inputs) const {
   return NodeOutputArity(node, inputs);
 }
 
-Domain ArityInterpreter::VisitReduce(const Context<Domain>&, const Node& node,
-                                     const ReduceOp&,
-                                     const Domain& input) const {
+Arity ArityInterpreter::VisitReduce(const Context<Arity>&, const Node& node,
+                                    const ReduceOp&, const Arity& input) const {
   return NodeOutputArity(node, {&input, 1});
 }
 
-Domain ArityInterpreter::VisitTopK(const Context<Domain>&, const Node& node,
-                                   const TopKOp&, const Domain& input) const {
+Arity ArityInterpreter::VisitTopK(const Context<Arity>&, const Node& node,
+                                  const TopKOp&, const Arity& input) const {
   return NodeOutputArity(node, {&input, 1});
 }
 
-Domain ArityInterpreter::VisitNegate(const Context<Domain>&, const Node& node,
-                                     const NegateOp&,
-                                     const Domain& input) const {
+Arity ArityInterpreter::VisitNegate(const Context<Arity>&, const Node& node,
+                                    const NegateOp&, const Arity& input) const {
   return NodeOutputArity(node, {&input, 1});
 }
 
-Domain ArityInterpreter::VisitThreshold(const Context<Domain>&,
-                                        const Node& node, const ThresholdOp&,
-                                        const Domain& input) const {
+Arity ArityInterpreter::VisitThreshold(const Context<Arity>&, const Node& node,
+                                       const ThresholdOp&,
+                                       const Arity& input) const {
   return NodeOutputArity(node, {&input, 1});
 }
 
-Domain ArityInterpreter::VisitUnion(const Context<Domain>&, const Node& node,
-                                    const UnionOp&,
-                                    std::span<const Domain> inputs) const {
+Arity ArityInterpreter::VisitUnion(const Context<Arity>&, const Node& node,
+                                   const UnionOp&,
+                                   std::span<const Arity> inputs) const {
   return NodeOutputArity(node, inputs);
 }
 
-Domain ArityInterpreter::VisitArrangeBy(const Context<Domain>&,
-                                        const Node& node, const ArrangeByOp&,
-                                        const Domain& input) const {
+Arity ArityInterpreter::VisitArrangeBy(const Context<Arity>&, const Node& node,
+                                       const ArrangeByOp&,
+                                       const Arity& input) const {
   return NodeOutputArity(node, {&input, 1});
 }
 
-Domain ArityInterpreter::VisitSetDifference(const Context<Domain>&,
-                                            const Node& node,
-                                            const SetDifferenceOp&,
-                                            const Domain& base,
-                                            const Domain& subtract) const {
-  const Domain inputs[] = {base, subtract};
+Arity ArityInterpreter::VisitSetDifference(const Context<Arity>&,
+                                           const Node& node,
+                                           const SetDifferenceOp&,
+                                           const Arity& base,
+                                           const Arity& subtract) const {
+  const Arity inputs[] = {base, subtract};
   return NodeOutputArity(node, inputs);
 }
 
-Domain ArityInterpreter::VisitAntiJoin(const Context<Domain>&, const Node& node,
-                                       const AntiJoinOp&, const Domain& base,
-                                       const Domain& keys) const {
-  const Domain inputs[] = {base, keys};
+Arity ArityInterpreter::VisitAntiJoin(const Context<Arity>&, const Node& node,
+                                      const AntiJoinOp&, const Arity& base,
+                                      const Arity& keys) const {
+  const Arity inputs[] = {base, keys};
   return NodeOutputArity(node, inputs);
 }
 

@@ -87,17 +87,14 @@ std::string FormatForms(const AvailableForms& forms) {
   return absl::StrJoin(parts, ", ");
 }
 
-using Domain = AvailableForms;
-
-Domain ArrangementsInterpreter::VisitConstant(const Context<Domain>&,
-                                              const Node&,
-                                              const ConstantOp&) const {
+AvailableForms ArrangementsInterpreter::VisitConstant(
+    const Context<AvailableForms>&, const Node&, const ConstantOp&) const {
   return AvailableForms::Raw();
 }
 
-Domain ArrangementsInterpreter::VisitGet(const Context<Domain>& ctx,
-                                         const Node& node,
-                                         const GetOp& op) const {
+AvailableForms ArrangementsInterpreter::VisitGet(
+    const Context<AvailableForms>& ctx, const Node& node,
+    const GetOp& op) const {
   if (op.kind != GetKind::kPassArrangements) return AvailableForms::Raw();
   if (!op.id.is_local) {
     if (node.unknown.Has(UnknownFact::kAvailableForms)) {
@@ -108,7 +105,7 @@ Domain ArrangementsInterpreter::VisitGet(const Context<Domain>& ctx,
     }
     return AvailableForms::Of(op.keys);
   }
-  const Binding<Domain>* binding = ctx.Find(op.id.local);
+  const Binding<AvailableForms>* binding = ctx.Find(op.id.local);
   // Materialize feeds recursive bindings back as plain collections; an
   // arrangement of a LetRec value is not visible through its id.
   if (binding == nullptr || binding->recursive) return AvailableForms::Raw();
@@ -139,9 +136,10 @@ bool RestoresRow(const Node& input, const std::vector<ScalarExpr>& key,
 
 }  // namespace
 
-Domain ArrangementsInterpreter::VisitMfp(const Context<Domain>&,
-                                         const Node& node, const MfpOp& op,
-                                         const Domain&) const {
+AvailableForms ArrangementsInterpreter::VisitMfp(const Context<AvailableForms>&,
+                                                 const Node& node,
+                                                 const MfpOp& op,
+                                                 const AvailableForms&) const {
   // Reading an arrangement through an MFP that only turns the layout row
   // back into the collection's row (only useful with a seek, `input_val=`)
   // keeps the output in that arrangement (../shared/reference/SEMANTICS.md
@@ -162,22 +160,21 @@ Domain ArrangementsInterpreter::VisitMfp(const Context<Domain>&,
   return AvailableForms::Raw();
 }
 
-Domain ArrangementsInterpreter::VisitFlatMap(const Context<Domain>&,
-                                             const Node&, const FlatMapOp&,
-                                             const Domain&) const {
+AvailableForms ArrangementsInterpreter::VisitFlatMap(
+    const Context<AvailableForms>&, const Node&, const FlatMapOp&,
+    const AvailableForms&) const {
   return AvailableForms::Raw();
 }
 
-Domain ArrangementsInterpreter::VisitJoin(const Context<Domain>&, const Node&,
-                                          const JoinOp&,
-                                          std::span<const Domain>) const {
+AvailableForms ArrangementsInterpreter::VisitJoin(
+    const Context<AvailableForms>&, const Node&, const JoinOp&,
+    std::span<const AvailableForms>) const {
   return AvailableForms::Raw();
 }
 
-Domain ArrangementsInterpreter::VisitReduce(const Context<Domain>&,
-                                            const Node& node,
-                                            const ReduceOp& op,
-                                            const Domain&) const {
+AvailableForms ArrangementsInterpreter::VisitReduce(
+    const Context<AvailableForms>&, const Node& node, const ReduceOp& op,
+    const AvailableForms&) const {
   Arity input = Arity::Unknown();
   if (arities_ != nullptr) {
     if (const Arity* found = arities_->Find(*node.inputs[0])) input = *found;
@@ -211,38 +208,36 @@ SharedKey ArrangementsInterpreter::PrefixKey(int width) const {
   return key;
 }
 
-Domain ArrangementsInterpreter::VisitTopK(const Context<Domain>&, const Node&,
-                                          const TopKOp& op,
-                                          const Domain&) const {
+AvailableForms ArrangementsInterpreter::VisitTopK(
+    const Context<AvailableForms>&, const Node&, const TopKOp& op,
+    const AvailableForms&) const {
   if (op.kind == TopKKind::kMonotonicTop1) {
     return AvailableForms::ArrangedBy(OwnedKey(ColumnKey(op.group_by)));
   }
   return AvailableForms::Raw();
 }
 
-Domain ArrangementsInterpreter::VisitNegate(const Context<Domain>&, const Node&,
-                                            const NegateOp&,
-                                            const Domain&) const {
+AvailableForms ArrangementsInterpreter::VisitNegate(
+    const Context<AvailableForms>&, const Node&, const NegateOp&,
+    const AvailableForms&) const {
   return AvailableForms::Raw();
 }
 
-Domain ArrangementsInterpreter::VisitThreshold(const Context<Domain>&,
-                                               const Node&,
-                                               const ThresholdOp& op,
-                                               const Domain&) const {
+AvailableForms ArrangementsInterpreter::VisitThreshold(
+    const Context<AvailableForms>&, const Node&, const ThresholdOp& op,
+    const AvailableForms&) const {
   return AvailableForms::ArrangedBy(PlanKey(op.ensure_arrangement.key));
 }
 
-Domain ArrangementsInterpreter::VisitUnion(const Context<Domain>&, const Node&,
-                                           const UnionOp&,
-                                           std::span<const Domain>) const {
+AvailableForms ArrangementsInterpreter::VisitUnion(
+    const Context<AvailableForms>&, const Node&, const UnionOp&,
+    std::span<const AvailableForms>) const {
   return AvailableForms::Raw();
 }
 
-Domain ArrangementsInterpreter::VisitArrangeBy(const Context<Domain>&,
-                                               const Node&,
-                                               const ArrangeByOp& op,
-                                               const Domain& input) const {
+AvailableForms ArrangementsInterpreter::VisitArrangeBy(
+    const Context<AvailableForms>&, const Node&, const ArrangeByOp& op,
+    const AvailableForms& input) const {
   AvailableForms forms;
   if (op.input_mfp.IsIdentity() && !input.everything) forms = input;
   forms.raw = forms.raw || op.forms.raw;
@@ -252,19 +247,16 @@ Domain ArrangementsInterpreter::VisitArrangeBy(const Context<Domain>&,
   return forms;
 }
 
-Domain ArrangementsInterpreter::VisitSetDifference(const Context<Domain>&,
-                                                   const Node&,
-                                                   const SetDifferenceOp& op,
-                                                   const Domain&,
-                                                   const Domain&) const {
+AvailableForms ArrangementsInterpreter::VisitSetDifference(
+    const Context<AvailableForms>&, const Node&, const SetDifferenceOp& op,
+    const AvailableForms&, const AvailableForms&) const {
   return AvailableForms::ArrangedBy(PlanKey(op.ensure_arrangement.key));
 }
 
 // It builds no arrangement (SEMANTICS 7.1).
-Domain ArrangementsInterpreter::VisitAntiJoin(const Context<Domain>&,
-                                              const Node&, const AntiJoinOp&,
-                                              const Domain&,
-                                              const Domain&) const {
+AvailableForms ArrangementsInterpreter::VisitAntiJoin(
+    const Context<AvailableForms>&, const Node&, const AntiJoinOp&,
+    const AvailableForms&, const AvailableForms&) const {
   return AvailableForms::Raw();
 }
 

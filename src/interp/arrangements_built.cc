@@ -33,11 +33,9 @@ std::string ArrangementKeyText(const std::vector<ScalarExpr>& key) {
   return absl::StrCat("[[", absl::StrJoin(parts, ", "), "]]");
 }
 
-using Domain = ArrangementsBuilt;
-
-Domain ArrangementsBuiltInterpreter::Join(const Domain& a,
-                                          const Domain& b) const {
-  Domain out = a.offered.everything ? b : a;
+ArrangementsBuilt ArrangementsBuiltInterpreter::Join(
+    const ArrangementsBuilt& a, const ArrangementsBuilt& b) const {
+  ArrangementsBuilt out = a.offered.everything ? b : a;
   out.offered = JoinForms(a.offered, b.offered);
   return out;
 }
@@ -51,34 +49,32 @@ AvailableForms ArrangementsBuiltInterpreter::FormsOf(const Node& node) const {
 namespace {
 
 /// Raw output: consumers can read no arrangement of it.
-Domain RawOnly() {
-  Domain out;
+ArrangementsBuilt RawOnly() {
+  ArrangementsBuilt out;
   out.offered = AvailableForms::Raw();
   return out;
 }
 
 }  // namespace
 
-Domain ArrangementsBuiltInterpreter::VisitConstant(const Context<Domain>&,
-                                                   const Node&,
-                                                   const ConstantOp&) const {
+ArrangementsBuilt ArrangementsBuiltInterpreter::VisitConstant(
+    const Context<ArrangementsBuilt>&, const Node&, const ConstantOp&) const {
   return RawOnly();
 }
 
-Domain ArrangementsBuiltInterpreter::VisitGet(const Context<Domain>& ctx,
-                                              const Node&,
-                                              const GetOp& op) const {
+ArrangementsBuilt ArrangementsBuiltInterpreter::VisitGet(
+    const Context<ArrangementsBuilt>& ctx, const Node&, const GetOp& op) const {
   if (op.id.is_local) {
     // A local's arrangements were built (and counted) by its value. A
     // recursive binding circulates unarranged.
     if (op.kind != GetKind::kPassArrangements) return RawOnly();
-    const Binding<Domain>* binding = ctx.Find(op.id.local);
+    const Binding<ArrangementsBuilt>* binding = ctx.Find(op.id.local);
     if (binding == nullptr || binding->recursive) return RawOnly();
-    Domain out;
+    ArrangementsBuilt out;
     out.offered = binding->value.offered;
     return out;
   }
-  Domain out;
+  ArrangementsBuilt out;
   out.offered = op.kind == GetKind::kPassArrangements
                     ? AvailableForms::Of(op.keys)
                     : AvailableForms::Raw();
@@ -101,22 +97,22 @@ Domain ArrangementsBuiltInterpreter::VisitGet(const Context<Domain>& ctx,
 
 // Raw only, even when its MFP turns an arranged read back into the rows
 // (see the class comment).
-Domain ArrangementsBuiltInterpreter::VisitMfp(const Context<Domain>&,
-                                              const Node&, const MfpOp&,
-                                              const Domain&) const {
+ArrangementsBuilt ArrangementsBuiltInterpreter::VisitMfp(
+    const Context<ArrangementsBuilt>&, const Node&, const MfpOp&,
+    const ArrangementsBuilt&) const {
   return RawOnly();
 }
 
-Domain ArrangementsBuiltInterpreter::VisitFlatMap(const Context<Domain>&,
-                                                  const Node&, const FlatMapOp&,
-                                                  const Domain&) const {
+ArrangementsBuilt ArrangementsBuiltInterpreter::VisitFlatMap(
+    const Context<ArrangementsBuilt>&, const Node&, const FlatMapOp&,
+    const ArrangementsBuilt&) const {
   return RawOnly();
 }
 
-Domain ArrangementsBuiltInterpreter::VisitJoin(
-    const Context<Domain>&, const Node&, const JoinOp& op,
-    std::span<const Domain> inputs) const {
-  Domain out = RawOnly();
+ArrangementsBuilt ArrangementsBuiltInterpreter::VisitJoin(
+    const Context<ArrangementsBuilt>&, const Node&, const JoinOp& op,
+    std::span<const ArrangementsBuilt> inputs) const {
+  ArrangementsBuilt out = RawOnly();
   const size_t n = inputs.size();
   auto valid = [n](int relation) {
     return relation >= 0 && static_cast<size_t>(relation) < n;
@@ -168,11 +164,10 @@ Domain ArrangementsBuiltInterpreter::VisitJoin(
   return out;
 }
 
-Domain ArrangementsBuiltInterpreter::VisitReduce(const Context<Domain>&,
-                                                 const Node& node,
-                                                 const ReduceOp& op,
-                                                 const Domain&) const {
-  Domain out;
+ArrangementsBuilt ArrangementsBuiltInterpreter::VisitReduce(
+    const Context<ArrangementsBuilt>&, const Node& node, const ReduceOp& op,
+    const ArrangementsBuilt&) const {
+  ArrangementsBuilt out;
   out.offered = FormsOf(node);
   // The output arrangement holds rows after mfp_after by group key: it
   // serves as an arrangement on #0..#k-1 only while mfp_after keeps the key
@@ -210,11 +205,10 @@ Domain ArrangementsBuiltInterpreter::VisitReduce(const Context<Domain>&,
   return out;
 }
 
-Domain ArrangementsBuiltInterpreter::VisitTopK(const Context<Domain>&,
-                                               const Node& node,
-                                               const TopKOp& op,
-                                               const Domain&) const {
-  Domain out;
+ArrangementsBuilt ArrangementsBuiltInterpreter::VisitTopK(
+    const Context<ArrangementsBuilt>&, const Node& node, const TopKOp& op,
+    const ArrangementsBuilt&) const {
+  ArrangementsBuilt out;
   out.offered = FormsOf(node);
   switch (op.kind) {
     case TopKKind::kMonotonicTop1:
@@ -229,17 +223,16 @@ Domain ArrangementsBuiltInterpreter::VisitTopK(const Context<Domain>&,
   return out;
 }
 
-Domain ArrangementsBuiltInterpreter::VisitNegate(const Context<Domain>&,
-                                                 const Node&, const NegateOp&,
-                                                 const Domain&) const {
+ArrangementsBuilt ArrangementsBuiltInterpreter::VisitNegate(
+    const Context<ArrangementsBuilt>&, const Node&, const NegateOp&,
+    const ArrangementsBuilt&) const {
   return RawOnly();
 }
 
-Domain ArrangementsBuiltInterpreter::VisitThreshold(const Context<Domain>&,
-                                                    const Node& node,
-                                                    const ThresholdOp& op,
-                                                    const Domain& input) const {
-  Domain out;
+ArrangementsBuilt ArrangementsBuiltInterpreter::VisitThreshold(
+    const Context<ArrangementsBuilt>&, const Node& node, const ThresholdOp& op,
+    const ArrangementsBuilt& input) const {
+  ArrangementsBuilt out;
   out.offered = FormsOf(node);
   // Trace T is the input's arrangement on the threshold key (Materialize
   // always gives Threshold an arranged input); only without one is a
@@ -251,17 +244,16 @@ Domain ArrangementsBuiltInterpreter::VisitThreshold(const Context<Domain>&,
   return out;
 }
 
-Domain ArrangementsBuiltInterpreter::VisitUnion(const Context<Domain>&,
-                                                const Node&, const UnionOp&,
-                                                std::span<const Domain>) const {
+ArrangementsBuilt ArrangementsBuiltInterpreter::VisitUnion(
+    const Context<ArrangementsBuilt>&, const Node&, const UnionOp&,
+    std::span<const ArrangementsBuilt>) const {
   return RawOnly();
 }
 
-Domain ArrangementsBuiltInterpreter::VisitArrangeBy(const Context<Domain>&,
-                                                    const Node&,
-                                                    const ArrangeByOp& op,
-                                                    const Domain& input) const {
-  Domain out;
+ArrangementsBuilt ArrangementsBuiltInterpreter::VisitArrangeBy(
+    const Context<ArrangementsBuilt>&, const Node&, const ArrangeByOp& op,
+    const ArrangementsBuilt& input) const {
+  ArrangementsBuilt out;
   // A form the input already offers is read, not rebuilt; the input's forms
   // describe the output only when input_mfp leaves the rows unchanged.
   if (op.input_mfp.IsIdentity() && !input.offered.everything) {
@@ -279,23 +271,19 @@ Domain ArrangementsBuiltInterpreter::VisitArrangeBy(const Context<Domain>&,
 
 // The fused operator reads its arms' arrangements and keeps only its output
 // (SEMANTICS 3: no trace T, no Union consolidation).
-Domain ArrangementsBuiltInterpreter::VisitSetDifference(const Context<Domain>&,
-                                                        const Node& node,
-                                                        const SetDifferenceOp&,
-                                                        const Domain&,
-                                                        const Domain&) const {
-  Domain out;
+ArrangementsBuilt ArrangementsBuiltInterpreter::VisitSetDifference(
+    const Context<ArrangementsBuilt>&, const Node& node, const SetDifferenceOp&,
+    const ArrangementsBuilt&, const ArrangementsBuilt&) const {
+  ArrangementsBuilt out;
   out.offered = FormsOf(node);
   out.built.push_back("SetDifference");
   return out;
 }
 
 // It reads its arms' arrangements and builds none (SEMANTICS 7.1).
-Domain ArrangementsBuiltInterpreter::VisitAntiJoin(const Context<Domain>&,
-                                                   const Node&,
-                                                   const AntiJoinOp&,
-                                                   const Domain&,
-                                                   const Domain&) const {
+ArrangementsBuilt ArrangementsBuiltInterpreter::VisitAntiJoin(
+    const Context<ArrangementsBuilt>&, const Node&, const AntiJoinOp&,
+    const ArrangementsBuilt&, const ArrangementsBuilt&) const {
   return RawOnly();
 }
 

@@ -61,11 +61,9 @@ bool TableFunctionPreservesMonotonicity(std::string_view func) {
   return false;
 }
 
-using Domain = PhysicallyMonotonic;
-
-Domain MonotonicityInterpreter::VisitConstant(const Context<Domain>&,
-                                              const Node&,
-                                              const ConstantOp& op) const {
+PhysicallyMonotonic MonotonicityInterpreter::VisitConstant(
+    const Context<PhysicallyMonotonic>&, const Node&,
+    const ConstantOp& op) const {
   if (op.error.has_value()) return {true};
   if (op.elided_total_rows.has_value()) return {false};
   for (const ConstantOp::Entry& entry : op.rows) {
@@ -74,31 +72,32 @@ Domain MonotonicityInterpreter::VisitConstant(const Context<Domain>&,
   return {true};
 }
 
-Domain MonotonicityInterpreter::VisitGet(const Context<Domain>& ctx,
-                                         const Node&, const GetOp& op) const {
+PhysicallyMonotonic MonotonicityInterpreter::VisitGet(
+    const Context<PhysicallyMonotonic>& ctx, const Node&,
+    const GetOp& op) const {
   if (!op.id.is_local) return {monotonic_globals_.count(op.id.global) > 0};
-  const Binding<Domain>* binding = ctx.Find(op.id.local);
+  const Binding<PhysicallyMonotonic>* binding = ctx.Find(op.id.local);
   return {binding != nullptr && !binding->recursive &&
           binding->value.monotonic};
 }
 
-Domain MonotonicityInterpreter::VisitMfp(const Context<Domain>&, const Node&,
-                                         const MfpOp& op,
-                                         const Domain& input) const {
+PhysicallyMonotonic MonotonicityInterpreter::VisitMfp(
+    const Context<PhysicallyMonotonic>&, const Node&, const MfpOp& op,
+    const PhysicallyMonotonic& input) const {
   return {input.monotonic && !HasTemporalPredicates(op.mfp)};
 }
 
-Domain MonotonicityInterpreter::VisitFlatMap(const Context<Domain>&,
-                                             const Node&, const FlatMapOp& op,
-                                             const Domain& input) const {
+PhysicallyMonotonic MonotonicityInterpreter::VisitFlatMap(
+    const Context<PhysicallyMonotonic>&, const Node&, const FlatMapOp& op,
+    const PhysicallyMonotonic& input) const {
   return {input.monotonic && TableFunctionPreservesMonotonicity(op.func) &&
           !HasTemporalPredicates(op.mfp_after)};
 }
 
-Domain MonotonicityInterpreter::VisitJoin(
-    const Context<Domain>&, const Node&, const JoinOp&,
-    std::span<const Domain> inputs) const {
-  for (const Domain& input : inputs) {
+PhysicallyMonotonic MonotonicityInterpreter::VisitJoin(
+    const Context<PhysicallyMonotonic>&, const Node&, const JoinOp&,
+    std::span<const PhysicallyMonotonic> inputs) const {
+  for (const PhysicallyMonotonic& input : inputs) {
     if (!input.monotonic) return {false};
   }
   return {true};
@@ -106,62 +105,60 @@ Domain MonotonicityInterpreter::VisitJoin(
 
 // A reduction in a single-time dataflow emits its output once, without
 // retractions, unless it runs inside an iteration.
-Domain MonotonicityInterpreter::VisitReduce(const Context<Domain>& ctx,
-                                            const Node&, const ReduceOp&,
-                                            const Domain&) const {
+PhysicallyMonotonic MonotonicityInterpreter::VisitReduce(
+    const Context<PhysicallyMonotonic>& ctx, const Node&, const ReduceOp&,
+    const PhysicallyMonotonic&) const {
   return {!ctx.recursive()};
 }
 
-Domain MonotonicityInterpreter::VisitTopK(const Context<Domain>& ctx,
-                                          const Node&, const TopKOp&,
-                                          const Domain&) const {
+PhysicallyMonotonic MonotonicityInterpreter::VisitTopK(
+    const Context<PhysicallyMonotonic>& ctx, const Node&, const TopKOp&,
+    const PhysicallyMonotonic&) const {
   return {!ctx.recursive()};
 }
 
-Domain MonotonicityInterpreter::VisitNegate(const Context<Domain>&, const Node&,
-                                            const NegateOp&,
-                                            const Domain&) const {
+PhysicallyMonotonic MonotonicityInterpreter::VisitNegate(
+    const Context<PhysicallyMonotonic>&, const Node&, const NegateOp&,
+    const PhysicallyMonotonic&) const {
   return {false};
 }
 
-Domain MonotonicityInterpreter::VisitThreshold(const Context<Domain>& ctx,
-                                               const Node&, const ThresholdOp&,
-                                               const Domain&) const {
+PhysicallyMonotonic MonotonicityInterpreter::VisitThreshold(
+    const Context<PhysicallyMonotonic>& ctx, const Node&, const ThresholdOp&,
+    const PhysicallyMonotonic&) const {
   return {!ctx.recursive()};
 }
 
-Domain MonotonicityInterpreter::VisitUnion(
-    const Context<Domain>&, const Node&, const UnionOp&,
-    std::span<const Domain> inputs) const {
+PhysicallyMonotonic MonotonicityInterpreter::VisitUnion(
+    const Context<PhysicallyMonotonic>&, const Node&, const UnionOp&,
+    std::span<const PhysicallyMonotonic> inputs) const {
   // Even a consolidating Union may pass on an uncancelled retraction (the
   // EXCEPT pattern), so it needs all inputs monotonic.
-  for (const Domain& input : inputs) {
+  for (const PhysicallyMonotonic& input : inputs) {
     if (!input.monotonic) return {false};
   }
   return {true};
 }
 
-Domain MonotonicityInterpreter::VisitArrangeBy(const Context<Domain>&,
-                                               const Node&, const ArrangeByOp&,
-                                               const Domain& input) const {
+PhysicallyMonotonic MonotonicityInterpreter::VisitArrangeBy(
+    const Context<PhysicallyMonotonic>&, const Node&, const ArrangeByOp&,
+    const PhysicallyMonotonic& input) const {
   return input;
 }
 
 // The fused node is a Threshold over its two arms.
-Domain MonotonicityInterpreter::VisitSetDifference(const Context<Domain>& ctx,
-                                                   const Node&,
-                                                   const SetDifferenceOp&,
-                                                   const Domain&,
-                                                   const Domain&) const {
+PhysicallyMonotonic MonotonicityInterpreter::VisitSetDifference(
+    const Context<PhysicallyMonotonic>& ctx, const Node&,
+    const SetDifferenceOp&, const PhysicallyMonotonic&,
+    const PhysicallyMonotonic&) const {
   return {!ctx.recursive()};
 }
 
 // It carries retractions, like the Union(base, Negate(...)) it stands for
 // (SEMANTICS 7.1).
-Domain MonotonicityInterpreter::VisitAntiJoin(const Context<Domain>&,
-                                              const Node&, const AntiJoinOp&,
-                                              const Domain&,
-                                              const Domain&) const {
+PhysicallyMonotonic MonotonicityInterpreter::VisitAntiJoin(
+    const Context<PhysicallyMonotonic>&, const Node&, const AntiJoinOp&,
+    const PhysicallyMonotonic&, const PhysicallyMonotonic&) const {
   return {false};
 }
 

@@ -210,9 +210,7 @@ std::vector<UniqueKey> ConstantKeys(const ConstantOp& op) {
 
 namespace {
 
-using Domain = UniqueKeys;
-
-Domain Keys(std::vector<UniqueKey> keys) {
+UniqueKeys Keys(std::vector<UniqueKey> keys) {
   return UniqueKeys{false, NormalizeKeys(std::move(keys))};
 }
 
@@ -226,9 +224,9 @@ std::optional<ArrangementForm> InputForm(const Node& node,
 
 /// `input`'s keys through an MFP that reads the layout row of the input's
 /// arrangement by `input_key` when given, else the row.
-Domain ThroughRead(const Node& node, const Domain& input,
-                   const std::optional<std::vector<ScalarExpr>>& input_key,
-                   const MapFilterProject& mfp) {
+UniqueKeys ThroughRead(const Node& node, const UniqueKeys& input,
+                       const std::optional<std::vector<ScalarExpr>>& input_key,
+                       const MapFilterProject& mfp) {
   if (input.everything) return input;
   std::vector<UniqueKey> keys = input.keys;
   if (input_key.has_value()) {
@@ -241,16 +239,17 @@ Domain ThroughRead(const Node& node, const Domain& input,
 
 }  // namespace
 
-Domain UniqueKeysInterpreter::VisitConstant(const Context<Domain>&, const Node&,
-                                            const ConstantOp& op) const {
+UniqueKeys UniqueKeysInterpreter::VisitConstant(const Context<UniqueKeys>&,
+                                                const Node&,
+                                                const ConstantOp& op) const {
   return Keys(ConstantKeys(op));
 }
 
-Domain UniqueKeysInterpreter::VisitGet(const Context<Domain>& ctx, const Node&,
-                                       const GetOp& op) const {
+UniqueKeys UniqueKeysInterpreter::VisitGet(const Context<UniqueKeys>& ctx,
+                                           const Node&, const GetOp& op) const {
   std::vector<UniqueKey> collection;
   if (op.id.is_local) {
-    const Binding<Domain>* binding = ctx.Find(op.id.local);
+    const Binding<UniqueKeys>* binding = ctx.Find(op.id.local);
     // A LetRec binding is an iterate that changes from round to round; its
     // keys are not tracked (SEMANTICS.md 7.3: LetRec gives none).
     if (binding == nullptr || binding->recursive || binding->value.everything) {
@@ -274,29 +273,30 @@ Domain UniqueKeysInterpreter::VisitGet(const Context<Domain>& ctx, const Node&,
   return Top();
 }
 
-Domain UniqueKeysInterpreter::VisitMfp(const Context<Domain>&, const Node& node,
-                                       const MfpOp& op,
-                                       const Domain& input) const {
+UniqueKeys UniqueKeysInterpreter::VisitMfp(const Context<UniqueKeys>&,
+                                           const Node& node, const MfpOp& op,
+                                           const UniqueKeys& input) const {
   // A partial plan's unknown input key hides which row the MFP reads.
   if (node.unknown.Has(UnknownFact::kInputKey)) return Top();
   return ThroughRead(node, input, op.input_key, op.mfp);
 }
 
-Domain UniqueKeysInterpreter::VisitFlatMap(const Context<Domain>&, const Node&,
-                                           const FlatMapOp&,
-                                           const Domain&) const {
+UniqueKeys UniqueKeysInterpreter::VisitFlatMap(const Context<UniqueKeys>&,
+                                               const Node&, const FlatMapOp&,
+                                               const UniqueKeys&) const {
   return Top();
 }
 
-Domain UniqueKeysInterpreter::VisitJoin(const Context<Domain>&, const Node&,
-                                        const JoinOp&,
-                                        std::span<const Domain>) const {
+UniqueKeys UniqueKeysInterpreter::VisitJoin(const Context<UniqueKeys>&,
+                                            const Node&, const JoinOp&,
+                                            std::span<const UniqueKeys>) const {
   return Top();
 }
 
-Domain UniqueKeysInterpreter::VisitReduce(const Context<Domain>&,
-                                          const Node& node, const ReduceOp& op,
-                                          const Domain&) const {
+UniqueKeys UniqueKeysInterpreter::VisitReduce(const Context<UniqueKeys>&,
+                                              const Node& node,
+                                              const ReduceOp& op,
+                                              const UniqueKeys&) const {
   // One output row per group: unique on the key_plan columns #0..#k-1.
   Arity input = Arity::Unknown();
   if (arities_ != nullptr && !node.inputs.empty() &&
@@ -316,8 +316,9 @@ Domain UniqueKeysInterpreter::VisitReduce(const Context<Domain>&,
   return Keys(KeysThroughMfp({key}, op.mfp_after));
 }
 
-Domain UniqueKeysInterpreter::VisitTopK(const Context<Domain>&, const Node&,
-                                        const TopKOp& op, const Domain&) const {
+UniqueKeys UniqueKeysInterpreter::VisitTopK(const Context<UniqueKeys>&,
+                                            const Node&, const TopKOp& op,
+                                            const UniqueKeys&) const {
   // At most one row per group (counted with multiplicity).
   const bool limit_one =
       op.limit.has_value() && op.limit->kind == ScalarKind::kLiteral &&
@@ -328,45 +329,45 @@ Domain UniqueKeysInterpreter::VisitTopK(const Context<Domain>&, const Node&,
   return Keys({UniqueKey(op.group_by.begin(), op.group_by.end())});
 }
 
-Domain UniqueKeysInterpreter::VisitNegate(const Context<Domain>&, const Node&,
-                                          const NegateOp&,
-                                          const Domain&) const {
+UniqueKeys UniqueKeysInterpreter::VisitNegate(const Context<UniqueKeys>&,
+                                              const Node&, const NegateOp&,
+                                              const UniqueKeys&) const {
   return Top();
 }
 
-Domain UniqueKeysInterpreter::VisitThreshold(const Context<Domain>&,
-                                             const Node&, const ThresholdOp&,
-                                             const Domain&) const {
+UniqueKeys UniqueKeysInterpreter::VisitThreshold(const Context<UniqueKeys>&,
+                                                 const Node&,
+                                                 const ThresholdOp&,
+                                                 const UniqueKeys&) const {
   return Top();
 }
 
-Domain UniqueKeysInterpreter::VisitUnion(const Context<Domain>&, const Node&,
-                                         const UnionOp&,
-                                         std::span<const Domain>) const {
+UniqueKeys UniqueKeysInterpreter::VisitUnion(
+    const Context<UniqueKeys>&, const Node&, const UnionOp&,
+    std::span<const UniqueKeys>) const {
   return Top();
 }
 
-Domain UniqueKeysInterpreter::VisitArrangeBy(const Context<Domain>&,
-                                             const Node& node,
-                                             const ArrangeByOp& op,
-                                             const Domain& input) const {
+UniqueKeys UniqueKeysInterpreter::VisitArrangeBy(
+    const Context<UniqueKeys>&, const Node& node, const ArrangeByOp& op,
+    const UniqueKeys& input) const {
   if (node.unknown.Has(UnknownFact::kInputKey)) return Top();
   return ThroughRead(node, input, op.input_key, op.input_mfp);
 }
 
-Domain UniqueKeysInterpreter::VisitSetDifference(const Context<Domain>&,
-                                                 const Node&,
-                                                 const SetDifferenceOp&,
-                                                 const Domain&,
-                                                 const Domain&) const {
+UniqueKeys UniqueKeysInterpreter::VisitSetDifference(const Context<UniqueKeys>&,
+                                                     const Node&,
+                                                     const SetDifferenceOp&,
+                                                     const UniqueKeys&,
+                                                     const UniqueKeys&) const {
   return Top();
 }
 
 // It keeps a subset of the base's rows with their counts (SEMANTICS 7.3).
-Domain UniqueKeysInterpreter::VisitAntiJoin(const Context<Domain>&, const Node&,
-                                            const AntiJoinOp&,
-                                            const Domain& base,
-                                            const Domain&) const {
+UniqueKeys UniqueKeysInterpreter::VisitAntiJoin(const Context<UniqueKeys>&,
+                                                const Node&, const AntiJoinOp&,
+                                                const UniqueKeys& base,
+                                                const UniqueKeys&) const {
   return base;
 }
 

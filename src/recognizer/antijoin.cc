@@ -10,16 +10,14 @@
 #include "lir/arm_key.h"
 #include "lir/arrangement.h"
 #include "lir/recognizer/pass_driver.h"
+#include "src/recognizer/antijoin_decline.h"
 
 namespace lir {
 namespace {
 
 using enum AntiJoinDecline;
 
-AntiJoinDecision Decline(AntiJoinDecline code, std::string message,
-                         std::string_view arm = "") {
-  return AntiJoinDecision::Declines(code, std::move(message), arm);
-}
+using antijoin_internal::Decline;
 
 // The fused set difference's decline codes are the first entries of ours,
 // in the same order.

@@ -12,16 +12,14 @@
 #include "lir/arm_key.h"
 #include "lir/layout.h"
 #include "lir/recognizer/antijoin.h"
+#include "src/recognizer/antijoin_decline.h"
 
 namespace lir {
 namespace {
 
 using enum AntiJoinDecline;
 
-AntiJoinDecision Decline(AntiJoinDecline code, std::string message,
-                         std::string_view arm = "") {
-  return AntiJoinDecision::Declines(code, std::move(message), arm);
-}
+using antijoin_internal::Decline;
 
 // Where a column of a join's stream comes from: the input columns it is
 // known to equal (a lookup key column equals a stream column and a lookup

@@ -11,15 +11,16 @@
 namespace lir {
 namespace {
 
-using enum FusedSetDifferenceDecline;
-
-FusionDecision Decline(FusedSetDifferenceDecline code, std::string message,
-                       std::string_view arm = "") {
+FusionDecision DeclineFusion(FusedSetDifferenceDecline code,
+                             std::string message, std::string_view arm = "") {
   return FusionDecision::Declines(code, std::move(message), arm);
 }
 
 // The decline code of an arm problem (checks 6-10).
 FusedSetDifferenceDecline CodeOf(ArmProblem problem) {
+  // In the functions, not the file: a unity build puts this file beside
+  // antijoin.cc, whose AntiJoinDecline has enumerators of the same names.
+  using enum FusedSetDifferenceDecline;
   switch (problem) {
     case ArmProblem::kNonProjectionMfp: return kNonProjectionMfp;
     case ArmProblem::kNotGetOrArrangeBy: return kArmNotGetOrArrangeBy;
@@ -40,7 +41,7 @@ std::optional<FusionDecision> CheckArm(const Node& arm_root,
     *arm_key = std::move(read.key);
     return std::nullopt;
   }
-  return Decline(CodeOf(read.problem), std::move(read.message), arm);
+  return DeclineFusion(CodeOf(read.problem), std::move(read.message), arm);
 }
 
 }  // namespace
@@ -53,20 +54,22 @@ FusionDecision CanFuseSetDifference(const Node& threshold,
 FusionDecision MatchCoArrangedAntiSide(const Node& threshold,
                                        bool inside_let_rec,
                                        std::string_view subtract_arm) {
+  using enum FusedSetDifferenceDecline;  // see CodeOf
   const ArrangementForm& ensure =
       threshold.As<ThresholdOp>().ensure_arrangement;
   if (inside_let_rec) {
-    return Decline(
+    return DeclineFusion(
         kInsideLetRec,
         "Threshold is inside the values of a With Mutually Recursive "
         "block");
   }
   if (threshold.inputs.size() != 1) {
-    return Decline(kInputNotArranged, "Threshold does not have one input");
+    return DeclineFusion(kInputNotArranged,
+                         "Threshold does not have one input");
   }
   const Node& input = *threshold.inputs[0];
   if (!input.Is<ArrangeByOp>()) {
-    return Decline(
+    return DeclineFusion(
         kInputNotArranged,
         absl::StrCat("input is ", DescribeNode(input), ", not an ArrangeBy"));
   }
@@ -77,17 +80,18 @@ FusionDecision MatchCoArrangedAntiSide(const Node& threshold,
   if (threshold.unknown.Has(UnknownFact::kArrangementLayouts)) {
     // A partial plan whose arity nothing reveals: the key may or may not
     // cover every column (InferPartialFacts fills the layout when it can).
-    return Decline(kInputNotArranged,
-                   "the concise form does not show whether the threshold key "
-                   "is the whole row (the input's arity is unknown)");
+    return DeclineFusion(
+        kInputNotArranged,
+        "the concise form does not show whether the threshold key "
+        "is the whole row (the input's arity is unknown)");
   }
   bool whole_row = key.has_value() && ensure.thinning.empty();
   for (size_t i = 0; whole_row && i < key->size(); ++i) {
     whole_row = (*key)[i] == static_cast<int>(i);
   }
   if (!whole_row) {
-    return Decline(kInputNotArranged,
-                   "the threshold key is not the whole row #0..#n-1");
+    return DeclineFusion(kInputNotArranged,
+                         "the threshold key is not the whole row #0..#n-1");
   }
   // A partial plan's ArrangeBy does not show its raw flag; Materialize's
   // lowering arranges a Threshold's input for it alone (only the
@@ -98,46 +102,49 @@ FusionDecision MatchCoArrangedAntiSide(const Node& threshold,
     assumptions.push_back("ArrangeBy raw=false (not shown)");
   }
   if (arrange.forms.raw) {
-    return Decline(kInputNotArranged,
-                   "input ArrangeBy also keeps the raw form (raw=true)");
+    return DeclineFusion(kInputNotArranged,
+                         "input ArrangeBy also keeps the raw form (raw=true)");
   }
   if (!HasColumnKey(arrange.forms, *key)) {
-    return Decline(kInputNotArranged,
-                   absl::StrCat("input ArrangeBy has no arrangement on the "
-                                "threshold key ",
-                                KeyText(*key)));
+    return DeclineFusion(
+        kInputNotArranged,
+        absl::StrCat("input ArrangeBy has no arrangement on the "
+                     "threshold key ",
+                     KeyText(*key)));
   }
   if (!arrange.input_mfp.IsIdentity()) {
-    return Decline(kInputNotArranged,
-                   "input ArrangeBy transforms its input (input_mfp)");
+    return DeclineFusion(kInputNotArranged,
+                         "input ArrangeBy transforms its input (input_mfp)");
   }
   const Node& union_node = *input.inputs[0];
   if (!union_node.Is<UnionOp>()) {
-    return Decline(kNotTwoArmUnion,
-                   absl::StrCat("ArrangeBy input is ", DescribeNode(union_node),
-                                ", not a Union"));
+    return DeclineFusion(kNotTwoArmUnion, absl::StrCat("ArrangeBy input is ",
+                                                       DescribeNode(union_node),
+                                                       ", not a Union"));
   }
   if (union_node.inputs.size() != 2) {
-    return Decline(
+    return DeclineFusion(
         kNotTwoArmUnion,
         absl::StrCat("Union has ", union_node.inputs.size(), " arms"));
   }
   const bool negated0 = union_node.inputs[0]->Is<NegateOp>();
   const bool negated1 = union_node.inputs[1]->Is<NegateOp>();
   if (negated0 == negated1) {
-    return Decline(kNotOneNegatedArm, negated0 ? "both Union arms are Negate"
-                                               : "no Union arm is a Negate");
+    return DeclineFusion(kNotOneNegatedArm, negated0
+                                                ? "both Union arms are Negate"
+                                                : "no Union arm is a Negate");
   }
   const UnionOp& union_op = union_node.As<UnionOp>();
   for (size_t i = 0; i < union_op.strategies.size(); ++i) {
     if (union_op.strategies[i] == UnionStrategy::kTemporalBucketing) {
-      return Decline(kTemporalBucketing,
-                     absl::StrCat("Union arm ", i, " uses TemporalBucketing"));
+      return DeclineFusion(
+          kTemporalBucketing,
+          absl::StrCat("Union arm ", i, " uses TemporalBucketing"));
     }
   }
   if (arrange.temporal_bucketing) {
-    return Decline(kTemporalBucketing,
-                   "ArrangeBy uses strategy=TemporalBucketing");
+    return DeclineFusion(kTemporalBucketing,
+                         "ArrangeBy uses strategy=TemporalBucketing");
   }
   // The concise form never shows an ArrangeBy's strategy; Materialize
   // buckets an ArrangeBy only under a temporal filter, which the plan would
