@@ -21,6 +21,7 @@
 #include "lir/explain/text.h"
 #include "lir/node_error.h"
 #include "tests/support/corpus_util.h"
+#include "tests/support/ir_helpers.h"
 
 namespace lir {
 namespace {
@@ -407,7 +408,6 @@ constexpr std::pair<NodeKind, const char*> kEveryKind[] = {
 #define LIR_NODE_KIND(Kind, Payload, JsonName, Shape) \
   {NodeKind::k##Kind, #Kind},
 #include "lir/node_kinds.def"
-#include "tests/support/ir_helpers.h"
 };
 static_assert(std::size(kEveryKind) == kNodeKindCount);
 
