@@ -1,6 +1,6 @@
-// Tests of the incremental engine's storage: StableVector (slots that never
-// move) and Trace on arrangements large enough to span many slot chunks and
-// huge-page mappings, with keys freed by compaction and slots reused.
+// Tests of the incremental engine's storage: the block cache of huge
+// allocations, and Trace on arrangements large enough to span huge-page
+// mappings and several batches, with keys cancelled by compaction.
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -8,29 +8,10 @@
 #include "gtest/gtest.h"
 #include "lir/eval/datum.h"
 #include "src/eval/big_alloc.h"
-#include "src/eval/stable_vector.h"
 #include "src/eval/trace.h"
 
 namespace lir::eval {
 namespace {
-
-TEST(StableVector, ElementsKeepTheirIndexAndAddressAcrossChunks) {
-  // 300,000 int64s reach chunks of more than 2 MiB (huge-page mappings).
-  constexpr size_t kCount = 300'000;
-  StableVector<int64_t> v;
-  const int64_t* first = nullptr;
-  for (size_t i = 0; i < kCount; ++i) {
-    ASSERT_EQ(v.EmplaceBack(), i);
-    EXPECT_EQ(v[i], 0) << "value-initialized at " << i;
-    v[i] = static_cast<int64_t>(i) * 7 + 1;
-    if (i == 0) first = &v[0];
-  }
-  ASSERT_EQ(v.size(), kCount);
-  EXPECT_EQ(&v[0], first) << "growing moved an element";
-  for (size_t i = 0; i < kCount; ++i) {
-    ASSERT_EQ(v[i], static_cast<int64_t>(i) * 7 + 1) << "index " << i;
-  }
-}
 
 TEST(BigAllocator, AFreedHugeBlockIsReusedAtItsSize) {
   namespace internal = big_alloc_internal;

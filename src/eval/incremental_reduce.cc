@@ -39,23 +39,18 @@ absl::Status InsertRows(Trace& trace, const std::vector<ScalarExpr>& key,
 }
 
 // Calls `per_key(key, absent)` for every key `input` received updates for
-// this round, in key order, with room for them reserved in `output` and each
-// key's output lookup prefetched ahead (PrefetchAhead). `absent`: `output` held
-// no key when the round began, so none of these keys is found there (the
-// keys are distinct).
+// this round, in key order (so each lookup in `output` gallops forward from
+// the last, Trace), with room for them reserved in `output`. `absent`:
+// `output` held no key when the round began, so none of these keys is found
+// there (the keys are distinct).
 template <typename PerKey>
 absl::Status ForEachDirtyKey(const Trace& input, Trace& output,
                              PerKey per_key) {
   const std::vector<KeyRef> touched = input.TouchedKeyRefs();
   output.Reserve(touched.size());
   const bool absent = output.empty();
-  for (size_t i = 0; i < touched.size(); ++i) {
-    if (!absent) {
-      PrefetchAhead(i, touched.size(), [&](size_t j, Trace::PrefetchStage s) {
-        output.Prefetch(touched[j], s);
-      });
-    }
-    LIR_RETURN_IF_ERROR(per_key(touched[i], absent));
+  for (const KeyRef& key : touched) {
+    LIR_RETURN_IF_ERROR(per_key(key, absent));
   }
   return absl::OkStatus();
 }
@@ -128,8 +123,8 @@ class SetDifferenceOperator : public Operator {
     std::vector<RowDiff> emitted;
     // At most one row per dirty key: no regrowth in a large round.
     emitted.reserve(dirty.size() + more.size());
-    // The dirty keys, listed first so that what each probes is prefetched
-    // ahead of it (PrefetchAhead).
+    // The dirty keys, in key order: each arm and the output are looked up
+    // in ascending order, which their batches serve by galloping forward.
     std::vector<DirtyKeys::Refs> keys;
     keys.reserve(dirty.size() + more.size());
     for (DirtyKeys walk(dirty, more); !walk.Done();) {
@@ -140,9 +135,6 @@ class SetDifferenceOperator : public Operator {
     // visible.
     size_t in_activation = 0;
     for (size_t i = 0; i < keys.size(); ++i) {
-      PrefetchAhead(i, keys.size(), [&](size_t j, Trace::PrefetchStage s) {
-        Prefetch(keys[j], s);
-      });
       if (in_activation == 0) ++r.activations;
       if (++in_activation == r.fuel) in_activation = 0;
       const DirtyKeys::Refs key = keys[i];
@@ -211,12 +203,6 @@ class SetDifferenceOperator : public Operator {
   }
   bool SkipSubtract(const DirtyKeys::Refs& key) const {
     return subtract_all_touched_ && key.subtract->owner != subtract_;
-  }
-
-  void Prefetch(const DirtyKeys::Refs& key, Trace::PrefetchStage stage) const {
-    if (!SkipBase(key)) base_->Prefetch(*key.base, stage);
-    if (!SkipSubtract(key)) subtract_->Prefetch(*key.subtract, stage);
-    output_->Prefetch(*key.base, stage);
   }
 
   bool base_all_touched_ = false;

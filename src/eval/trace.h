@@ -4,6 +4,7 @@
 #ifndef LIR_EVAL_TRACE_H_
 #define LIR_EVAL_TRACE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -11,10 +12,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
-#include "absl/container/inlined_vector.h"
-#include "absl/hash/hash.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "lir/eval/dataflow.h"
@@ -22,7 +19,6 @@
 #include "lir/eval/spine.h"
 #include "lir/node.h"
 #include "src/eval/big_alloc.h"
-#include "src/eval/stable_vector.h"
 
 namespace lir::eval {
 
@@ -39,23 +35,21 @@ uint64_t EncodedRowBytes(const DataRow& row);
 /// (unlike `==`, tells -0.0 from 0.0 and NaN payloads apart).
 bool IdenticalRows(const DataRow& a, const DataRow& b);
 
-/// The hash every trace indexes keys by (absl::Hash of the row).
-inline size_t HashRow(const DataRow& row) { return absl::Hash<DataRow>{}(row); }
-
-/// A key row with its HashRow, so that a key read from one trace is looked
-/// up in another without hashing it again. Traces index by the hash's low 32
-/// bits, and the refs they hand out carry only those.
+/// A key to look up, from a trace or elsewhere. A key read from a trace
+/// (TouchedKeyRefs) also names its position there, which that trace then
+/// uses without a search while it is unchanged.
 struct KeyRef {
   const DataRow* row = nullptr;
-  size_t hash = 0;
-  /// The trace the key was read from and its slot there, which that trace
-  /// then finds without a lookup (null: none).
+  /// The trace the key was read from and its position there (null: none).
   const class Trace* owner = nullptr;
-  uint32_t slot = 0;
+  size_t position = 0;
+  /// The owner's generation when the key was read: the position holds
+  /// only while the owner's round batch is the same.
+  uint64_t generation = 0;
 
-  explicit KeyRef(const DataRow& r) : row(&r), hash(HashRow(r)) {}
-  KeyRef(const DataRow& r, size_t h, const class Trace* t, uint32_t s)
-      : row(&r), hash(h), owner(t), slot(s) {}
+  explicit KeyRef(const DataRow& r) : row(&r) {}
+  KeyRef(const DataRow& r, const class Trace* t, size_t p, uint64_t g)
+      : row(&r), owner(t), position(p), generation(g) {}
 };
 
 /// The 128-bit fingerprint (high, low) of an update's (key, stored value)
@@ -74,11 +68,20 @@ using RefMultiset = std::vector<std::pair<const DataRow*, int64_t>>;
 /// `value_columns`, when set, names the row columns the real arrangement
 /// keeps as its value (its thinning), and only those count in `bytes`.
 ///
-/// Keys live in slots (one per distinct key, with its hash and updates)
-/// indexed by a hash set of slot numbers (each with its key's hash), so a
-/// key is stored once, the touched keys of a round are slot numbers, and a
-/// value identical to its key is not stored a second time. Slots and index
-/// live in BigAllocator memory.
+/// Laid out as differential dataflow lays out an arrangement: a list of
+/// immutable batches, each sorted by key (Datum order), merged as they
+/// come when a new batch is at least half the size of the one before (so
+/// a record is merged O(log n) times, and a small round is not merged into
+/// a large arrangement). A round's updates are appended unsorted and sorted
+/// into the round's batch when first read. Operators visit keys in
+/// ascending order, so a lookup gallops forward from where the last one
+/// ended in each batch: a round's lookups walk each batch once, in memory
+/// order, instead of missing the cache at random per key as a hash index
+/// does (issue 30's retraction profile, docs/evaluator.md).
+///
+/// Reads see the logical contents: the sum over batches. Eager compaction
+/// is logical too (docs/evaluator.md): records, batches and bytes are
+/// those of the consolidated trace, whatever merges are pending.
 class Trace {
  public:
   /// Identity reported with the statistics.
@@ -96,7 +99,7 @@ class Trace {
   };
 
   explicit Trace(Info info);
-  // The slot index refers to this trace's storage.
+  // KeyRefs refer to this trace's storage.
   Trace(const Trace&) = delete;
   Trace& operator=(const Trace&) = delete;
 
@@ -104,86 +107,38 @@ class Trace {
   /// Updates to the same (key, val) in the same round merge into one record.
   absl::Status Insert(const DataRow& key, const DataRow& val, uint64_t round,
                       int64_t diff);
-  /// As above; `key` is moved into the trace when it is new.
+  /// As above; `key` is moved into the trace.
   absl::Status Insert(DataRow&& key, const DataRow& val, uint64_t round,
                       int64_t diff);
-  /// As above, with the key's hash known.
+  /// As above, for a key read elsewhere.
   absl::Status Insert(const KeyRef& key, const DataRow& val, uint64_t round,
                       int64_t diff);
 
-  /// Inserts a stream of updates at one round, as Insert would one by one
-  /// and in the same order, but a few updates behind: each key is hashed
-  /// and its index entries fetched when it is added, so they are cached by
-  /// the time it is inserted. Finish inserts the rest (nothing is inserted
-  /// on destruction).
+  /// Inserts a stream of updates at one round, as Insert would one by one.
   class BatchInserter {
    public:
-    /// Reserves room for `expected` new keys.
+    /// Reserves room for `expected` updates.
     BatchInserter(Trace& trace, uint64_t round, size_t expected);
     BatchInserter(const BatchInserter&) = delete;
     BatchInserter& operator=(const BatchInserter&) = delete;
 
-    /// Queues `diff` copies of (`key`, `val`); `val` must stay valid until
-    /// Finish. `key` is moved into the trace when new.
-    absl::Status Add(DataRow key, const DataRow& val, int64_t diff) {
-      return Push(std::move(key), DataRow(), &val, diff);
-    }
-    /// As Add, the batch keeping `val` itself.
-    absl::Status AddOwned(DataRow key, DataRow val, int64_t diff) {
-      return Push(std::move(key), std::move(val), nullptr, diff);
-    }
-    /// Inserts every queued update.
-    absl::Status Finish();
-    /// Finish for a caller that failed with `error` after its last Add:
-    /// the queued updates precede the failure, so they are inserted, and
-    /// the first error is returned (theirs, else `error`).
-    absl::Status FinishWith(absl::Status error);
+    /// Inserts `diff` copies of (`key`, `val`), moving `key` in.
+    absl::Status Add(DataRow key, const DataRow& val, int64_t diff);
+    /// As Add, moving `val` in too.
+    absl::Status AddOwned(DataRow key, DataRow val, int64_t diff);
+    /// Kept for callers written against a deferred inserter: every Add
+    /// has already inserted.
+    absl::Status Finish() { return absl::OkStatus(); }
+    /// Returns `error` (what the caller failed with after its last Add).
+    absl::Status FinishWith(absl::Status error) { return error; }
 
    private:
-    // How many updates are held back: enough to hide a cache miss, few
-    // enough that the fetched lines are still cached when used.
-    static constexpr size_t kAhead = 16;
-    struct Pending {
-      DataRow key;
-      DataRow val;
-      /// The value when not owned (`val` is then empty).
-      const DataRow* val_ref = nullptr;
-      int64_t diff = 0;
-      size_t hash = 0;
-    };
-    absl::Status Push(DataRow key, DataRow val, const DataRow* val_ref,
-                      int64_t diff);
-    absl::Status InsertPending(Pending& p);
-
     Trace& trace_;
     uint64_t round_;
-    Pending ring_[kAhead];
-    /// Queued updates are ring_[(head_ + i) % kAhead] for i < size_.
-    size_t head_ = 0;
-    size_t size_ = 0;
   };
 
-  /// A cold lookup misses the cache three times, each on an address the
-  /// previous miss supplies: the index entry, then the key's slot, then the
-  /// key row the slot points to (compared to tell the key from another of
-  /// the same hash). A loop over keys prefetches them in stages, each at a
-  /// shorter distance ahead of the lookup (PrefetchAhead), so each stage
-  /// reads only what the one before fetched. (On the EXCEPT A/B the slot and
-  /// key-row stages took 13% off the retraction round; the index stage's
-  /// own loads still stall, docs/evaluator.md.)
-  enum class PrefetchStage {
-    kIndex,   ///< the index entries
-    kSlot,    ///< the slot, found in the (fetched) index by hash alone
-    kKeyRow,  ///< the (fetched) slot's key row and first stored value
-  };
-  /// One stage of prefetching a lookup of `key` (a hint; no effect on
-  /// results). Nothing for a key this trace handed out (its slot is known).
-  void Prefetch(const KeyRef& key, PrefetchStage stage) const;
-
-  /// Makes room for `keys` more keys before a batch of inserts (growing at
-  /// least geometrically), so the index is not rebuilt during it; a batch
-  /// smaller than the trace is left to grow it as needed.
-  void Reserve(size_t keys);
+  /// Makes room for `updates` more updates this round.
+  void Reserve(size_t updates);
 
   /// Makes the trace hold `desired` (consolidated; rows are the stored
   /// values) at `key` from round `round` on: inserts the difference to what
@@ -265,16 +220,18 @@ class Trace {
   /// spine's batches must add up to, summed over time.
   std::vector<spine::Record> SpineRecords(uint64_t through) const;
 
-  uint64_t records() const { return records_; }
+  /// Records of the consolidated trace (a walk over every batch).
+  uint64_t records() const;
   /// How many keys received updates since the last EndRound.
-  size_t touched_count() const { return touched_.size(); }
+  size_t touched_count() const;
   /// Whether every key the trace holds received updates since the last
-  /// EndRound: a key not among TouchedKeyRefs is then absent.
-  bool AllTouched() const {
-    return index_.size() - tombstones_ == touched_.size();
-  }
-  /// Whether the trace holds no key at all.
-  bool empty() const { return index_.size() == tombstones_; }
+  /// EndRound: a key not among TouchedKeyRefs is then absent. (False may
+  /// also mean that a key it does not count as held, its updates
+  /// cancelling across batches not yet merged, was not touched.)
+  bool AllTouched() const;
+  /// Whether the trace holds no update at all (false may also mean that
+  /// every update it holds cancels with one in a batch not yet merged).
+  bool empty() const;
   const Info& info() const { return info_; }
 
  private:
@@ -293,105 +250,102 @@ class Trace {
   struct Update {
     uint64_t round = 0;
     int64_t diff = 0;
-    /// The value; null when it is identical to the slot's key, which is
-    /// then not stored a second time (every value of a set-like trace).
+    /// The value; null when it is identical to the key, which is then not
+    /// stored a second time (every value of a set-like trace).
     std::unique_ptr<const DataRow, ValDeleter> val;
   };
-  struct Slot {
-    DataRow key;
-    /// IndexHash of the key.
-    uint32_t hash = 0;
-    bool touched = false;
-    /// Holds no update and is not touched, but keeps its key and index
-    /// entry until a sweep (Compact).
-    bool tombstone = false;
-    /// Room for two updates in the slot: a key's compacted update and the
-    /// round's change to it (a retraction) then need no heap block, which
-    /// made a retraction cost 2-3x a loaded update (a heap block per key).
-    absl::InlinedVector<Update, 2> updates;
-  };
-  // The slot array is most of a large trace's memory: keep it this size.
+  // Batches are mostly updates: keep them this size.
   static_assert(sizeof(Update) == 24);
-  // The index holds entries (IndexHash << 32 | slot number): probes, rehashes
-  // and erasures read the hash from the entry, and only a candidate whose
-  // hash matches has its slot's key compared.
-  static uint32_t IndexHash(size_t hash) { return static_cast<uint32_t>(hash); }
-  static uint64_t Entry(uint32_t hash, uint32_t slot) {
-    return (static_cast<uint64_t>(hash) << 32) | slot;
-  }
-  static uint32_t EntrySlot(uint64_t entry) {
-    return static_cast<uint32_t>(entry);
-  }
-  /// A probe that matches any entry with this IndexHash, without reading
-  /// slots (FindSlotByHash).
-  struct HashProbe {
-    uint32_t hash;
-  };
-  struct SlotHash {
-    using is_transparent = void;
-    size_t operator()(uint64_t entry) const { return entry >> 32; }
-    size_t operator()(const KeyRef& k) const { return IndexHash(k.hash); }
-    size_t operator()(HashProbe p) const { return p.hash; }
-  };
-  struct SlotEq {
-    using is_transparent = void;
-    const StableVector<Slot>* slots;
-    bool operator()(uint64_t a, uint64_t b) const { return a == b; }
-    bool operator()(uint64_t a, const KeyRef& k) const {
-      return (a >> 32) == IndexHash(k.hash) &&
-             (*slots)[EntrySlot(a)].key == *k.row;
+  template <typename T>
+  using BigVector = std::vector<T, BigAllocator<T, true>>;
+  /// Updates sorted by key: each key once, ascending, with its updates.
+  struct Batch {
+    BigVector<DataRow> keys;
+    /// ends[i]: one past key i's last update in `updates` (key i's start
+    /// is ends[i - 1], or 0).
+    BigVector<size_t> ends;
+    BigVector<Update> updates;
+    /// Where the last lookup ended: lookups in ascending key order gallop
+    /// forward from it.
+    mutable size_t cursor = 0;
+
+    size_t Begin(size_t i) const { return i == 0 ? 0 : ends[i - 1]; }
+    /// The position of `key`, or kAbsent.
+    size_t Find(const DataRow& key) const;
+    const DataRow& ValOf(size_t key, const Update& u) const {
+      return u.val == nullptr ? keys[key] : *u.val;
     }
-    bool operator()(const KeyRef& k, uint64_t a) const { return (*this)(a, k); }
-    bool operator()(uint64_t a, HashProbe p) const {
-      return (a >> 32) == p.hash;
-    }
-    bool operator()(HashProbe p, uint64_t a) const { return (*this)(a, p); }
+    /// Appends `key` with `updates` (moved out); a key with none is kept
+    /// only when `keep_empty`.
+    void AppendKey(DataRow key, std::vector<Update>& updates, bool keep_empty);
+  };
+  static constexpr size_t kAbsent = SIZE_MAX;
+  /// An update inserted this round, not yet sorted into the round's batch.
+  struct OpenUpdate {
+    DataRow key;
+    Update update;
   };
 
-  const DataRow& ValOf(const Slot& slot, const Update& u) const {
-    return u.val == nullptr ? slot.key : *u.val;
-  }
-  /// Fetch the index entries a lookup of `key` (of `entry`) reads.
-  void PrefetchIndex(const KeyRef& key) const;
-  void PrefetchEntry(uint64_t entry) const;
-  /// The slot of the first index entry with `key`'s hash, or kNoSlot: the
-  /// key's slot but for a hash collision (for prefetching only).
-  uint32_t FindSlotByHash(const KeyRef& key) const;
-  /// The slot number of `key`, or kNoSlot.
-  uint32_t FindSlot(const KeyRef& key) const;
-  static constexpr uint32_t kNoSlot = UINT32_MAX;
-  const Slot* Find(const KeyRef& key) const {
-    const uint32_t slot = FindSlot(key);
-    return slot == kNoSlot ? nullptr : &slots_[slot];
-  }
+  /// Appends an update (diff nonzero) to the open updates.
+  void Append(DataRow key, const DataRow* val_ref, DataRow* val_owned,
+              uint64_t round, int64_t diff);
+  /// Sorts the open updates into the round's batch (a representation
+  /// change only: const readers call it).
+  absl::Status Seal() const;
+  /// Calls `f(val, round, diff)` for every update at `key`, oldest batch
+  /// first. Seals first unless the open updates are in key order (they
+  /// are then searched as they are).
+  template <typename F>
+  absl::Status ForEachUpdate(const KeyRef& key, F f) const;
+  /// ReadRefs without clearing `out` first.
+  absl::Status CollectRefs(const KeyRef& key, uint64_t before,
+                           RefMultiset& out) const;
   /// Set; when `owned` is given, `desired` points into it (in the same
   /// order) and emitted rows are moved out of it.
   absl::Status SetRows(const KeyRef& key, const RefMultiset& desired,
                        Multiset* owned, uint64_t round,
                        std::vector<RowDiff>& emitted, bool absent);
-  /// ReadRefs of one slot.
-  absl::Status ReadSlot(const Slot& s, uint64_t before, RefMultiset& out) const;
-  /// The slot of `key`, created when absent (moving `*owned` in when given).
-  uint32_t SlotFor(const KeyRef& key, DataRow* owned);
-  absl::Status InsertAt(uint32_t slot, const DataRow& key, const DataRow& val,
-                        uint64_t round, int64_t diff);
-  void FreeSlot(uint32_t slot);
+  /// Merges `newer` into `older` (every key of both, updates of a key
+  /// older's first). `eager`: every round is at or before the compaction
+  /// frontier, so a key's updates move to its latest round and consolidate
+  /// by value, and keys left with none are dropped; otherwise updates
+  /// consolidate only within a round.
+  /// `keep_empty`: keys left with no update stay (the round batch's
+  /// touched keys). Otherwise, when `eager` and `cancelled` is given, the
+  /// keys of both batches that cancelled go there with their latest round.
+  using CancelledKeys = std::vector<std::pair<DataRow, uint64_t>>;
+  static absl::Status Merge(Batch& older, Batch newer, bool eager,
+                            bool keep_empty,
+                            CancelledKeys* cancelled = nullptr);
+  /// Moves every update of `key` in the oldest `batches` batches of the
+  /// history to `round` (eager compaction of a key touched then).
+  void MoveToRound(const DataRow& key, uint64_t round, size_t batches);
+  /// Consolidates one key's `updates` (values resolved against `key`):
+  /// per value and round, or per value alone (at the latest round) when
+  /// `eager`; zeros dropped.
+  static absl::Status ConsolidateKey(const DataRow& key,
+                                     std::vector<Update>& updates, bool eager);
+  /// Merges the newest batches while the newest is at least half the size
+  /// of the one before it.
+  absl::Status MergeHistory(bool eager);
+
+  /// One key of the consolidated trace: its values (pointing into the
+  /// trace), each with its (round, diff) records.
+  struct LogicalRecord {
+    const DataRow* val;
+    uint64_t round;
+    int64_t diff;
+  };
+  /// Calls `f(key, records)` for every key of the consolidated trace in
+  /// key order, `records` sorted by value then round (trace_stats.cc).
+  template <typename F>
+  absl::Status ForEachLogicalKey(F f) const;
   /// Encoded bytes of the columns of `val` the modelled layout keeps
   /// (Info::value_columns, Info::value_skip).
   uint64_t KeptValueBytes(const DataRow& val) const;
   /// Stats' bytes: the updates held, laid out as differential's ordered
   /// batches (docs/evaluator.md, "Arrangement layout model").
   uint64_t ModelledBytes() const;
-  /// EndRound's compaction and bookkeeping.
-  absl::Status Compact(uint64_t round, Compaction compaction);
-  /// Eager compaction of a slot's updates to `round`: one update per value,
-  /// none with a zero diff.
-  absl::Status CompactSlot(Slot& s, uint64_t round);
-  /// Frees every tombstone's slot and index entry.
-  void SweepTombstones();
-  /// Tombstones are swept once there are more of them than live keys (and
-  /// at least this many), so a sweep's cost is spread over their making.
-  static constexpr size_t kMinTombstonesSwept = 1024;
 
   /// A spine kept beside the trace (trace_spine.cc).
   struct SpineState {
@@ -404,51 +358,45 @@ class Trace {
     bool verified = false;
     std::optional<std::string> mismatch;
   };
-  /// The updates of round `round` (touched slots only), consolidated.
+  /// The updates of round `round` (touched keys only), consolidated.
   std::vector<spine::Record> RoundRecords(uint64_t round) const;
   /// Activates the spine with the round's batch, then idle turns.
   void FeedSpine(uint64_t round, Compaction compaction,
                  std::vector<spine::Record> batch);
 
   Info info_;
-  StableVector<Slot> slots_;
-  std::vector<uint32_t> free_slots_;
-  absl::flat_hash_set<uint64_t, SlotHash, SlotEq, BigAllocator<uint64_t>>
-      index_;
-  /// Slots that received updates since the last EndRound, in order of first
-  /// update.
-  std::vector<uint32_t> touched_;
-  /// A touched key first inserted this round in a representation other than
-  /// its slot's (-0.0 for 0.0): the round's key is that one.
-  absl::flat_hash_map<uint32_t, DataRow> touched_as_;
+  /// Batches of ended rounds, oldest (and largest) first.
+  std::vector<Batch> history_;
+  /// The updates since the last EndRound that are sorted by key: its keys
+  /// are the touched keys. Mutable with `open_`: Seal moves updates from
+  /// one to the other without changing what the trace holds.
+  mutable Batch round_batch_;
+  /// Updates since the last EndRound not yet in round_batch_, as inserted.
+  mutable std::vector<OpenUpdate> open_;
+  /// Whether open_'s keys are ascending (non-strictly).
+  mutable bool open_sorted_ = true;
+  /// The first error a Seal met (a multiplicity overflow), returned by
+  /// the next read or EndRound.
+  mutable absl::Status sticky_;
   /// Scratch space of Set and SetOwned.
   RefMultiset previous_;
   RefMultiset owned_refs_;
-  /// Slots that are tombstones (Slot::tombstone).
-  size_t tombstones_ = 0;
-  uint64_t records_ = 0;
+  /// Bumped whenever round_batch_ changes: KeyRef positions into it hold
+  /// while it is the same.
+  mutable uint64_t generation_ = 0;
   /// ArrangementStats::updates_inserted.
   uint64_t updates_inserted_ = 0;
-  /// kNone: the number of rounds that added updates; kEager: 0 or 1.
-  uint64_t batches_ = 0;
+  /// kNone: the number of rounds that left updates; kEager: unused.
+  uint64_t rounds_stored_ = 0;
+  /// kEager: whether the trace held updates when the last round ended
+  /// (its one batch; a failed round does not end).
+  bool ended_holding_ = false;
   bool inserted_this_round_ = false;
   /// Whether the last EndRound compacted eagerly (the trace is then one
   /// batch; otherwise one per round).
   bool eager_ = false;
   std::unique_ptr<SpineState> spine_;
 };
-
-/// Prefetching for position `i` of a loop over `n` keys: runs every
-/// Trace::PrefetchStage on the key it is due for: the index 16 keys ahead,
-/// the slot 8 and the key row 4 (distances tried on the EXCEPT A/B; twice
-/// these measured the same).
-/// `stage(j, s)` prefetches the lookups of key `j` at stage `s`.
-template <typename StageFn>
-void PrefetchAhead(size_t i, size_t n, StageFn stage) {
-  if (i + 16 < n) stage(i + 16, Trace::PrefetchStage::kIndex);
-  if (i + 8 < n) stage(i + 8, Trace::PrefetchStage::kSlot);
-  if (i + 4 < n) stage(i + 4, Trace::PrefetchStage::kKeyRow);
-}
 
 }  // namespace lir::eval
 

@@ -68,13 +68,14 @@ void Trace::EnableSpine(const SpineOptions& options) {
 
 std::vector<spine::Record> Trace::RoundRecords(uint64_t round) const {
   std::vector<spine::Record> out;
-  // Only a slot touched this round holds an update at this round.
-  for (uint32_t slot : touched_) {
-    const Slot& s = slots_[slot];
-    for (const Update& u : s.updates) {
-      if (u.round != round) continue;
-      const auto [high, low] = UpdateFingerprint(s.key, ValOf(s, u));
-      out.push_back(spine::Record{high, low, round, u.diff});
+  // Only a key touched this round holds an update at this round.
+  const Batch& b = round_batch_;
+  for (size_t k = 0; k < b.keys.size(); ++k) {
+    for (size_t u = b.Begin(k); u < b.ends[k]; ++u) {
+      const Update& up = b.updates[u];
+      if (up.round != round) continue;
+      const auto [high, low] = UpdateFingerprint(b.keys[k], b.ValOf(k, up));
+      out.push_back(spine::Record{high, low, round, up.diff});
     }
   }
   spine::Consolidate(out);
@@ -116,16 +117,19 @@ void Trace::CloseSpine() {
 
 std::vector<spine::Record> Trace::SpineRecords(uint64_t through) const {
   std::vector<spine::Record> out;
-  out.reserve(records_);
-  // Free slots hold no updates.
-  for (size_t slot = 0; slot < slots_.size(); ++slot) {
-    const Slot& s = slots_[slot];
-    for (const Update& u : s.updates) {
-      if (u.round > through) continue;
-      const auto [high, low] = UpdateFingerprint(s.key, ValOf(s, u));
-      out.push_back(spine::Record{high, low, u.round, u.diff});
+  (void)Seal();
+  auto add = [&](const Batch& b) {
+    for (size_t k = 0; k < b.keys.size(); ++k) {
+      for (size_t u = b.Begin(k); u < b.ends[k]; ++u) {
+        const Update& up = b.updates[u];
+        if (up.round > through) continue;
+        const auto [high, low] = UpdateFingerprint(b.keys[k], b.ValOf(k, up));
+        out.push_back(spine::Record{high, low, up.round, up.diff});
+      }
     }
-  }
+  };
+  for (const Batch& b : history_) add(b);
+  add(round_batch_);
   spine::Consolidate(out);
   return out;
 }
