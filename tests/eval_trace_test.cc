@@ -1,7 +1,9 @@
 // Tests of the incremental engine's storage: the block cache of huge
 // allocations, and Trace on arrangements large enough to span huge-page
 // mappings and several batches, with keys cancelled by compaction.
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -146,6 +148,88 @@ TEST(TraceTombstones, ManyRetractionsAreSweptAndTheirSlotsReused) {
   absl::StatusOr<Multiset> all = trace.ReadAll(4);
   ASSERT_TRUE(all.ok());
   EXPECT_EQ(all->size(), 1 + 2 * static_cast<size_t>((kKeys + 2) / 3));
+}
+
+// Rows of every kind the prefix summarizes, with the cases its payloads
+// must get right: signed integers at the extremes, -0.0 and 0.0, NaN,
+// strings that share or differ past their first 8 bytes and bytes above
+// 0x7f, multi-column rows that a one-column row is a prefix of.
+std::vector<DataRow> PrefixCases() {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<Datum> firsts = {Datum::Null(),
+                               Datum::Bool(false),
+                               Datum::Bool(true),
+                               Datum::Int(INT64_MIN),
+                               Datum::Int(-1),
+                               Datum::Int(0),
+                               Datum::Int(1),
+                               Datum::Int(INT64_MAX),
+                               Datum::Float(-inf),
+                               Datum::Float(-2.5),
+                               Datum::Float(-0.0),
+                               Datum::Float(0.0),
+                               Datum::Float(1e-300),
+                               Datum::Float(inf),
+                               Datum::Float(nan),
+                               Datum::String(""),
+                               Datum::String("abc"),
+                               Datum::String("abcdefgh"),
+                               Datum::String("abcdefghA"),
+                               Datum::String("abcdefghB"),
+                               Datum::String("\xff\x01"),
+                               Datum::String("z"),
+                               Datum::Time(Timestamp{-5}),
+                               Datum::Time(Timestamp{7}),
+                               Datum::Span(Interval{}),
+                               Datum::Bytea("\x01"),
+                               Datum::Bytea("\x02"),
+                               Datum::Day(Date{-3}),
+                               Datum::Day(Date{4}),
+                               Datum::List({Datum::Int(1)}),
+                               Datum::Array({Datum::Int(1)})};
+  std::vector<DataRow> rows = {DataRow{}};
+  for (const Datum& d : firsts) {
+    rows.push_back(DataRow{d});
+    rows.push_back(DataRow{d, Datum::Int(0)});
+    rows.push_back(DataRow{d, Datum::Null()});
+  }
+  return rows;
+}
+
+TEST(KeyPrefix, OrdersKeysAsTheirRowsOrder) {
+  const std::vector<DataRow> rows = PrefixCases();
+  for (const DataRow& a : rows) {
+    for (const DataRow& b : rows) {
+      EXPECT_EQ(CompareKeys(KeyPrefix::Of(a), a, KeyPrefix::Of(b), b), a <=> b)
+          << FormatRow(a) << " vs " << FormatRow(b);
+    }
+  }
+}
+
+TEST(KeyPrefix, ATraceFindsEveryKindOfKeyAfterMerges) {
+  // Each case in its own round, in an order unlike the rows' order, so the
+  // trace sorts, merges and looks them up by prefix.
+  std::vector<DataRow> rows = PrefixCases();
+  std::reverse(rows.begin(), rows.end());
+  Trace trace(Trace::Info{.operator_name = "test"});
+  for (size_t i = 0; i < rows.size(); ++i) {
+    ASSERT_TRUE(trace.Insert(rows[i], rows[i], i, 1).ok());
+    ASSERT_TRUE(trace
+                    .Insert(rows[(i * 7) % rows.size()],
+                            rows[(i * 7) % rows.size()], i, 1)
+                    .ok());
+    ASSERT_TRUE(trace.EndRound(i, Compaction::kEager).ok());
+  }
+  const uint64_t end = rows.size();
+  for (const DataRow& row : rows) {
+    // Rows equal under Datum order (-0.0 and 0.0) share one key.
+    int64_t expected = 0;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      expected += (rows[i] == row) + (rows[(i * 7) % rows.size()] == row);
+    }
+    EXPECT_EQ(*trace.Count(row, end), expected) << FormatRow(row);
+  }
 }
 
 TEST(TraceLayoutModel, KeysValuesAndTheSingletonOptimization) {

@@ -4,8 +4,10 @@
 #include "src/eval/trace.h"
 
 #include <algorithm>
+#include <bit>
 #include <compare>
 #include <numeric>
+#include <string>
 #include <utility>
 
 #include "lir/status_macros.h"
@@ -46,16 +48,71 @@ bool IdenticalRows(const DataRow& a, const DataRow& b) {
 
 Trace::Trace(Info info) : info_(std::move(info)) {}
 
-size_t Trace::Batch::Find(const DataRow& key) const {
+KeyPrefix KeyPrefix::Of(const DataRow& row) {
+  KeyPrefix p;
+  if (row.empty()) return p;
+  const Datum& d = row[0];
+  p.kind = static_cast<uint32_t>(d.value.index()) + 1;
+  bool whole = false;  // whether the payload holds the datum whole
+  constexpr uint64_t kSign = uint64_t{1} << 63;
+  switch (d.value.index()) {
+    case 0: whole = true; break;  // NULL
+    case 1:
+      p.payload = d.as_bool() ? 1 : 0;
+      whole = true;
+      break;
+    case 2:
+      p.payload = static_cast<uint64_t>(d.as_int()) ^ kSign;
+      whole = true;
+      break;
+    case 3: {
+      // Datum order: -0.0 equals 0.0, every NaN equals every other and
+      // sorts last.
+      const double f = d.as_float();
+      if (f != f) {
+        p.payload = UINT64_MAX;
+      } else {
+        const uint64_t bits = std::bit_cast<uint64_t>(f == 0 ? 0.0 : f);
+        p.payload = (bits & kSign) != 0 ? ~bits : bits | kSign;
+      }
+      break;
+    }
+    case 4: {
+      // The first 8 bytes, big-endian: strings compare as unsigned bytes.
+      const std::string& str = d.as_string();
+      for (size_t i = 0; i < 8; ++i) {
+        p.payload <<= 8;
+        if (i < str.size()) p.payload |= static_cast<unsigned char>(str[i]);
+      }
+      break;
+    }
+    case 6:
+      p.payload = static_cast<uint64_t>(d.as_timestamp().micros) ^ kSign;
+      whole = true;
+      break;
+    case 9:
+      p.payload = static_cast<uint64_t>(int64_t{d.as_date().days}) ^ kSign;
+      whole = true;
+      break;
+    default: break;  // the kind alone orders them
+  }
+  p.exact = whole && row.size() == 1;
+  return p;
+}
+
+size_t Trace::Batch::Find(const DataRow& key, const KeyPrefix& prefix) const {
   const size_t n = keys.size();
+  auto below = [&](size_t i) {
+    return CompareKeys(prefixes[i], keys[i], prefix, key) < 0;
+  };
   if (n == 0) return kAbsent;
   // The answer (the first position not below `key`) lies in [lo, hi].
   size_t lo = 0, hi = n;
   if (cursor < n) {
-    if (keys[cursor] < key) {
+    if (below(cursor)) {
       // Gallop forward: lookups come in ascending order, usually near.
       size_t prev = cursor, step = 1, probe = cursor + 1;
-      while (probe < n && keys[probe] < key) {
+      while (probe < n && below(probe)) {
         prev = probe;
         step *= 2;
         probe = prev + step;
@@ -66,18 +123,25 @@ size_t Trace::Batch::Find(const DataRow& key) const {
       hi = cursor;
     }
   }
-  const size_t at = static_cast<size_t>(
-      std::lower_bound(keys.begin() + static_cast<ptrdiff_t>(lo),
-                       keys.begin() + static_cast<ptrdiff_t>(hi), key) -
-      keys.begin());
-  cursor = at;
-  return at < n && keys[at] == key ? at : kAbsent;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (below(mid)) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  cursor = lo;
+  return lo < n && CompareKeys(prefixes[lo], keys[lo], prefix, key) == 0
+             ? lo
+             : kAbsent;
 }
 
-void Trace::Batch::AppendKey(DataRow key, std::vector<Update>& from,
-                             bool keep_empty) {
+void Trace::Batch::AppendKey(DataRow key, const KeyPrefix& prefix,
+                             std::vector<Update>& from, bool keep_empty) {
   if (from.empty() && !keep_empty) return;
   keys.push_back(std::move(key));
+  prefixes.push_back(prefix);
   for (Update& u : from) updates.push_back(std::move(u));
   ends.push_back(updates.size());
   from.clear();
@@ -124,6 +188,7 @@ absl::Status Trace::Merge(Batch& older, Batch newer, bool eager,
   Batch out;
   out.keys.reserve(older.keys.size() + newer.keys.size());
   out.ends.reserve(older.keys.size() + newer.keys.size());
+  out.prefixes.reserve(older.keys.size() + newer.keys.size());
   out.updates.reserve(older.updates.size() + newer.updates.size());
   std::vector<Update> group;
   auto take = [&](Batch& from, size_t k) {
@@ -137,14 +202,19 @@ absl::Status Trace::Merge(Batch& older, Batch newer, bool eager,
     if (i == older.keys.size()) {
       c = std::strong_ordering::greater;
     } else if (j < newer.keys.size()) {
-      c = older.keys[i] <=> newer.keys[j];
+      c = CompareKeys(older.prefixes[i], older.keys[i], newer.prefixes[j],
+                      newer.keys[j]);
     }
     if (c < 0) {
       take(older, i);
-      out.AppendKey(std::move(older.keys[i++]), group, keep_empty);
+      out.AppendKey(std::move(older.keys[i]), older.prefixes[i], group,
+                    keep_empty);
+      ++i;
     } else if (c > 0) {
       take(newer, j);
-      out.AppendKey(std::move(newer.keys[j++]), group, keep_empty);
+      out.AppendKey(std::move(newer.keys[j]), newer.prefixes[j], group,
+                    keep_empty);
+      ++j;
     } else {
       take(older, i);
       const size_t from_newer = group.size();
@@ -164,7 +234,9 @@ absl::Status Trace::Merge(Batch& older, Batch newer, bool eager,
       if (group.empty() && eager && cancelled != nullptr) {
         cancelled->emplace_back(std::move(older.keys[i++]), latest);
       } else {
-        out.AppendKey(std::move(older.keys[i++]), group, keep_empty);
+        out.AppendKey(std::move(older.keys[i]), older.prefixes[i], group,
+                      keep_empty);
+        ++i;
       }
       ++j;
     }
@@ -173,8 +245,8 @@ absl::Status Trace::Merge(Batch& older, Batch newer, bool eager,
   return absl::OkStatus();
 }
 
-void Trace::Append(DataRow key, const DataRow* val_ref, DataRow* val_owned,
-                   uint64_t round, int64_t diff) {
+void Trace::Append(DataRow key, const KeyPrefix* known, const DataRow* val_ref,
+                   DataRow* val_owned, uint64_t round, int64_t diff) {
   ++updates_inserted_;
   inserted_this_round_ = true;
   Update u;
@@ -190,15 +262,17 @@ void Trace::Append(DataRow key, const DataRow* val_ref, DataRow* val_owned,
       u.val.reset(new DataRow(*val_ref));
     }
   }
-  if (open_sorted_ && !open_.empty() && key < open_.back().key) {
+  const KeyPrefix prefix = known != nullptr ? *known : KeyPrefix::Of(key);
+  if (open_sorted_ && !open_.empty() &&
+      CompareKeys(prefix, key, open_.back().prefix, open_.back().key) < 0) {
     open_sorted_ = false;
   }
-  open_.push_back({std::move(key), std::move(u)});
+  open_.push_back({std::move(key), prefix, std::move(u)});
 }
 
 absl::Status Trace::Insert(const DataRow& key, const DataRow& val,
                            uint64_t round, int64_t diff) {
-  if (diff != 0) Append(key, &val, nullptr, round, diff);
+  if (diff != 0) Append(key, nullptr, &val, nullptr, round, diff);
   return absl::OkStatus();
 }
 
@@ -207,16 +281,16 @@ absl::Status Trace::Insert(DataRow&& key, const DataRow& val, uint64_t round,
   if (diff == 0) return absl::OkStatus();
   // `val` may be `key` itself, which is about to move.
   if (&val == &key) {
-    Append(std::move(key), nullptr, nullptr, round, diff);
+    Append(std::move(key), nullptr, nullptr, nullptr, round, diff);
   } else {
-    Append(std::move(key), &val, nullptr, round, diff);
+    Append(std::move(key), nullptr, &val, nullptr, round, diff);
   }
   return absl::OkStatus();
 }
 
 absl::Status Trace::Insert(const KeyRef& key, const DataRow& val,
                            uint64_t round, int64_t diff) {
-  if (diff != 0) Append(*key.row, &val, nullptr, round, diff);
+  if (diff != 0) Append(*key.row, &key.prefix, &val, nullptr, round, diff);
   return absl::OkStatus();
 }
 
@@ -228,13 +302,15 @@ Trace::BatchInserter::BatchInserter(Trace& trace, uint64_t round,
 
 absl::Status Trace::BatchInserter::Add(DataRow key, const DataRow& val,
                                        int64_t diff) {
-  if (diff != 0) trace_.Append(std::move(key), &val, nullptr, round_, diff);
+  if (diff != 0)
+    trace_.Append(std::move(key), nullptr, &val, nullptr, round_, diff);
   return absl::OkStatus();
 }
 
 absl::Status Trace::BatchInserter::AddOwned(DataRow key, DataRow val,
                                             int64_t diff) {
-  if (diff != 0) trace_.Append(std::move(key), nullptr, &val, round_, diff);
+  if (diff != 0)
+    trace_.Append(std::move(key), nullptr, nullptr, &val, round_, diff);
   return absl::OkStatus();
 }
 
@@ -249,7 +325,8 @@ absl::Status Trace::Seal() const {
     std::vector<uint32_t> order(open.size());
     std::iota(order.begin(), order.end(), 0u);
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      return open[a].key < open[b].key;
+      return CompareKeys(open[a].prefix, open[a].key, open[b].prefix,
+                         open[b].key) < 0;
     });
     std::vector<OpenUpdate> sorted;
     sorted.reserve(open.size());
@@ -262,10 +339,14 @@ absl::Status Trace::Seal() const {
   fresh.keys.reserve(open.size());
   fresh.ends.reserve(open.size());
   fresh.updates.reserve(open.size());
+  fresh.prefixes.reserve(open.size());
   std::vector<Update> group;
   for (size_t i = 0; i < open.size();) {
     size_t j = i + 1;
-    while (j < open.size() && open[j].key == open[i].key) ++j;
+    while (j < open.size() && CompareKeys(open[j].prefix, open[j].key,
+                                          open[i].prefix, open[i].key) == 0) {
+      ++j;
+    }
     group.push_back(std::move(open[i].update));
     for (size_t k = i + 1; k < j; ++k) {
       Update u = std::move(open[k].update);
@@ -279,7 +360,8 @@ absl::Status Trace::Seal() const {
       absl::Status s = ConsolidateKey(open[i].key, group, /*eager=*/false);
       if (!s.ok() && sticky_.ok()) sticky_ = s;
     }
-    fresh.AppendKey(std::move(open[i].key), group, /*keep_empty=*/true);
+    fresh.AppendKey(std::move(open[i].key), open[i].prefix, group,
+                    /*keep_empty=*/true);
     i = j;
   }
   if (round_batch_.keys.empty()) {
@@ -297,6 +379,7 @@ absl::Status Trace::ForEachUpdate(const KeyRef& key, F f) const {
   if (!open_sorted_) LIR_RETURN_IF_ERROR(Seal());
   LIR_RETURN_IF_ERROR(sticky_);
   const DataRow& row = *key.row;
+  const KeyPrefix& prefix = key.prefix;
   auto visit = [&](const Batch& b, size_t at) -> absl::Status {
     for (size_t u = b.Begin(at); u < b.ends[at]; ++u) {
       const Update& up = b.updates[u];
@@ -305,20 +388,23 @@ absl::Status Trace::ForEachUpdate(const KeyRef& key, F f) const {
     return absl::OkStatus();
   };
   for (const Batch& b : history_) {
-    const size_t at = b.Find(row);
+    const size_t at = b.Find(row, prefix);
     if (at != kAbsent) LIR_RETURN_IF_ERROR(visit(b, at));
   }
   const size_t at = key.owner == this && key.generation == generation_
                         ? key.position
-                        : round_batch_.Find(row);
+                        : round_batch_.Find(row, prefix);
   if (at != kAbsent) LIR_RETURN_IF_ERROR(visit(round_batch_, at));
   // The open updates are in key order: only a key not above the last can
   // be among them.
-  if (!open_.empty() && !(open_.back().key < row)) {
-    auto it = std::lower_bound(
-        open_.begin(), open_.end(), row,
-        [](const OpenUpdate& o, const DataRow& k) { return o.key < k; });
-    for (; it != open_.end() && it->key == row; ++it) {
+  auto before = [&](const OpenUpdate& o) {
+    return CompareKeys(o.prefix, o.key, prefix, row) < 0;
+  };
+  if (!open_.empty() && !before(open_.back())) {
+    auto it = std::partition_point(open_.begin(), open_.end(), before);
+    for (; it != open_.end() &&
+           CompareKeys(it->prefix, it->key, prefix, row) == 0;
+         ++it) {
       const Update& up = it->update;
       LIR_RETURN_IF_ERROR(
           f(up.val == nullptr ? it->key : *up.val, up.round, up.diff));
@@ -411,7 +497,8 @@ absl::Status Trace::SetRows(const KeyRef& key, const RefMultiset& desired,
     }
   }
   for (size_t e = first; e < emitted.size(); ++e) {
-    Append(*key.row, &emitted[e].first, nullptr, round, emitted[e].second);
+    Append(*key.row, &key.prefix, &emitted[e].first, nullptr, round,
+           emitted[e].second);
   }
   return absl::OkStatus();
 }
@@ -474,7 +561,8 @@ std::vector<KeyRef> Trace::TouchedKeyRefs() const {
   std::vector<KeyRef> keys;
   keys.reserve(round_batch_.keys.size());
   for (size_t i = 0; i < round_batch_.keys.size(); ++i) {
-    keys.emplace_back(round_batch_.keys[i], this, i, generation_);
+    keys.emplace_back(round_batch_.keys[i], round_batch_.prefixes[i], this, i,
+                      generation_);
   }
   return keys;
 }
@@ -507,11 +595,14 @@ bool Trace::AllTouched() const {
   // Every key of every ended round's batch is among the round's keys.
   for (const Batch& b : history_) {
     size_t t = 0;
-    for (const DataRow& key : b.keys) {
-      while (t < round_batch_.keys.size() && round_batch_.keys[t] < key) ++t;
-      if (t == round_batch_.keys.size() || !(round_batch_.keys[t] == key)) {
-        return false;
-      }
+    const Batch& rb = round_batch_;
+    for (size_t k = 0; k < b.keys.size(); ++k) {
+      auto order = [&] {
+        return CompareKeys(rb.prefixes[t], rb.keys[t], b.prefixes[k],
+                           b.keys[k]);
+      };
+      while (t < rb.keys.size() && order() < 0) ++t;
+      if (t == rb.keys.size() || order() != 0) return false;
     }
   }
   return true;

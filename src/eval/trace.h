@@ -4,6 +4,7 @@
 #ifndef LIR_EVAL_TRACE_H_
 #define LIR_EVAL_TRACE_H_
 
+#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -35,11 +36,39 @@ uint64_t EncodedRowBytes(const DataRow& row);
 /// (unlike `==`, tells -0.0 from 0.0 and NaN payloads apart).
 bool IdenticalRows(const DataRow& a, const DataRow& b);
 
+/// A key's first datum summarized in two words whose order agrees with
+/// the rows' (a smaller prefix, a smaller row), so that most comparisons
+/// of keys read neither row: a batch keeps one per key beside the keys.
+/// Equal prefixes decide equality only when `exact` (a one-datum row of
+/// a kind whose payload the prefix holds whole: integers, timestamps,
+/// dates, booleans, NULL).
+struct KeyPrefix {
+  /// 0 for the empty row, else the datum's kind (variant index) + 1.
+  uint32_t kind = 0;
+  bool exact = false;
+  /// An order-preserving image of the payload (a string's first 8
+  /// bytes, a float's ordered bits).
+  uint64_t payload = 0;
+
+  static KeyPrefix Of(const DataRow& row);
+};
+/// Rows `a` and `b` in Datum order, reading them only when their
+/// prefixes do not decide.
+inline std::strong_ordering CompareKeys(const KeyPrefix& pa, const DataRow& a,
+                                        const KeyPrefix& pb, const DataRow& b) {
+  if (pa.kind != pb.kind) return pa.kind <=> pb.kind;
+  if (pa.payload != pb.payload) return pa.payload <=> pb.payload;
+  if (pa.exact && pb.exact) return std::strong_ordering::equal;
+  return a <=> b;
+}
+
 /// A key to look up, from a trace or elsewhere. A key read from a trace
 /// (TouchedKeyRefs) also names its position there, which that trace then
 /// uses without a search while it is unchanged.
 struct KeyRef {
   const DataRow* row = nullptr;
+  /// KeyPrefix::Of(*row), computed once for every trace it is looked up in.
+  KeyPrefix prefix;
   /// The trace the key was read from and its position there (null: none).
   const class Trace* owner = nullptr;
   size_t position = 0;
@@ -47,9 +76,10 @@ struct KeyRef {
   /// only while the owner's round batch is the same.
   uint64_t generation = 0;
 
-  explicit KeyRef(const DataRow& r) : row(&r) {}
-  KeyRef(const DataRow& r, const class Trace* t, size_t p, uint64_t g)
-      : row(&r), owner(t), position(p), generation(g) {}
+  explicit KeyRef(const DataRow& r) : row(&r), prefix(KeyPrefix::Of(r)) {}
+  KeyRef(const DataRow& r, const KeyPrefix& k, const class Trace* t, size_t p,
+         uint64_t g)
+      : row(&r), prefix(k), owner(t), position(p), generation(g) {}
 };
 
 /// The 128-bit fingerprint (high, low) of an update's (key, stored value)
@@ -261,6 +291,8 @@ class Trace {
   /// Updates sorted by key: each key once, ascending, with its updates.
   struct Batch {
     BigVector<DataRow> keys;
+    /// KeyPrefix::Of of each key.
+    BigVector<KeyPrefix> prefixes;
     /// ends[i]: one past key i's last update in `updates` (key i's start
     /// is ends[i - 1], or 0).
     BigVector<size_t> ends;
@@ -271,24 +303,31 @@ class Trace {
 
     size_t Begin(size_t i) const { return i == 0 ? 0 : ends[i - 1]; }
     /// The position of `key`, or kAbsent.
-    size_t Find(const DataRow& key) const;
+    size_t Find(const DataRow& key) const {
+      return Find(key, KeyPrefix::Of(key));
+    }
+    size_t Find(const DataRow& key, const KeyPrefix& prefix) const;
     const DataRow& ValOf(size_t key, const Update& u) const {
       return u.val == nullptr ? keys[key] : *u.val;
     }
-    /// Appends `key` with `updates` (moved out); a key with none is kept
-    /// only when `keep_empty`.
-    void AppendKey(DataRow key, std::vector<Update>& updates, bool keep_empty);
+    /// Appends `key` (with its prefix) with `updates` (moved out); a key
+    /// with none is kept only when `keep_empty`.
+    void AppendKey(DataRow key, const KeyPrefix& prefix,
+                   std::vector<Update>& updates, bool keep_empty);
   };
   static constexpr size_t kAbsent = SIZE_MAX;
   /// An update inserted this round, not yet sorted into the round's batch.
   struct OpenUpdate {
     DataRow key;
+    KeyPrefix prefix;
     Update update;
   };
 
-  /// Appends an update (diff nonzero) to the open updates.
-  void Append(DataRow key, const DataRow* val_ref, DataRow* val_owned,
-              uint64_t round, int64_t diff);
+  /// Appends an update (diff nonzero) to the open updates: the value is
+  /// `*val_owned` (moved in), else `*val_ref`, else the key. `known`: the
+  /// key's prefix when the caller has it.
+  void Append(DataRow key, const KeyPrefix* known, const DataRow* val_ref,
+              DataRow* val_owned, uint64_t round, int64_t diff);
   /// Sorts the open updates into the round's batch (a representation
   /// change only: const readers call it).
   absl::Status Seal() const;

@@ -58,10 +58,14 @@ absl::Status Trace::ForEachLogicalKey(F f) const {
   while (true) {
     // The smallest key not yet visited; the oldest batch's representation.
     const DataRow* key = nullptr;
+    const KeyPrefix* prefix = nullptr;
     for (size_t s = 0; s < sources.size(); ++s) {
       const Batch& b = *sources[s];
-      if (at[s] < b.keys.size() && (key == nullptr || b.keys[at[s]] < *key)) {
+      if (at[s] < b.keys.size() &&
+          (key == nullptr ||
+           CompareKeys(b.prefixes[at[s]], b.keys[at[s]], *prefix, *key) < 0)) {
         key = &b.keys[at[s]];
+        prefix = &b.prefixes[at[s]];
       }
     }
     if (key == nullptr) return absl::OkStatus();
@@ -70,7 +74,10 @@ absl::Status Trace::ForEachLogicalKey(F f) const {
     size_t ended = 0;  // records of ended rounds (the history's)
     for (size_t s = 0; s < sources.size(); ++s) {
       const Batch& b = *sources[s];
-      if (at[s] == b.keys.size() || !(b.keys[at[s]] == *key)) continue;
+      if (at[s] == b.keys.size() ||
+          CompareKeys(b.prefixes[at[s]], b.keys[at[s]], *prefix, *key) != 0) {
+        continue;
+      }
       const size_t k = at[s]++;
       for (size_t u = b.Begin(k); u < b.ends[k]; ++u) {
         const Update& up = b.updates[u];
