@@ -7,6 +7,7 @@
 #include <bit>
 #include <compare>
 #include <numeric>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -24,7 +25,11 @@ absl::Status AddDiff(int64_t& into, int64_t diff) {
 
 }  // namespace
 
-bool IdenticalRows(const DataRow& a, const DataRow& b) {
+namespace {
+
+// IdenticalRows over datum sequences (rows, and the elements of lists and
+// arrays).
+bool IdenticalDatums(std::span<const Datum> a, std::span<const Datum> b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
     if (a[i].value.index() != b[i].value.index()) return false;
@@ -36,7 +41,7 @@ bool IdenticalRows(const DataRow& a, const DataRow& b) {
     } else if (a[i].is_nested()) {
       // Floats inside lists and arrays are told apart the same way.
       if (a[i].as_nested().kind != b[i].as_nested().kind ||
-          !IdenticalRows(a[i].elements(), b[i].elements())) {
+          !IdenticalDatums(a[i].elements(), b[i].elements())) {
         return false;
       }
     } else if (a[i] != b[i]) {
@@ -44,6 +49,12 @@ bool IdenticalRows(const DataRow& a, const DataRow& b) {
     }
   }
   return true;
+}
+
+}  // namespace
+
+bool IdenticalRows(const DataRow& a, const DataRow& b) {
+  return IdenticalDatums(a, b);
 }
 
 Trace::Trace(Info info) : info_(std::move(info)) {}
@@ -318,7 +329,7 @@ void Trace::Reserve(size_t updates) { open_.reserve(open_.size() + updates); }
 
 absl::Status Trace::Seal() const {
   if (open_.empty()) return sticky_;
-  std::vector<OpenUpdate> open = std::move(open_);
+  BigVector<OpenUpdate> open = std::move(open_);
   open_.clear();
   if (!open_sorted_) {
     // Stable: of equal keys, the first inserted is the round's key.
@@ -328,7 +339,7 @@ absl::Status Trace::Seal() const {
       return CompareKeys(open[a].prefix, open[a].key, open[b].prefix,
                          open[b].key) < 0;
     });
-    std::vector<OpenUpdate> sorted;
+    BigVector<OpenUpdate> sorted;
     sorted.reserve(open.size());
     for (uint32_t i : order) sorted.push_back(std::move(open[i]));
     open = std::move(sorted);

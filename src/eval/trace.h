@@ -411,7 +411,7 @@ class Trace {
   /// one to the other without changing what the trace holds.
   mutable Batch round_batch_;
   /// Updates since the last EndRound not yet in round_batch_, as inserted.
-  mutable std::vector<OpenUpdate> open_;
+  mutable BigVector<OpenUpdate> open_;
   /// Whether open_'s keys are ascending (non-strictly).
   mutable bool open_sorted_ = true;
   /// The first error a Seal met (a multiplicity overflow), returned by

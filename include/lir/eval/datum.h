@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "lir/eval/time_values.h"
 #include "lir/scalar.h"
@@ -171,8 +172,18 @@ inline const std::vector<Datum>& Datum::elements() const {
 /// inside lists and arrays. Returns -1, 0 or 1.
 int MzCompare(const Datum& a, const Datum& b);
 
-/// A row of datums.
-using DataRow = std::vector<Datum>;
+/// A row of datums. A one-datum row (most keys) is stored inline: copying
+/// or building it allocates nothing.
+using DataRow = absl::InlinedVector<Datum, 1>;
+
+/// Rows in lexicographic Datum order (a proper prefix first).
+inline std::strong_ordering operator<=>(const DataRow& a, const DataRow& b) {
+  const size_t n = a.size() < b.size() ? a.size() : b.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (const std::strong_ordering c = a[i] <=> b[i]; c != 0) return c;
+  }
+  return a.size() <=> b.size();
+}
 
 /// A row with its multiplicity (or multiplicity change).
 using RowDiff = std::pair<DataRow, int64_t>;
