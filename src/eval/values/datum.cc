@@ -275,7 +275,15 @@ absl::StatusOr<Multiset> Consolidate(std::vector<RowDiff> updates) {
   auto less = [](const RowDiff& a, const RowDiff& b) {
     return a.first < b.first;
   };
-  // Changes usually arrive in row order: sorting is then only a check.
+  // Changes usually arrive consolidated already (each row once, in order,
+  // none zero): one comparison per row checks it.
+  bool consolidated = true;
+  for (size_t i = 0; i < updates.size() && consolidated; ++i) {
+    consolidated = updates[i].second != 0 &&
+                   (i == 0 || updates[i - 1].first < updates[i].first);
+  }
+  if (consolidated) return updates;
+  // Or in row order: sorting is then only a check.
   if (!std::is_sorted(updates.begin(), updates.end(), less)) {
     std::sort(updates.begin(), updates.end(), less);
   }
