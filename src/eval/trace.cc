@@ -172,11 +172,11 @@ absl::Status Trace::ConsolidateKey(const DataRow& key,
   };
   if (updates.size() > 1) {
     // Stable: of equal values, the oldest representation is kept.
-    std::stable_sort(updates.begin(), updates.end(),
-                     [&](const Update& a, const Update& b) {
-                       if (a.round != b.round) return a.round < b.round;
-                       return val_of(a) < val_of(b);
-                     });
+    StableSortFew(updates.begin(), updates.end(),
+                  [&](const Update& a, const Update& b) {
+                    if (a.round != b.round) return a.round < b.round;
+                    return val_of(a) < val_of(b);
+                  });
   }
   size_t n = 0;
   for (size_t i = 0; i < updates.size(); ++i) {
@@ -433,7 +433,7 @@ absl::Status Trace::CollectRefs(const KeyRef& key, uint64_t before,
       }));
   if (out.size() > 1) {
     // Stable: of equal values, the oldest representation is kept.
-    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    StableSortFew(out.begin(), out.end(), [](const auto& a, const auto& b) {
       return *a.first < *b.first;
     });
     size_t n = 0;

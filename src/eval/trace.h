@@ -4,6 +4,7 @@
 #ifndef LIR_EVAL_TRACE_H_
 #define LIR_EVAL_TRACE_H_
 
+#include <algorithm>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
@@ -60,6 +61,21 @@ inline std::strong_ordering CompareKeys(const KeyPrefix& pa, const DataRow& a,
   if (pa.payload != pb.payload) return pa.payload <=> pb.payload;
   if (pa.exact && pb.exact) return std::strong_ordering::equal;
   return a <=> b;
+}
+
+/// std::stable_sort, by insertion for the few elements a key usually has
+/// (std::stable_sort allocates a buffer even for two).
+template <typename It, typename Less>
+void StableSortFew(It first, It last, Less less) {
+  if (last - first > 16) {
+    std::stable_sort(first, last, less);
+    return;
+  }
+  for (It i = first + (first == last ? 0 : 1); i < last; ++i) {
+    for (It j = i; j > first && less(*j, *(j - 1)); --j) {
+      std::iter_swap(j, j - 1);
+    }
+  }
 }
 
 /// A key to look up, from a trace or elsewhere. A key read from a trace

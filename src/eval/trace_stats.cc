@@ -93,13 +93,13 @@ absl::Status Trace::ForEachLogicalKey(F f) const {
     if (eager_) {
       for (size_t r = 0; r < ended; ++r) records[r].round = latest;
     }
-    std::stable_sort(records.begin(), records.end(),
-                     [](const LogicalRecord& a, const LogicalRecord& b) {
-                       if (const auto c = *a.val <=> *b.val; c != 0) {
-                         return c < 0;
-                       }
-                       return a.round < b.round;
-                     });
+    StableSortFew(records.begin(), records.end(),
+                  [](const LogicalRecord& a, const LogicalRecord& b) {
+                    if (const auto c = *a.val <=> *b.val; c != 0) {
+                      return c < 0;
+                    }
+                    return a.round < b.round;
+                  });
     size_t n = 0;
     for (size_t i = 0; i < records.size(); ++i) {
       if (n > 0 && records[n - 1].round == records[i].round &&
