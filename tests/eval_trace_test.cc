@@ -232,6 +232,44 @@ TEST(KeyPrefix, ATraceFindsEveryKindOfKeyAfterMerges) {
   }
 }
 
+TEST(TraceReads, AKeyRefOutlivingItsRoundBatchIsLookedUpAgain) {
+  Trace trace(Trace::Info{.operator_name = "test"});
+  ASSERT_TRUE(trace.Insert(Key(5), Key(5), 0, 1).ok());
+  ASSERT_TRUE(trace.Insert(Key(9), Key(9), 0, 2).ok());
+  const std::vector<KeyRef> touched = trace.TouchedKeyRefs();
+  ASSERT_EQ(touched.size(), 2u);
+  ASSERT_EQ(touched[0].position, 0u);
+  // Refs to 5 and 9 as the trace handed them out (positions 0 and 1), on
+  // rows of our own: the trace's rows move when the batch changes.
+  const DataRow five = Key(5), nine = Key(9);
+  const KeyRef old_five(five, KeyPrefix::Of(five), &trace, 0,
+                        touched[0].generation);
+  const KeyRef old_nine(nine, KeyPrefix::Of(nine), &trace, 1,
+                        touched[1].generation);
+  EXPECT_EQ(*trace.Count(old_five, 1), 1);
+  // Smaller keys inserted now move 5 and 9 two positions on once they are
+  // sorted into the round's batch: the old positions name 1 and 3.
+  ASSERT_TRUE(trace.Insert(Key(1), Key(1), 0, 7).ok());
+  ASSERT_TRUE(trace.Insert(Key(3), Key(3), 0, 3).ok());
+  ASSERT_EQ(trace.touched_count(), 4u);
+  EXPECT_EQ(*trace.Count(old_five, 1), 1) << "a stale position was used";
+  EXPECT_EQ(*trace.Count(old_nine, 1), 2) << "a stale position was used";
+  const std::vector<KeyRef> again = trace.TouchedKeyRefs();
+  ASSERT_EQ(again.size(), 4u);
+  EXPECT_EQ(*trace.Count(again[0], 1), 7);
+  EXPECT_EQ(*trace.Count(again[3], 1), 2);
+}
+
+TEST(TraceReads, AnOverflowInARoundIsReportedByTheNextRead) {
+  Trace trace(Trace::Info{.operator_name = "test"});
+  ASSERT_TRUE(trace.Insert(Key(1), Key(1), 0, INT64_MAX).ok());
+  ASSERT_TRUE(trace.Insert(Key(1), Key(1), 0, 1).ok());
+  absl::StatusOr<int64_t> count = trace.Count(Key(1), 1);
+  ASSERT_FALSE(count.ok());
+  EXPECT_EQ(count.status().code(), absl::StatusCode::kOutOfRange);
+  EXPECT_FALSE(trace.EndRound(0, Compaction::kEager).ok());
+}
+
 TEST(TraceLayoutModel, KeysValuesAndTheSingletonOptimization) {
   // Key #0, value column #1 kept (a thinning): values "ab" and "cd" are
   // 1 tag + 1 length + 2 bytes each.

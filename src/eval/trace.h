@@ -125,6 +125,9 @@ using RefMultiset = std::vector<std::pair<const DataRow*, int64_t>>;
 /// order, instead of missing the cache at random per key as a hash index
 /// does (issue 30's retraction profile, docs/evaluator.md).
 ///
+/// Inserting only appends: a multiplicity overflow among a round's
+/// updates is reported by the next read or EndRound.
+///
 /// Reads see the logical contents: the sum over batches. Eager compaction
 /// is logical too (docs/evaluator.md): records, batches and bytes are
 /// those of the consolidated trace, whatever merges are pending.
@@ -384,8 +387,8 @@ class Trace {
   /// of the one before it.
   absl::Status MergeHistory(bool eager);
 
-  /// One key of the consolidated trace: its values (pointing into the
-  /// trace), each with its (round, diff) records.
+  /// A record of the consolidated trace at one key: a value (pointing
+  /// into the trace), a round and the summed diff.
   struct LogicalRecord {
     const DataRow* val;
     uint64_t round;
