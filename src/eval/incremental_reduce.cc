@@ -125,19 +125,14 @@ class SetDifferenceOperator : public Operator {
     emitted.reserve(dirty.size() + more.size());
     // The dirty keys, in key order: each arm and the output are looked up
     // in ascending order, which their batches serve by galloping forward.
-    std::vector<DirtyKeys::Refs> keys;
-    keys.reserve(dirty.size() + more.size());
-    for (DirtyKeys walk(dirty, more); !walk.Done();) {
-      keys.push_back(walk.Next());
-    }
     // One activation per `fuel` keys (0: all of them); the changes are held
     // back until every dirty key is done, so no partial round is ever
     // visible.
     size_t in_activation = 0;
-    for (size_t i = 0; i < keys.size(); ++i) {
+    for (DirtyKeys walk(dirty, more); !walk.Done();) {
       if (in_activation == 0) ++r.activations;
       if (++in_activation == r.fuel) in_activation = 0;
-      const DirtyKeys::Refs key = keys[i];
+      const DirtyKeys::Refs key = walk.Next();
       Trace::Counts base, sub;
       if (!SkipBase(key)) {
         LIR_ASSIGN_OR_RETURN(base, base_->CountsAt(*key.base, r.round));
@@ -178,12 +173,20 @@ class SetDifferenceOperator : public Operator {
     bool Done() const { return i_ == base_.size() && j_ == subtract_.size(); }
     /// The next key (not Done).
     Refs Next() {
-      if (j_ == subtract_.size() ||
-          (i_ < base_.size() && *base_[i_].row < *subtract_[j_].row)) {
+      // By the keys' prefixes, which order them as their rows do.
+      std::strong_ordering c = std::strong_ordering::less;
+      if (i_ == base_.size()) {
+        c = std::strong_ordering::greater;
+      } else if (j_ < subtract_.size()) {
+        const KeyRef& b = base_[i_];
+        const KeyRef& s = subtract_[j_];
+        c = CompareKeys(b.prefix, *b.row, s.prefix, *s.row);
+      }
+      if (c < 0) {
         const KeyRef* k = &base_[i_++];
         return {k, k};
       }
-      if (i_ == base_.size() || *subtract_[j_].row < *base_[i_].row) {
+      if (c > 0) {
         const KeyRef* k = &subtract_[j_++];
         return {k, k};
       }

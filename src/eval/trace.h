@@ -403,7 +403,8 @@ class Trace {
   uint64_t KeptValueBytes(const DataRow& val) const;
   /// Stats' bytes: the updates held, laid out as differential's ordered
   /// batches (docs/evaluator.md, "Arrangement layout model").
-  uint64_t ModelledBytes() const;
+  /// Sets `records` to the consolidated trace's records (the same walk).
+  uint64_t ModelledBytes(uint64_t& records) const;
 
   /// A spine kept beside the trace (trace_spine.cc).
   struct SpineState {

@@ -156,7 +156,7 @@ uint64_t Trace::KeptValueBytes(const DataRow& val) const {
 // bulk-loaded arrangement at one time nearly free of times and diffs.
 // Modelled on the consolidated trace: eagerly compacted, one batch;
 // otherwise a batch per round.
-uint64_t Trace::ModelledBytes() const {
+uint64_t Trace::ModelledBytes(uint64_t& records) const {
   struct Stored {
     uint64_t batch;
     const DataRow* key;
@@ -165,13 +165,14 @@ uint64_t Trace::ModelledBytes() const {
   std::vector<Stored> stored;
   bool key_only = true;
   (void)ForEachLogicalKey(
-      [&](const DataRow& key, const std::vector<LogicalRecord>& records) {
-        for (const LogicalRecord& r : records) {
+      [&](const DataRow& key, const std::vector<LogicalRecord>& at_key) {
+        for (const LogicalRecord& r : at_key) {
           stored.push_back({eager_ ? 0 : r.round, &key, r});
           key_only = key_only && KeptValueBytes(*r.val) == 0;
         }
         return absl::OkStatus();
       });
+  records = stored.size();
   // By batch, each batch's records staying in key order.
   if (!eager_) {
     std::stable_sort(
@@ -220,11 +221,10 @@ ArrangementStats Trace::Stats(const std::string& object) const {
   stats.lir_id = info_.lir_id;
   stats.operator_name = info_.operator_name;
   stats.adapter = info_.adapter;
-  stats.records = records();
+  stats.bytes = ModelledBytes(stats.records);
   stats.batches =
       eager_ ? (stats.records > 0 && ended_holding_ ? 1 : 0) : rounds_stored_;
   stats.updates_inserted = updates_inserted_;
-  stats.bytes = ModelledBytes();
   if (spine_ != nullptr) {
     const spine::Spine& sp = spine_->spine;
     SpineStats spine_stats;
