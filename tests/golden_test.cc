@@ -51,12 +51,14 @@
 #include "lir/recognizer/report.h"
 #include "lir/status_macros.h"
 #include "lir/validate.h"
+#include "tests/golden_analyze.h"
 #include "tests/golden_built.h"
 #include "tests/golden_exec.h"
 #include "tests/golden_file.h"
 #include "tests/golden_infer.h"
 #include "tests/golden_run.h"
 #include "tests/golden_spine.h"
+#include "tests/support/corpus_data.h"
 #include "tests/support/corpus_util.h"
 #include "tests/support/parse_or_die.h"
 #include "tests/support/plan_text_gen.h"
@@ -544,17 +546,71 @@ std::string RunInfer(TestCase& test) {
   return test::RunInferGolden(*input, inputs->global_arity, mode);
 }
 
+// `operators [plan=|corpus=]`: the EXPLAIN ANALYZE operator column
+// (tests/golden_analyze.h).
+std::string RunOperators(TestCase& test) {
+  absl::StatusOr<Document> doc = ParseAndValidate(test);
+  if (!doc.ok()) return ErrorOutput(doc.status());
+  return test::RunOperatorsGolden(*doc);
+}
+
+// `analyze-table [corpus=NAME | source=PATH data=PATH] [compare=FEATURES]`:
+// a plan, `====` and data; a corpus plan with generated data; or a plan and
+// a data file of the source tree (examples/), as `lir-opt run --analyze`
+// tables (tests/golden_analyze.h).
+std::string RunAnalyzeTable(TestCase& test) {
+  const std::string compare = test.args.Get("compare", "");
+  if (test.args.Has("corpus")) {
+    absl::StatusOr<Document> doc = ParseAndValidate(test);
+    if (!doc.ok()) return ErrorOutput(doc.status());
+    static const auto* const schemas =
+        new std::map<std::string, test::PlanSchema>(
+            test::LoadSchemas(test::SharedDir()));
+    std::vector<std::string> derived;
+    absl::StatusOr<eval::InputData> data =
+        test::MakeData(test.args.Get("corpus"), *doc, *schemas, &derived);
+    if (!data.ok()) return ErrorOutput(data.status());
+    return test::RunAnalyzeTableGolden(*doc, *data, compare);
+  }
+  std::string plan_text = test.input, data_text;
+  if (test.args.Has("source")) {
+    const fs::path root(LIR_SOURCE_DIR);
+    plan_text = ReadFile(root / test.args.Get("source"));
+    data_text = ReadFile(root / test.args.Get("data"));
+  } else {
+    const size_t split = test.input.find("\n====\n");
+    if (split == std::string::npos) {
+      return "error: the input needs a plan, a line ====, and the data\n";
+    }
+    plan_text = test.input.substr(0, split + 1);
+    data_text = test.input.substr(split + 6);
+  }
+  absl::StatusOr<Document> doc = explain::ParseText(plan_text);
+  if (!doc.ok()) return ErrorOutput(doc.status());
+  absl::StatusOr<eval::InputData> data =
+      eval::ParseInputData(data_text, "data");
+  if (!data.ok()) return ErrorOutput(data.status());
+  return test::RunAnalyzeTableGolden(*doc, *data, compare);
+}
+
 using CommandFn = std::string (*)(TestCase& test);
 
 /// Command name -> handler. A handler returns the case's actual output.
 const std::map<std::string, CommandFn>& Commands() {
   static const auto* commands = new std::map<std::string, CommandFn>{
-      {"explain", &RunExplain},    {"roundtrip", &RunRoundtrip},
-      {"error", &RunError},        {"optimize", &RunOptimize},
-      {"analyze", &RunAnalyze},    {"run", &RunRunCommand},
-      {"spine", &RunSpineCommand}, {"config", &RunConfig},
-      {"exec", &RunExec},          {"built", &RunBuilt},
+      {"explain", &RunExplain},
+      {"roundtrip", &RunRoundtrip},
+      {"error", &RunError},
+      {"optimize", &RunOptimize},
+      {"analyze", &RunAnalyze},
+      {"run", &RunRunCommand},
+      {"spine", &RunSpineCommand},
+      {"config", &RunConfig},
+      {"exec", &RunExec},
+      {"built", &RunBuilt},
       {"infer", &RunInfer},
+      {"operators", &RunOperators},
+      {"analyze-table", &RunAnalyzeTable},
   };
   return *commands;
 }

@@ -13,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "lir/explain/analyze.h"
 #include "nlohmann/json.hpp"
 #include "tests/support/cli_test_util.h"
 #include "tests/support/eval_run_test_util.h"
@@ -218,3 +219,44 @@ TEST_F(RunCliTest, AStringDoubledPastTheValueLimitNamesTheLimit) {
 }
 
 }  // namespace
+
+// --analyze=cpu: times vary from run to run, so no golden shows them. Every
+// node of this plan has an operator, so every row has a time; the text
+// cell is the JSON's nanoseconds as Materialize's interval prints them;
+// the columns follow the order asked.
+TEST_F(RunCliTest, AnalyzeCpuTimesEveryOperatorInTheOrderAsked) {
+  RunResult json = RunPlan({"--analyze=memory,cpu", "--format=json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const nlohmann::json parsed = nlohmann::json::parse(json.out);
+  const nlohmann::json& rows = parsed["objects"][0]["rows"];
+  ASSERT_GT(rows.size(), 3u);
+  uint64_t total_ns = 0;
+  for (const nlohmann::json& row : rows) {
+    ASSERT_TRUE(row["elapsed_ns"].is_number_unsigned()) << row.dump();
+    const uint64_t ns = row["elapsed_ns"].get<uint64_t>();
+    total_ns += ns;
+    EXPECT_EQ(row["total_elapsed"].get<std::string>(),
+              lir::explain::FormatElapsed(ns))
+        << row.dump();
+    EXPECT_TRUE(row.contains("total_memory")) << row.dump();
+  }
+  EXPECT_GT(total_ns, 0u);
+
+  RunResult text = RunPlan({"--analyze=cpu,memory"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  const std::string header = text.out.substr(text.out.find('\n') + 1);
+  const size_t elapsed = header.find("total_elapsed");
+  const size_t memory = header.find("total_memory");
+  ASSERT_NE(elapsed, std::string::npos) << text.out;
+  ASSERT_NE(memory, std::string::npos) << text.out;
+  EXPECT_LT(elapsed, memory) << text.out;
+  EXPECT_TRUE(absl::StrContains(text.out, " | 00:00:0")) << text.out;
+
+  // Memory only: no time is measured or printed.
+  RunResult memory_only = RunPlan({"--analyze=memory", "--format=json"});
+  ASSERT_EQ(memory_only.exit_code, 0) << memory_only.err;
+  for (const nlohmann::json& row :
+       nlohmann::json::parse(memory_only.out)["objects"][0]["rows"]) {
+    EXPECT_FALSE(row.contains("elapsed_ns")) << row.dump();
+  }
+}

@@ -4,6 +4,7 @@
 // arrangements it shares.
 #include "lir/eval/incremental.h"
 
+#include <chrono>
 #include <map>
 #include <new>
 #include <string>
@@ -11,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "absl/container/btree_map.h"
 #include "absl/strings/str_cat.h"
 #include "lir/eval/budget.h"
 #include "lir/eval/compiled_scalar.h"
@@ -114,6 +116,18 @@ class IncrementalDataflow : public Dataflow {
     for (size_t i = 0; i < ops.size(); ++i) {
       if (reads[i] > 1) last_reader_[i] = kNone;
     }
+    if (options_.measure_elapsed) {
+      // Every node with an operator or an arrangement is measured, at zero
+      // until it first works; a node without either (inside a LetRec's
+      // adapter) has no time of its own.
+      for (const auto& op : ops) elapsed_[op->node().id];
+      for (const auto& trace : graph_.traces()) {
+        elapsed_[trace->info().lir_id];
+      }
+      for (const Graph::ImportEntry& import : graph_.imports()) {
+        elapsed_[import.trace->info().lir_id];
+      }
+    }
     return absl::OkStatus();
   }
 
@@ -149,6 +163,15 @@ class IncrementalDataflow : public Dataflow {
 
   uint64_t Activations() const override { return activations_; }
 
+  std::vector<OperatorElapsed> Elapsed() const override {
+    std::vector<OperatorElapsed> out;
+    out.reserve(elapsed_.size());
+    for (const auto& [id, nanos] : elapsed_) {
+      out.push_back({options_.object, id, nanos});
+    }
+    return out;
+  }
+
   void CloseInput() override {
     for (const auto& trace : graph_.traces()) trace->CloseSpine();
   }
@@ -163,6 +186,30 @@ class IncrementalDataflow : public Dataflow {
   }
 
  private:
+  // Adds the wall time of its scope to a node's elapsed time, when the
+  // dataflow measures it.
+  class Stopwatch {
+   public:
+    Stopwatch(IncrementalDataflow& dataflow, LirId id)
+        : dataflow_(dataflow.options_.measure_elapsed ? &dataflow : nullptr),
+          id_(id) {
+      if (dataflow_ != nullptr) start_ = std::chrono::steady_clock::now();
+    }
+    ~Stopwatch() {
+      if (dataflow_ == nullptr) return;
+      const auto spent = std::chrono::steady_clock::now() - start_;
+      dataflow_->elapsed_[id_] += static_cast<uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(spent).count());
+    }
+    Stopwatch(const Stopwatch&) = delete;
+    Stopwatch& operator=(const Stopwatch&) = delete;
+
+   private:
+    IncrementalDataflow* dataflow_;
+    LirId id_;
+    std::chrono::steady_clock::time_point start_;
+  };
+
   absl::StatusOr<Multiset> RunRound(uint64_t round,
                                     const GlobalChanges& changes) {
     // Indexes kept outside the dataflow see their collection's changes
@@ -170,6 +217,7 @@ class IncrementalDataflow : public Dataflow {
     for (const Graph::ImportEntry& import : graph_.imports()) {
       auto it = changes.find(import.global);
       if (it == changes.end()) continue;
+      Stopwatch watch(*this, import.trace->info().lir_id);
       Trace::BatchInserter batch(*import.trace, round, it->second.size());
       for (const auto& [row, diff] : it->second) {
         absl::StatusOr<DataRow> key =
@@ -205,6 +253,7 @@ class IncrementalDataflow : public Dataflow {
       }
       absl::StatusOr<Multiset> out;
       try {
+        Stopwatch watch(*this, op.node().id);
         out = op.Run(r);
       } catch (const std::bad_alloc&) {
         out = OutOfMemoryError(round);
@@ -220,6 +269,7 @@ class IncrementalDataflow : public Dataflow {
     }
     activations_ += r.activations;
     for (const auto& trace : graph_.traces()) {
+      Stopwatch watch(*this, trace->info().lir_id);
       LIR_RETURN_IF_ERROR(trace->EndRound(round, options_.compaction));
     }
     return ops.empty() ? Multiset{} : std::move(deltas.back());
@@ -232,6 +282,8 @@ class IncrementalDataflow : public Dataflow {
   /// Round::last_reader.
   std::vector<size_t> last_reader_;
   uint64_t activations_ = 0;
+  /// Nanoseconds per LirId (DataflowOptions::measure_elapsed).
+  absl::btree_map<LirId, uint64_t> elapsed_;
   bool failed_ = false;
   bool stepped_ = false;
   uint64_t last_round_ = 0;

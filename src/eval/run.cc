@@ -310,6 +310,7 @@ absl::StatusOr<RunResult> Run(const Document& doc, const InputData& data,
     dataflow_options.max_bytes_per_round = options.max_bytes_per_round;
     dataflow_options.work = &work;
     dataflow_options.spine = options.spine;
+    dataflow_options.measure_elapsed = options.measure_elapsed;
     std::map<std::string, int> given;
     for (const auto& [name, feed] : feeds) {
       dataflow_options.globals[name] = feed.arity;
@@ -455,6 +456,8 @@ absl::StatusOr<RunResult> Run(const Document& doc, const InputData& data,
     result.arrangements.insert(result.arrangements.end(), stats.begin(),
                                stats.end());
     result.activations += dataflow->Activations();
+    std::vector<OperatorElapsed> elapsed = dataflow->Elapsed();
+    result.elapsed.insert(result.elapsed.end(), elapsed.begin(), elapsed.end());
   }
   return result;
 }

@@ -138,6 +138,12 @@ std::string FlagValueSyntax(const absl::CommandLineFlag& flag) {
     // The fields are listed in the flag's help: spelled out here they would
     // not fit in 80 columns.
     values = "FIELD,...";
+  } else if (flag.Name() == "analyze") {
+    values = "memory|cpu|memory,cpu|cpu,memory";
+  } else if (flag.Name() == "analyze_compare") {
+    values = "FEATURE,...";
+  } else if (flag.Name() == "analyze_round") {
+    values = "N";
   }
   return absl::StrCat("--", flag.Name(), "=", values);
 }

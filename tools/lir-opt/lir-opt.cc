@@ -65,6 +65,9 @@ constexpr absl::string_view kRunFlags[] = {"input_format",
                                            "max_value_bytes",
                                            "max_work",
                                            "arrangement_sizes",
+                                           "analyze",
+                                           "analyze_round",
+                                           "analyze_compare",
                                            "spine",
                                            "spine_policy",
                                            "idle_turns"};
@@ -112,7 +115,10 @@ constexpr Subcommand kSubcommands[] = {
      "--max_work bound it. --spine=stock|funded also keeps every "
      "arrangement as differential's fueled spine (--spine_policy, "
      "--idle_turns per round), whose batches and merge work "
-     "--arrangement_sizes then reports; the contents do not change.",
+     "--arrangement_sizes then reports; the contents do not change. "
+     "--analyze=memory[,cpu] prints Materialize's EXPLAIN ANALYZE table "
+     "instead (memory, records and time per LIR node), "
+     "--analyze_compare=FEATURE,... the features off and on side by side.",
      &RunRun, kRunFlags, true},
     {"slt", "[flags] FILE.slt...",
      "Check the physical-plan blocks of Materialize's sqllogictest files, "
@@ -175,6 +181,10 @@ constexpr absl::string_view kExamples =
     "  lir-opt run --data=examples/except.data.json \\\n"
     "      --enable_fused_set_difference --arrangement_sizes \\\n"
     "      examples/except.plan\n"
+    "  lir-opt run --data=examples/except.data.json --analyze=memory,cpu \\\n"
+    "      examples/except.plan\n"
+    "  lir-opt run --data=examples/except.data.json \\\n"
+    "      --analyze_compare=enable_fused_set_difference examples/except.plan\n"
     "  lir-opt explain --single_time --enable_relax_must_consolidate \\\n"
     "      --explain_declines examples/except.plan\n"
     "  lir-opt run --data=examples/except.data.json --spine=funded \\\n"

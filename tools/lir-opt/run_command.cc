@@ -13,6 +13,7 @@
 #include "tools/lir-opt/commands.h"
 #include "tools/lir-opt/flags.h"
 #include "tools/lir-opt/read_input.h"
+#include "tools/lir-opt/run_analyze.h"
 
 ABSL_FLAG(std::string, data, "",
           "run: the input data, a JSON file {\"collections\": {NAME: "
@@ -154,6 +155,12 @@ int RunRun(const CommandArgs& args) {
       exit_code != kExitOk) {
     return exit_code;
   }
+  absl::StatusOr<std::optional<AnalyzeRequest>> analyze =
+      ParseAnalyzeRequest(options, sizes);
+  if (!analyze.ok()) {
+    return UsageError(
+        absl::StrCat(args.command, ": ", analyze.status().message()));
+  }
 
   PipelineOptions pipeline_options;
   interp::Catalog catalog;
@@ -164,6 +171,8 @@ int RunRun(const CommandArgs& args) {
   }
   // A run prints no rewrite report: no dry runs, no accounting.
   pipeline_options.report = false;
+  // --analyze_compare optimizes with these options twice, features changed.
+  const PipelineOptions analyze_options = pipeline_options;
   const Pipeline pipeline(std::move(pipeline_options));
   InputText input;
   Document doc;
@@ -181,6 +190,10 @@ int RunRun(const CommandArgs& args) {
   if (absl::Status checked = eval::CheckCatalogAgainstData(catalog, &*data);
       !checked.ok()) {
     return InputError(checked.message());
+  }
+  if (analyze->has_value()) {
+    return RunAnalyze(**analyze, analyze_options, std::move(doc), *data,
+                      options, input.name);
   }
 
   // The pipeline's optimize step: the passes, then (unless --novalidate)

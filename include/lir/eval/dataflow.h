@@ -104,6 +104,23 @@ struct DataflowOptions {
   /// When set, every arrangement the incremental engine keeps is also a
   /// spine (the snapshot engine keeps none and ignores it).
   std::optional<SpineOptions> spine;
+  /// When set, the incremental engine measures the wall time of each LIR
+  /// node's own work (Dataflow::Elapsed; `lir-opt run --analyze=cpu`): two
+  /// clock reads per operator run and per arrangement per round. The
+  /// snapshot engine, which recomputes whole subtrees, measures nothing.
+  bool measure_elapsed = false;
+};
+
+/// The wall time one LIR node's own work took, summed over the rounds
+/// stepped (DataflowOptions::measure_elapsed): its operators' runs, the
+/// end-of-round maintenance (merges, compaction) of the arrangements it
+/// keeps, and for an index read from outside the dataflow, adding each
+/// round's changes to it. Its inputs' work is theirs. A LetRec runs whole
+/// in the recompute adapter, so its body's time is the LetRec's.
+struct OperatorElapsed {
+  std::string object;
+  LirId lir_id = 0;
+  uint64_t nanos = 0;
 };
 
 /// Size of one maintained arrangement (../shared/reference/SEMANTICS.md section
@@ -166,6 +183,11 @@ class Dataflow {
   /// Operator activations so far (a fused SetDifference with fuel F and D
   /// dirty keys in a round takes ceil(D / F) activations).
   virtual uint64_t Activations() const { return 0; }
+
+  /// Each LIR node's measured time so far, ascending by LirId: every node
+  /// with an operator or an arrangement (zero until it first works); empty
+  /// unless DataflowOptions::measure_elapsed.
+  virtual std::vector<OperatorElapsed> Elapsed() const { return {}; }
 
   /// The inputs' last frontier: no round follows. Closes every
   /// arrangement's spine (DataflowOptions::spine), which then merges as

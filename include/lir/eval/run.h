@@ -61,6 +61,9 @@ struct RunOptions {
   /// after the last round run; ArrangementStats::spine reports it. The
   /// contents computed are the same with or without it.
   std::optional<SpineOptions> spine;
+  /// Measure each LIR node's own wall time (DataflowOptions::measure_elapsed;
+  /// incremental engine only): RunResult::elapsed.
+  bool measure_elapsed = false;
 };
 
 /// What one round changed in one object. A run keeps only changes, so what
@@ -114,6 +117,9 @@ struct RunResult {
   std::vector<ArrangementStats> arrangements;
   /// Operator activations, summed over the dataflows.
   uint64_t activations = 0;
+  /// With RunOptions::measure_elapsed: each LIR node's own time, objects in
+  /// build order, ascending by LirId within one.
+  std::vector<OperatorElapsed> elapsed;
   /// The first round error, if any (also recorded in its round).
   std::optional<std::string> error;
   /// Rounds the dataflows were stepped (engine-dependent: the snapshot

@@ -1,0 +1,245 @@
+// `lir-opt run --analyze` and `--analyze_compare`: Materialize's EXPLAIN
+// ANALYZE table from a run, and the same plan run with features off and on
+// side by side (docs/analyze.md).
+#include "tools/lir-opt/run_analyze.h"
+
+#include <algorithm>
+#include <iostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "lir/eval/analyze_measures.h"
+#include "lir/explain/analyze.h"
+#include "lir/status_macros.h"
+#include "tools/lir-opt/flags.h"
+
+ABSL_FLAG(std::string, analyze, "",
+          "run: instead of the contents, print Materialize's EXPLAIN ANALYZE "
+          "table of every object: memory (total_memory, total_records of the "
+          "arrangements each LIR node maintains), cpu (total_elapsed, the "
+          "node's own time), or both in the order given (memory,cpu).");
+ABSL_FLAG(std::optional<uint64_t>, analyze_round, std::nullopt,
+          "run (with --analyze or --analyze_compare): stop after this round "
+          "and report the state then.");
+ABSL_FLAG(std::string, analyze_compare, "",
+          "run: run the plan with the listed features (FEATURE[,FEATURE...]) "
+          "off and then on, same data and evaluator settings, and print one "
+          "table per object: each operator's memory and records off, on and "
+          "their change, rows one rewrite removed or created marked, and a "
+          "total.");
+
+namespace lir::cli {
+namespace {
+
+using MeasureMap = eval::NodeMeasures;
+
+const MeasureMap& MeasuresOf(
+    const absl::flat_hash_map<std::string, MeasureMap>& by_object,
+    const std::string& name) {
+  static const MeasureMap* const kNone = new MeasureMap;
+  auto it = by_object.find(name);
+  return it == by_object.end() ? *kNone : it->second;
+}
+
+constexpr char kFastPath[] = "a fast-path peek maintains no dataflow";
+
+// Runs `doc` (optimized) on a copy of `data`, or reports why it could not
+// start. The result may carry a round error.
+absl::StatusOr<eval::RunResult> RunOnce(const Document& doc,
+                                        const eval::InputData& data,
+                                        const eval::RunOptions& options) {
+  LIR_RETURN_IF_ERROR(eval::CheckDataForDocument(doc, data));
+  return eval::RunDocument(doc, data, options);
+}
+
+// Prints a round error after the table, as `run` does; the exit status.
+int Finish(const std::string& input_name, const eval::RunResult& result) {
+  std::cout << std::flush;
+  if (result.error.has_value()) {
+    std::cerr << "lir-opt: " << input_name << ": " << *result.error << "\n";
+    return kExitInvalidInput;
+  }
+  return kExitOk;
+}
+
+int AnalyzeOne(const AnalyzeRequest& request, const Pipeline& pipeline,
+               Document doc, const eval::InputData& data,
+               eval::RunOptions options, const std::string& input_name) {
+  absl::StatusOr<OptimizeResult> optimized =
+      pipeline.Optimize(std::move(doc), input_name);
+  if (!optimized.ok()) return InputError(optimized.status().message());
+  absl::StatusOr<eval::RunResult> result =
+      RunOnce(optimized->document, data, options);
+  if (!result.ok()) {
+    return InputError(
+        absl::StrCat(input_name, ": ", result.status().message()));
+  }
+  const auto measures = eval::AnalyzeMeasures(*result);
+  nlohmann::json objects = nlohmann::json::array();
+  for (const Object& object : optimized->document.objects) {
+    if (object.plan == nullptr) {
+      if (request.json) {
+        objects.push_back({{"name", object.name}, {"rows", nullptr}});
+      } else {
+        std::cout << object.name << ": " << kFastPath << "\n\n";
+      }
+      continue;
+    }
+    const std::vector<explain::AnalyzeRow> rows =
+        explain::AnalyzeRows(*object.plan, MeasuresOf(measures, object.name));
+    if (request.json) {
+      objects.push_back(
+          {{"name", object.name},
+           {"rows", explain::AnalyzeRowsJson(rows, request.columns)}});
+    } else {
+      std::cout << object.name << ":\n"
+                << explain::PrintAnalyzeTable(rows, request.columns);
+    }
+  }
+  if (request.json) std::cout << nlohmann::json{{"objects", objects}} << "\n";
+  return Finish(input_name, *result);
+}
+
+int AnalyzeCompare(const AnalyzeRequest& request,
+                   const PipelineOptions& pipeline_options, Document doc,
+                   const eval::InputData& data, const eval::RunOptions& options,
+                   const std::string& input_name) {
+  // The same document optimized twice: the listed features off, then on.
+  PipelineOptions sides[2] = {pipeline_options, pipeline_options};
+  for (const std::string& feature : request.compare) {
+    // Checked by ParseAnalyzeRequest: every name is a boolean feature.
+    (void)SetFeature(sides[0].features, feature, "false");
+    (void)SetFeature(sides[1].features, feature, "true");
+  }
+  Document docs[2] = {Clone(doc), std::move(doc)};
+  eval::RunResult results[2];
+  std::vector<Document> optimized_docs;
+  for (int side = 0; side < 2; ++side) {
+    const Pipeline pipeline(sides[side]);
+    absl::StatusOr<OptimizeResult> optimized =
+        pipeline.Optimize(std::move(docs[side]), input_name);
+    if (!optimized.ok()) return InputError(optimized.status().message());
+    absl::StatusOr<eval::RunResult> result =
+        RunOnce(optimized->document, data, options);
+    if (!result.ok()) {
+      return InputError(
+          absl::StrCat(input_name, ": ", result.status().message()));
+    }
+    results[side] = *std::move(result);
+    optimized_docs.push_back(std::move(optimized->document));
+  }
+  const auto off = eval::AnalyzeMeasures(results[0]);
+  const auto on = eval::AnalyzeMeasures(results[1]);
+  nlohmann::json objects = nlohmann::json::array();
+  // Both sides hold the input's objects, in its order.
+  for (size_t i = 0; i < optimized_docs[0].objects.size(); ++i) {
+    const Object& a = optimized_docs[0].objects[i];
+    const Object& b = optimized_docs[1].objects[i];
+    if (a.plan == nullptr || b.plan == nullptr) {
+      if (request.json) {
+        objects.push_back({{"name", a.name}, {"rows", nullptr}});
+      } else {
+        std::cout << a.name << ": " << kFastPath << "\n\n";
+      }
+      continue;
+    }
+    const std::vector<explain::AnalyzeCompareRow> rows =
+        explain::CompareAnalyzeRows(
+            explain::AnalyzeRows(*a.plan, MeasuresOf(off, a.name)),
+            explain::AnalyzeRows(*b.plan, MeasuresOf(on, b.name)));
+    if (request.json) {
+      nlohmann::json j = explain::AnalyzeCompareJson(rows);
+      j["name"] = a.name;
+      objects.push_back(std::move(j));
+    } else {
+      std::cout << a.name << ":\n" << explain::PrintAnalyzeCompareTable(rows);
+    }
+  }
+  if (request.json) {
+    std::cout << nlohmann::json{{"features", request.compare},
+                                {"objects", objects}}
+              << "\n";
+  }
+  const int off_status = Finish(input_name, results[0]);
+  const int on_status = Finish(input_name, results[1]);
+  return off_status != kExitOk ? off_status : on_status;
+}
+
+}  // namespace
+
+absl::StatusOr<std::optional<AnalyzeRequest>> ParseAnalyzeRequest(
+    const eval::RunOptions& options, bool arrangement_sizes) {
+  // Given at all, even empty (`--analyze=` is an error, not "off").
+  std::optional<std::string> analyze, compare;
+  if (FlagGiven("analyze")) analyze = absl::GetFlag(FLAGS_analyze);
+  if (FlagGiven("analyze_compare")) {
+    compare = absl::GetFlag(FLAGS_analyze_compare);
+  }
+  const std::optional<uint64_t> round = absl::GetFlag(FLAGS_analyze_round);
+  if (!analyze.has_value() && !compare.has_value()) {
+    if (round.has_value()) {
+      return absl::InvalidArgumentError(
+          "--analyze_round needs --analyze or --analyze_compare");
+    }
+    return std::nullopt;
+  }
+  AnalyzeRequest request;
+  request.json = absl::GetFlag(FLAGS_format) == OutputFormat::kJson;
+  request.last_round = round;
+  if (analyze.has_value()) {
+    LIR_ASSIGN_OR_RETURN(request.columns,
+                         explain::ParseAnalyzeColumns(*analyze));
+  } else {
+    request.columns = {explain::AnalyzeColumn::kMemory};
+  }
+  if (compare.has_value()) {
+    for (absl::string_view item : absl::StrSplit(*compare, ',')) {
+      const std::string name(item);
+      OptimizerFeatures probe;
+      if (absl::Status known = SetFeature(probe, name, "true"); !known.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--analyze_compare: ", known.message()));
+      }
+      request.compare.emplace_back(name);
+    }
+    if (request.columns != std::vector{explain::AnalyzeColumn::kMemory}) {
+      return absl::InvalidArgumentError(
+          "--analyze_compare compares memory and records only: drop "
+          "--analyze or give --analyze=memory");
+    }
+  }
+  if (options.engine != eval::Engine::kIncremental) {
+    return absl::InvalidArgumentError(
+        "--analyze and --analyze_compare measure the incremental engine's "
+        "operators: drop --engine=snapshot");
+  }
+  if (arrangement_sizes) {
+    return absl::InvalidArgumentError(
+        "--analyze and --analyze_compare print a table instead of the "
+        "contents: drop --arrangement_sizes");
+  }
+  return request;
+}
+
+int RunAnalyze(const AnalyzeRequest& request,
+               const PipelineOptions& pipeline_options, Document doc,
+               const eval::InputData& data, eval::RunOptions options,
+               const std::string& input_name) {
+  options.last_round = request.last_round;
+  if (!request.compare.empty()) {
+    return AnalyzeCompare(request, pipeline_options, std::move(doc), data,
+                          options, input_name);
+  }
+  options.measure_elapsed =
+      std::find(request.columns.begin(), request.columns.end(),
+                explain::AnalyzeColumn::kCpu) != request.columns.end();
+  return AnalyzeOne(request, Pipeline(pipeline_options), std::move(doc), data,
+                    options, input_name);
+}
+
+}  // namespace lir::cli
