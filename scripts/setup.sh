@@ -23,6 +23,9 @@ packages=(
   postgresql
   postgresql-client
   python3
+  # Plan pictures: tests render `lir-opt explain --format=dot` with dot, and
+  # scripts/plan_pictures.sh makes the README's PNGs.
+  graphviz
 )
 
 missing=()

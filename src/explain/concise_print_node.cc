@@ -66,6 +66,7 @@ class ConcisePrinter {
 
   // The operator line that carries the node's annotation.
   void Header(int level, const Node& node, absl::string_view text) {
+    if (annotation_.on_header) annotation_.on_header(node, text);
     Line(level, absl::StrCat(text, Annotation(node)));
   }
 

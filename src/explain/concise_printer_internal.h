@@ -8,6 +8,7 @@
 #define LIR_EXPLAIN_CONCISE_PRINTER_INTERNAL_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -24,6 +25,9 @@ namespace lir::explain::internal {
 struct ConciseAnnotation {
   bool node_ids = false;
   AnnotateFn annotate;
+  /// Called with each node's operator line (`→Threshold Diffs #0`, without
+  /// its annotation) as it is printed: the DOT writer's labels.
+  std::function<void(const Node&, absl::string_view)> on_header;
 };
 
 /// Appends the concise MFP lines of `mfp` at `level` (CONCISE-FORMAT 5.1):

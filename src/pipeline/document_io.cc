@@ -180,6 +180,7 @@ absl::StatusOr<std::string> WriteDocument(const Document& doc,
     format = doc.syntax == TextSyntax::kConcise ? WriteFormat::kConcise
                                                 : WriteFormat::kVerbose;
   }
+  if (format == WriteFormat::kDot) return explain::PrintDot(doc, options.dot);
   if (format != WriteFormat::kJson) {
     const auto [indentation, depth] = IndentationBytes(doc);
     if (indentation > options.max_text_bytes) {
@@ -204,7 +205,8 @@ absl::StatusOr<std::string> WriteDocument(const Document& doc,
     case WriteFormat::kConcise:
       return explain::PrintConciseText(doc, print_options);
     case WriteFormat::kText:
-    case WriteFormat::kVerbose: break;
+    case WriteFormat::kVerbose:
+    case WriteFormat::kDot: break;
   }
   LIR_RETURN_IF_ERROR(RequireKnownFacts(doc, "the verbose syntax"));
   return explain::PrintText(doc, print_options);

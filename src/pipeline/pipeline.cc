@@ -1,7 +1,11 @@
 #include "lir/pipeline/pipeline.h"
 
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "lir/interp/global_facts.h"
@@ -61,7 +65,8 @@ absl::StatusOr<OptimizeResult> Pipeline::Optimize(Document doc,
 absl::StatusOr<OptimizeResult> Pipeline::OptimizeChecked(
     Document doc, std::string_view name) const {
   OptimizeOptions optimize;
-  optimize.report = options_.report;
+  // A graph highlights the nodes the passes rewrote: the fired candidates.
+  optimize.report = options_.report || options_.format == WriteFormat::kDot;
   absl::StatusOr<OptimizeResult> optimized = lir::Optimize(
       std::move(doc), options_.features, options_.inputs, optimize);
   if (!optimized.ok()) {
@@ -81,6 +86,75 @@ absl::StatusOr<OptimizeResult> Pipeline::OptimizeChecked(
 
 absl::StatusOr<std::string> Pipeline::Print(const Document& doc,
                                             std::string_view name) const {
+  return PrintDocument(doc, name, nullptr);
+}
+
+absl::StatusOr<std::string> Pipeline::PrintDot(
+    const Document& doc, std::string_view name,
+    const RewriteReport* report) const {
+  WriteOptions write;
+  write.format = WriteFormat::kDot;
+  // Nodes a fired candidate names (the node a rewrite put in its place).
+  absl::flat_hash_set<std::pair<std::string, LirId>> fired;
+  if (report != nullptr) {
+    for (const Candidate& c : report->candidates) {
+      if (c.outcome == CandidateOutcome::kFired) {
+        fired.emplace(c.object, c.lir_id);
+      }
+    }
+  }
+  write.dot.highlighted = [&fired](const Object& object, const Node& node) {
+    return fired.contains(std::make_pair(object.name, node.id));
+  };
+  // The arrangements each node builds, and the --annotate fields, from the
+  // analyses; a partial plan (read from concise text) lacks the facts the
+  // accounting needs, and is drawn without arrangements.
+  const bool complete =
+      RequireKnownFacts(doc, "the arrangement accounting").ok();
+  std::optional<interp::DocumentAnalysis> analysis;
+  if (complete || options_.annotate.AnyComputed()) {
+    absl::StatusOr<interp::DocumentAnalysis> run =
+        interp::DocumentAnalysis::Run(doc, options_.inputs);
+    if (!run.ok()) {
+      return PrefixStatus(absl::StrCat(ToAbsl(name), ": "), run.status());
+    }
+    analysis = *std::move(run);
+  }
+  if (analysis.has_value() && complete) {
+    write.dot.arrangements = [&analysis](const Object&, const Node& node) {
+      const interp::ArrangementsBuilt& built = analysis->BuiltBy(node);
+      std::vector<std::string> labels = built.built;
+      for (const std::string& index : built.imported) {
+        labels.push_back(absl::StrCat(index, "\n(kept by the index)"));
+      }
+      return labels;
+    };
+  }
+  const interp::AnnotationFields& fields = options_.annotate;
+  const bool node_ids = options_.node_identifiers || fields.node_id;
+  write.dot.annotate = [&analysis, &fields, node_ids](const Object&,
+                                                      const Node& node) {
+    std::string text =
+        node_ids ? absl::StrCat("node_id: LirId(", node.id, ")") : "";
+    if (analysis.has_value() && fields.AnyComputed()) {
+      const std::string computed = analysis->CommentFields(node, fields);
+      if (!computed.empty()) {
+        absl::StrAppend(&text, text.empty() ? "" : ", ", computed);
+      }
+    }
+    return text;
+  };
+  absl::StatusOr<std::string> written = WriteDocument(doc, write);
+  if (!written.ok()) return NameInput(written.status(), name);
+  return written;
+}
+
+absl::StatusOr<std::string> Pipeline::PrintDocument(
+    const Document& doc, std::string_view name,
+    const RewriteReport* report) const {
+  if (options_.format == WriteFormat::kDot) {
+    return PrintDot(doc, name, report);
+  }
   WriteOptions write;
   write.format = options_.format;
   write.max_text_bytes = options_.max_text_bytes;
@@ -120,7 +194,8 @@ absl::StatusOr<PipelineResult> Pipeline::RunChecked(
   LIR_ASSIGN_OR_RETURN(OptimizeResult optimized,
                        OptimizeChecked(std::move(doc), name));
   PipelineResult result;
-  LIR_ASSIGN_OR_RETURN(result.output, Print(optimized.document, name));
+  LIR_ASSIGN_OR_RETURN(result.output, PrintDocument(optimized.document, name,
+                                                    &optimized.report));
   result.document = std::move(optimized.document);
   result.report = std::move(optimized.report);
   return result;

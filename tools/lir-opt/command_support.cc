@@ -41,6 +41,7 @@ int ResolvePipelineOptionsOrReport(PipelineOptions* options,
     case OutputFormat::kJson: options->format = WriteFormat::kJson; break;
     case OutputFormat::kVerbose: options->format = WriteFormat::kVerbose; break;
     case OutputFormat::kConcise: options->format = WriteFormat::kConcise; break;
+    case OutputFormat::kDot: options->format = WriteFormat::kDot; break;
   }
   options->node_identifiers = absl::GetFlag(FLAGS_node_identifiers);
   return kExitOk;

@@ -25,9 +25,12 @@ ABSL_FLAG(lir::cli::OutputFormat, format, lir::cli::OutputFormat::kText,
           "How the plan is printed, byte for byte as Materialize prints it. "
           "text: EXPLAIN text in the syntax the input used (verbose for JSON "
           "input); verbose: EXPLAIN ... AS VERBOSE TEXT; concise: the default "
-          "EXPLAIN syntax; json: the lir-plan/2 JSON form. A plan read from "
-          "concise text lacks facts the verbose and JSON forms need: printing "
-          "it so fails, naming the node. Other commands take text or json.");
+          "EXPLAIN syntax; json: the lir-plan/2 JSON form; dot: a Graphviz "
+          "graph of the plan (concise operator lines, --annotate fields, "
+          "arrangements built as cylinders, nodes a rewrite created "
+          "highlighted). A plan read from concise text lacks facts the "
+          "verbose and JSON forms need: printing it so fails, naming the "
+          "node. Other commands take text or json.");
 ABSL_FLAG(bool, node_identifiers, false,
           "Print a '// { node_id: LirId(n) }' annotation on every node header "
           "(text output). Annotations present in the input are kept anyway.");
@@ -132,6 +135,8 @@ std::string FlagValueSyntax(const absl::CommandLineFlag& flag) {
     values = ChoiceSyntax<SpineChoice>(kSpineChoices);
   } else if (flag.IsOfType<ExertionChoice>()) {
     values = ChoiceSyntax<ExertionChoice>(kExertionChoices);
+  } else if (flag.IsOfType<AnalyzeFormat>()) {
+    values = ChoiceSyntax<AnalyzeFormat>(kAnalyzeFormatChoices);
   } else if (flag.IsOfType<SpinePolicyFlag>()) {
     values = "none|idle_merge:E|proportional:P";
   } else if (flag.IsOfType<AnnotationList>()) {

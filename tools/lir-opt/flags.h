@@ -78,15 +78,29 @@ inline constexpr Choice<InputFormat> kInputFormatChoices[] = {
     {"json", InputFormat::kJson},
 };
 
+/// What `run --analyze` prints (`--analyze_format`).
+enum class AnalyzeFormat { kTable, kDot };
+inline constexpr Choice<AnalyzeFormat> kAnalyzeFormatChoices[] = {
+    {"table", AnalyzeFormat::kTable},
+    {"dot", AnalyzeFormat::kDot},
+};
+inline bool AbslParseFlag(absl::string_view text, AnalyzeFormat* value,
+                          std::string* error) {
+  return ParseChoice<AnalyzeFormat>(kAnalyzeFormatChoices, text, value, error);
+}
+inline std::string AbslUnparseFlag(AnalyzeFormat value) {
+  return UnparseChoice<AnalyzeFormat>(kAnalyzeFormatChoices, value);
+}
+
 /// How a document is written (`--format`). kVerbose and kConcise pick one
-/// of the two EXPLAIN syntaxes (explain only); kText prints a plan in the
-/// syntax it was read in, and is the plain-text report elsewhere.
-enum class OutputFormat { kText, kJson, kVerbose, kConcise };
+/// of the two EXPLAIN syntaxes and kDot a Graphviz graph (explain only);
+/// kText prints a plan in the syntax it was read in, and is the plain-text
+/// report elsewhere.
+enum class OutputFormat { kText, kJson, kVerbose, kConcise, kDot };
 inline constexpr Choice<OutputFormat> kOutputFormatChoices[] = {
-    {"text", OutputFormat::kText},
-    {"json", OutputFormat::kJson},
-    {"verbose", OutputFormat::kVerbose},
-    {"concise", OutputFormat::kConcise},
+    {"text", OutputFormat::kText},       {"json", OutputFormat::kJson},
+    {"verbose", OutputFormat::kVerbose}, {"concise", OutputFormat::kConcise},
+    {"dot", OutputFormat::kDot},
 };
 
 // absl finds these by argument-dependent lookup.

@@ -68,6 +68,7 @@ constexpr absl::string_view kRunFlags[] = {"input_format",
                                            "analyze",
                                            "analyze_round",
                                            "analyze_compare",
+                                           "analyze_format",
                                            "spine",
                                            "spine_policy",
                                            "idle_turns"};

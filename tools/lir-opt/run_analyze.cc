@@ -10,11 +10,15 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "lir/eval/analyze_measures.h"
 #include "lir/explain/analyze.h"
+#include "lir/explain/dot.h"
+#include "lir/recognizer/pass.h"
 #include "lir/status_macros.h"
 #include "tools/lir-opt/flags.h"
 
@@ -32,6 +36,13 @@ ABSL_FLAG(std::string, analyze_compare, "",
           "table per object: each operator's memory and records off, on and "
           "their change, rows one rewrite removed or created marked, and a "
           "total.");
+
+ABSL_FLAG(lir::cli::AnalyzeFormat, analyze_format,
+          lir::cli::AnalyzeFormat::kTable,
+          "run (with --analyze): table (Materialize's EXPLAIN ANALYZE table, "
+          "or JSON with --format=json) or dot (the plan as a Graphviz graph, "
+          "as explain --format=dot draws it, each node with its measures and "
+          "each arrangement with its records and bytes).");
 
 namespace lir::cli {
 namespace {
@@ -67,6 +78,55 @@ int Finish(const std::string& input_name, const eval::RunResult& result) {
   return kExitOk;
 }
 
+// The run as a graph: explain --format=dot's, each node labelled with its
+// measures, each arrangement with its records and bytes, the nodes the
+// passes rewrote highlighted.
+std::string AnalyzeDot(const AnalyzeRequest& request,
+                       const OptimizeResult& optimized,
+                       const eval::RunResult& result) {
+  const auto measures = eval::AnalyzeMeasures(result);
+  absl::flat_hash_set<std::pair<std::string, LirId>> fired;
+  for (const Candidate& c : optimized.report.candidates) {
+    if (c.outcome == CandidateOutcome::kFired)
+      fired.emplace(c.object, c.lir_id);
+  }
+  explain::DotOptions dot;
+  dot.highlighted = [&fired](const Object& object, const Node& node) {
+    return fired.contains(std::make_pair(object.name, node.id));
+  };
+  dot.arrangements = [&result](const Object& object, const Node& node) {
+    std::vector<std::string> labels;
+    for (const eval::ArrangementStats& s : result.arrangements) {
+      if (s.object != object.name || s.lir_id != node.id) continue;
+      labels.push_back(
+          absl::StrCat(s.operator_name, "\n", s.records, " records, ",
+                       explain::PgSizePretty(static_cast<int64_t>(s.bytes))));
+    }
+    return labels;
+  };
+  dot.measure = [&](const Object& object, const Node& node) -> std::string {
+    const MeasureMap& map = MeasuresOf(measures, object.name);
+    auto it = map.find(node.id);
+    if (it == map.end()) return "";
+    const explain::AnalyzeMeasure& m = it->second;
+    std::vector<std::string> parts;
+    for (explain::AnalyzeColumn c : request.columns) {
+      if (c == explain::AnalyzeColumn::kMemory && m.memory_bytes.has_value()) {
+        parts.push_back(absl::StrCat(
+            "total_memory: ",
+            explain::PgSizePretty(static_cast<int64_t>(*m.memory_bytes)),
+            ", total_records: ", m.records.value_or(0)));
+      }
+      if (c == explain::AnalyzeColumn::kCpu && m.elapsed_ns.has_value()) {
+        parts.push_back(absl::StrCat("total_elapsed: ",
+                                     explain::FormatElapsed(*m.elapsed_ns)));
+      }
+    }
+    return absl::StrJoin(parts, "\n");
+  };
+  return explain::PrintDot(optimized.document, dot);
+}
+
 int AnalyzeOne(const AnalyzeRequest& request, const Pipeline& pipeline,
                Document doc, const eval::InputData& data,
                eval::RunOptions options, const std::string& input_name) {
@@ -78,6 +138,10 @@ int AnalyzeOne(const AnalyzeRequest& request, const Pipeline& pipeline,
   if (!result.ok()) {
     return InputError(
         absl::StrCat(input_name, ": ", result.status().message()));
+  }
+  if (request.dot) {
+    std::cout << AnalyzeDot(request, *optimized, *result);
+    return Finish(input_name, *result);
   }
   const auto measures = eval::AnalyzeMeasures(*result);
   nlohmann::json objects = nlohmann::json::array();
@@ -190,6 +254,19 @@ absl::StatusOr<std::optional<AnalyzeRequest>> ParseAnalyzeRequest(
   }
   AnalyzeRequest request;
   request.json = absl::GetFlag(FLAGS_format) == OutputFormat::kJson;
+  request.dot = absl::GetFlag(FLAGS_analyze_format) == AnalyzeFormat::kDot;
+  if (FlagGiven("analyze_format") && !analyze.has_value()) {
+    return absl::InvalidArgumentError(
+        "--analyze_format draws --analyze's measures: give --analyze");
+  }
+  if (request.dot && request.json) {
+    return absl::InvalidArgumentError(
+        "--analyze_format=dot writes a graph: drop --format=json");
+  }
+  if (request.dot && compare.has_value()) {
+    return absl::InvalidArgumentError(
+        "--analyze_format=dot draws one run: drop --analyze_compare");
+  }
   request.last_round = round;
   if (analyze.has_value()) {
     LIR_ASSIGN_OR_RETURN(request.columns,
@@ -238,7 +315,10 @@ int RunAnalyze(const AnalyzeRequest& request,
   options.measure_elapsed =
       std::find(request.columns.begin(), request.columns.end(),
                 explain::AnalyzeColumn::kCpu) != request.columns.end();
-  return AnalyzeOne(request, Pipeline(pipeline_options), std::move(doc), data,
+  PipelineOptions one = pipeline_options;
+  // A graph highlights the nodes the passes rewrote: their fired candidates.
+  one.report = request.dot;
+  return AnalyzeOne(request, Pipeline(std::move(one)), std::move(doc), data,
                     options, input_name);
 }
 

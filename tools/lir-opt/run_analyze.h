@@ -26,6 +26,8 @@ struct AnalyzeRequest {
   std::vector<std::string> compare;
   std::optional<uint64_t> last_round;
   bool json = false;
+  /// --analyze_format=dot: the plan as a graph with the measures.
+  bool dot = false;
 };
 
 /// The request the flags make, nullopt when none of them is given, or

@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "lir/document.h"
+#include "lir/explain/dot.h"
 #include "lir/interp/inputs.h"
 #include "nlohmann/json.hpp"
 
@@ -68,6 +69,7 @@ enum class WriteFormat {
   kVerbose,  ///< verbose EXPLAIN text, byte for byte as Materialize prints it
   kConcise,  ///< concise EXPLAIN text (Materialize's default EXPLAIN)
   kJson,     ///< `lir-plan/2`, two-space indented
+  kDot,      ///< a Graphviz graph of the plan (lir/explain/dot.h)
 };
 
 /// Default of WriteOptions::max_text_bytes: 1 GiB of EXPLAIN text.
@@ -91,6 +93,9 @@ struct WriteOptions {
   /// be 10 GB of text. Checked before printing, against the indentation the
   /// text must hold; the JSON form is linear and not limited.
   uint64_t max_text_bytes = kDefaultMaxTextBytes;
+  /// What a kDot graph shows besides the plan (its annotate callback is
+  /// the DOT writer's own; `annotate` above is not consulted).
+  explain::DotOptions dot;
 };
 
 /// The document as text or JSON, ending in a newline. Text that would pass

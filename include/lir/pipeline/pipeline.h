@@ -114,6 +114,15 @@ class Pipeline {
                                     std::string_view name) const;
 
  private:
+  // Print, with the report of the passes that made `doc` when there is one
+  // (a graph highlights the nodes they rewrote).
+  absl::StatusOr<std::string> PrintDocument(const Document& doc,
+                                            std::string_view name,
+                                            const RewriteReport* report) const;
+  // PrintDocument in WriteFormat::kDot.
+  absl::StatusOr<std::string> PrintDot(const Document& doc,
+                                       std::string_view name,
+                                       const RewriteReport* report) const;
   // Optimize and Print on a document already checked.
   absl::StatusOr<PipelineResult> RunChecked(Document doc,
                                             std::string_view name) const;
