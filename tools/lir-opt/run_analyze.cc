@@ -246,6 +246,10 @@ absl::StatusOr<std::optional<AnalyzeRequest>> ParseAnalyzeRequest(
   }
   const std::optional<uint64_t> round = absl::GetFlag(FLAGS_analyze_round);
   if (!analyze.has_value() && !compare.has_value()) {
+    if (FlagGiven("analyze_format")) {
+      return absl::InvalidArgumentError(
+          "--analyze_format draws --analyze's measures: give --analyze");
+    }
     if (round.has_value()) {
       return absl::InvalidArgumentError(
           "--analyze_round needs --analyze or --analyze_compare");
@@ -255,10 +259,6 @@ absl::StatusOr<std::optional<AnalyzeRequest>> ParseAnalyzeRequest(
   AnalyzeRequest request;
   request.json = absl::GetFlag(FLAGS_format) == OutputFormat::kJson;
   request.dot = absl::GetFlag(FLAGS_analyze_format) == AnalyzeFormat::kDot;
-  if (FlagGiven("analyze_format") && !analyze.has_value()) {
-    return absl::InvalidArgumentError(
-        "--analyze_format draws --analyze's measures: give --analyze");
-  }
   if (request.dot && request.json) {
     return absl::InvalidArgumentError(
         "--analyze_format=dot writes a graph: drop --format=json");
