@@ -17,6 +17,11 @@
 //   ExceptRetract  untimed: the same build and load; timed: one more round
 //                  that deletes 10% of b (the keys divisible by 20, N/20
 //                  updates), which puts those keys back into the result.
+//   ExceptAnalyzeLoad
+//                  ExceptLoad of the fused plan (b one round later, eager
+//                  compaction) with `elapsed` 0 or 1: whether every
+//                  operator's run is timed, as `lir-opt run --analyze=cpu`
+//                  does (what the cpu column costs).
 // Tearing the dataflow down and reading its arrangement sizes are not timed.
 // Reported per run:
 //   updates, updates_per_s
@@ -181,7 +186,7 @@ bool StopBeforeTimed() {
   return v != nullptr && std::string(v) == "1";
 }
 
-void RunExcept(benchmark::State& state, Phase phase) {
+void RunExcept(benchmark::State& state, Phase phase, bool elapsed = false) {
   const Plans& plans = GetPlans();
   if (!plans.error.empty()) {
     state.SkipWithError(plans.error.c_str());
@@ -198,6 +203,9 @@ void RunExcept(benchmark::State& state, Phase phase) {
   options.globals[kB] = 1;
   options.compaction =
       state.range(3) != 0 ? Compaction::kEager : Compaction::kNone;
+  // lir-opt run --analyze=cpu: every operator run and arrangement merge
+  // timed (DataflowOptions::measure_elapsed).
+  options.measure_elapsed = elapsed;
 
   std::vector<const GlobalChanges*> load, retract = {&w.retract};
   for (const GlobalChanges& round : w.load) load.push_back(&round);
@@ -284,6 +292,11 @@ void RunExcept(benchmark::State& state, Phase phase) {
 }
 
 void BM_ExceptLoad(benchmark::State& state) { RunExcept(state, Phase::kLoad); }
+// What --analyze=cpu costs: the fused load with and without timing every
+// operator (`elapsed` 0/1), alternated in one process.
+void BM_ExceptAnalyzeLoad(benchmark::State& state) {
+  RunExcept(state, Phase::kLoad, state.range(4) != 0);
+}
 void BM_ExceptRetract(benchmark::State& state) {
   RunExcept(state, Phase::kRetract);
 }
@@ -306,6 +319,14 @@ BENCHMARK(BM_ExceptLoad)
     ->UseRealTime();
 BENCHMARK(BM_ExceptRetract)
     ->Apply(Configurations)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_ExceptAnalyzeLoad)
+    ->ArgNames({"keys", "fused", "sched", "eager", "elapsed"})
+    ->Args({100000, 1, 1, 1, 0})
+    ->Args({100000, 1, 1, 1, 1})
+    ->Args({1000000, 1, 1, 1, 0})
+    ->Args({1000000, 1, 1, 1, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

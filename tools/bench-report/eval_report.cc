@@ -332,6 +332,35 @@ void Goals(const std::map<Config, Pair>& load,
      << " configurations.\n";
 }
 
+// What `lir-opt run --analyze=cpu` costs: ExceptAnalyzeLoad, the fused load
+// with and without every operator timed.
+void AnalyzeOverhead(const Family& f, std::ostream& md) {
+  std::map<int64_t, std::pair<const Run*, const Run*>> by_keys;
+  for (const Run& r : f.runs) {
+    if (r.operation != "ExceptAnalyzeLoad" || !r.args.contains("elapsed")) {
+      continue;
+    }
+    auto& pair = by_keys[std::atoll(r.args.at("keys").c_str())];
+    (r.args.at("elapsed") == "0" ? pair.first : pair.second) = &r;
+  }
+  if (by_keys.empty()) return;
+  md << "\nWhat `lir-opt run --analyze=cpu` costs (eval_bench "
+        "ExceptAnalyzeLoad: the fused plan's loading, b one round later, "
+        "eager compaction, with and without timing every operator run and "
+        "arrangement merge; the goal is at most 10%; --analyze=memory reads "
+        "the sizes every run reports and costs nothing more):\n\n"
+        "| keys | CPU ms plain (median) | CPU ms with --analyze=cpu (median) "
+        "| overhead |\n|---:|---:|---:|---:|\n";
+  for (const auto& [keys, pair] : by_keys) {
+    if (!Usable(pair.first) || !Usable(pair.second)) continue;
+    const double plain = pair.first->cpu_ns() / 1e6;
+    const double timed = pair.second->cpu_ns() / 1e6;
+    md << "| " << keys << " | " << absl::StrFormat("%.1f", plain) << " | "
+       << absl::StrFormat("%.1f", timed) << " | "
+       << absl::StrFormat("%+.1f%%", (timed / plain - 1) * 100) << " |\n";
+  }
+}
+
 }  // namespace
 
 bool IsEvalAB(const Family& f) {
@@ -405,6 +434,7 @@ void EvalSection(const Family& f, std::ostream& md) {
     }
   }
   Goals(load, retract, keys, md);
+  AnalyzeOverhead(f, md);
 }
 
 absl::StatusOr<std::string> EvalChart(const Family& f,
