@@ -151,3 +151,48 @@ TEST_F(CliTest, ExplainFormatConcisePrintsTheConciseExample) {
   EXPECT_EQ(r.out, ReadFile(ConciseExample()));
   EXPECT_EQ(r.err, "");
 }
+
+// Every `lir-opt run` the README shows with its output (a code block whose
+// first line is `$ build/tools/lir-opt/lir-opt run ...`, continued by
+// trailing backslashes) prints exactly that output now.
+TEST_F(CliTest, ReadmeQuotesTheCurrentRunOutputs) {
+  const std::filesystem::path root(LIR_SOURCE_DIR);
+  const std::string readme = ReadFile(root / "README.md");
+  const std::string marker = "```\n$ build/tools/lir-opt/lir-opt run ";
+  int checked = 0;
+  for (size_t at = readme.find(marker); at != std::string::npos;
+       at = readme.find(marker, at + 1)) {
+    size_t line_end = readme.find('\n', at + 4);
+    std::string command = readme.substr(at + 4, line_end - at - 4);
+    while (!command.empty() && command.back() == '\\') {
+      command.pop_back();
+      const size_t next = readme.find('\n', line_end + 1);
+      command += readme.substr(line_end + 1, next - line_end - 1);
+      line_end = next;
+    }
+    const size_t end = readme.find("```", line_end);
+    ASSERT_NE(end, std::string::npos);
+    const std::string quoted = readme.substr(line_end + 1, end - line_end - 1);
+    std::vector<std::string> args;
+    for (absl::string_view word :
+         absl::StrSplit(command, ' ', absl::SkipEmpty())) {
+      std::string arg(word);
+      // Paths of the source tree, wherever the test runs.
+      for (const std::string prefix : {"", "--data="}) {
+        if (absl::StartsWith(arg, prefix + "examples/")) {
+          arg = prefix + (root / arg.substr(prefix.size())).string();
+        }
+      }
+      args.push_back(arg);
+    }
+    ASSERT_GE(args.size(), 2u);
+    args.erase(args.begin(), args.begin() + 2);  // `$` and the program
+    RunResult r = Run(args);
+    EXPECT_EQ(r.exit_code, 0) << command << "\n" << r.err;
+    EXPECT_EQ(quoted, r.out)
+        << "README.md quotes stale output of: " << command << "\n"
+        << lir::explain::UnifiedDiff(quoted, r.out);
+    ++checked;
+  }
+  EXPECT_GE(checked, 2);
+}

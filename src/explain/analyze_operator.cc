@@ -209,12 +209,7 @@ std::vector<AnalyzeRow> AnalyzeRows(
     const Node& plan,
     const absl::flat_hash_map<LirId, AnalyzeMeasure>& measures) {
   std::vector<AnalyzeRow> rows;
-  std::vector<Pending> todo;
-  if (plan.Is<LetOp>() || plan.Is<LetRecOp>()) {
-    PushBindings(plan, 0, todo);
-  } else {
-    todo.push_back({&plan, 0, ""});
-  }
+  std::vector<Pending> todo = {{&plan, 0, ""}};
   while (!todo.empty()) {
     Pending p = std::move(todo.back());
     todo.pop_back();

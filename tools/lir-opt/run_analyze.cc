@@ -59,13 +59,36 @@ const MeasureMap& MeasuresOf(
 
 constexpr char kFastPath[] = "a fast-path peek maintains no dataflow";
 
-// Runs `doc` (optimized) on a copy of `data`, or reports why it could not
-// start. The result may carry a round error.
-absl::StatusOr<eval::RunResult> RunOnce(const Document& doc,
-                                        const eval::InputData& data,
-                                        const eval::RunOptions& options) {
-  LIR_RETURN_IF_ERROR(eval::CheckDataForDocument(doc, data));
-  return eval::RunDocument(doc, data, options);
+// Optimizes `doc` with `pipeline` and runs the result on a copy of `data`
+// (the result may carry a round error); kExitOk, or the exit status after
+// reporting why it could not start.
+int OptimizeAndRun(const Pipeline& pipeline, Document doc,
+                   const eval::InputData& data, const eval::RunOptions& options,
+                   const std::string& input_name, OptimizeResult* optimized,
+                   eval::RunResult* result) {
+  absl::StatusOr<OptimizeResult> optimize =
+      pipeline.Optimize(std::move(doc), input_name);
+  if (!optimize.ok()) return InputError(optimize.status().message());
+  *optimized = *std::move(optimize);
+  absl::Status fits = eval::CheckDataForDocument(optimized->document, data);
+  absl::StatusOr<eval::RunResult> run =
+      fits.ok() ? eval::RunDocument(optimized->document, data, options)
+                : absl::StatusOr<eval::RunResult>(fits);
+  if (!run.ok()) {
+    return InputError(absl::StrCat(input_name, ": ", run.status().message()));
+  }
+  *result = *std::move(run);
+  return kExitOk;
+}
+
+// A fast-path object's entry: no table.
+void FastPathObject(const AnalyzeRequest& request, const std::string& name,
+                    nlohmann::json& objects) {
+  if (request.json) {
+    objects.push_back({{"name", name}, {"rows", nullptr}});
+  } else {
+    std::cout << name << ": " << kFastPath << "\n\n";
+  }
 }
 
 // Prints a round error after the table, as `run` does; the exit status.
@@ -130,28 +153,22 @@ std::string AnalyzeDot(const AnalyzeRequest& request,
 int AnalyzeOne(const AnalyzeRequest& request, const Pipeline& pipeline,
                Document doc, const eval::InputData& data,
                eval::RunOptions options, const std::string& input_name) {
-  absl::StatusOr<OptimizeResult> optimized =
-      pipeline.Optimize(std::move(doc), input_name);
-  if (!optimized.ok()) return InputError(optimized.status().message());
-  absl::StatusOr<eval::RunResult> result =
-      RunOnce(optimized->document, data, options);
-  if (!result.ok()) {
-    return InputError(
-        absl::StrCat(input_name, ": ", result.status().message()));
+  OptimizeResult optimized;
+  eval::RunResult result;
+  if (int exit_code = OptimizeAndRun(pipeline, std::move(doc), data, options,
+                                     input_name, &optimized, &result);
+      exit_code != kExitOk) {
+    return exit_code;
   }
   if (request.dot) {
-    std::cout << AnalyzeDot(request, *optimized, *result);
-    return Finish(input_name, *result);
+    std::cout << AnalyzeDot(request, optimized, result);
+    return Finish(input_name, result);
   }
-  const auto measures = eval::AnalyzeMeasures(*result);
+  const auto measures = eval::AnalyzeMeasures(result);
   nlohmann::json objects = nlohmann::json::array();
-  for (const Object& object : optimized->document.objects) {
+  for (const Object& object : optimized.document.objects) {
     if (object.plan == nullptr) {
-      if (request.json) {
-        objects.push_back({{"name", object.name}, {"rows", nullptr}});
-      } else {
-        std::cout << object.name << ": " << kFastPath << "\n\n";
-      }
+      FastPathObject(request, object.name, objects);
       continue;
     }
     const std::vector<explain::AnalyzeRow> rows =
@@ -166,7 +183,7 @@ int AnalyzeOne(const AnalyzeRequest& request, const Pipeline& pipeline,
     }
   }
   if (request.json) std::cout << nlohmann::json{{"objects", objects}} << "\n";
-  return Finish(input_name, *result);
+  return Finish(input_name, result);
 }
 
 int AnalyzeCompare(const AnalyzeRequest& request,
@@ -184,18 +201,14 @@ int AnalyzeCompare(const AnalyzeRequest& request,
   eval::RunResult results[2];
   std::vector<Document> optimized_docs;
   for (int side = 0; side < 2; ++side) {
-    const Pipeline pipeline(sides[side]);
-    absl::StatusOr<OptimizeResult> optimized =
-        pipeline.Optimize(std::move(docs[side]), input_name);
-    if (!optimized.ok()) return InputError(optimized.status().message());
-    absl::StatusOr<eval::RunResult> result =
-        RunOnce(optimized->document, data, options);
-    if (!result.ok()) {
-      return InputError(
-          absl::StrCat(input_name, ": ", result.status().message()));
+    OptimizeResult optimized;
+    if (int exit_code =
+            OptimizeAndRun(Pipeline(sides[side]), std::move(docs[side]), data,
+                           options, input_name, &optimized, &results[side]);
+        exit_code != kExitOk) {
+      return exit_code;
     }
-    results[side] = *std::move(result);
-    optimized_docs.push_back(std::move(optimized->document));
+    optimized_docs.push_back(std::move(optimized.document));
   }
   const auto off = eval::AnalyzeMeasures(results[0]);
   const auto on = eval::AnalyzeMeasures(results[1]);
@@ -205,11 +218,7 @@ int AnalyzeCompare(const AnalyzeRequest& request,
     const Object& a = optimized_docs[0].objects[i];
     const Object& b = optimized_docs[1].objects[i];
     if (a.plan == nullptr || b.plan == nullptr) {
-      if (request.json) {
-        objects.push_back({{"name", a.name}, {"rows", nullptr}});
-      } else {
-        std::cout << a.name << ": " << kFastPath << "\n\n";
-      }
+      FastPathObject(request, a.name, objects);
       continue;
     }
     const std::vector<explain::AnalyzeCompareRow> rows =
