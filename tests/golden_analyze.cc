@@ -19,7 +19,7 @@
 namespace lir::test {
 namespace {
 
-std::string Error(const absl::Status& status) {
+std::string ErrorText(const absl::Status& status) {
   return absl::StrCat("error: ", status.message(), "\n");
 }
 
@@ -71,7 +71,7 @@ std::string CompareTables(const Document& doc, const eval::InputData& data,
   OptimizerFeatures sides[2];
   for (absl::string_view feature : absl::StrSplit(compare, ',')) {
     absl::Status off = SetFeature(sides[0], std::string(feature), "false");
-    if (!off.ok()) return Error(off);
+    if (!off.ok()) return ErrorText(off);
     (void)SetFeature(sides[1], std::string(feature), "true");
   }
   Document docs[2];
@@ -79,7 +79,7 @@ std::string CompareTables(const Document& doc, const eval::InputData& data,
   for (int side = 0; side < 2; ++side) {
     absl::StatusOr<eval::RunResult> run =
         OptimizeAndRun(doc, data, sides[side], &docs[side]);
-    if (!run.ok()) return Error(run.status());
+    if (!run.ok()) return ErrorText(run.status());
     runs[side] = *std::move(run);
   }
   std::string out;
@@ -137,7 +137,7 @@ std::string RunAnalyzeTableGolden(const Document& doc,
   if (!compare.empty()) return CompareTables(doc, data, compare);
   absl::StatusOr<eval::RunResult> run =
       eval::RunDocument(doc, data, eval::RunOptions());
-  if (!run.ok()) return Error(run.status());
+  if (!run.ok()) return ErrorText(run.status());
   std::string out;
   for (const Object& object : doc.objects) {
     if (object.plan == nullptr) continue;
