@@ -255,8 +255,10 @@ TEST_F(RunCliTest, AnalyzeCpuTimesEveryOperatorInTheOrderAsked) {
   // Memory only: no time is measured or printed.
   RunResult memory_only = RunPlan({"--analyze=memory", "--format=json"});
   ASSERT_EQ(memory_only.exit_code, 0) << memory_only.err;
-  for (const nlohmann::json& row :
-       nlohmann::json::parse(memory_only.out)["objects"][0]["rows"]) {
+  // Parsed into a variable: a range over a member of the temporary parse
+  // result would outlive it.
+  const nlohmann::json memory_json = nlohmann::json::parse(memory_only.out);
+  for (const nlohmann::json& row : memory_json["objects"][0]["rows"]) {
     EXPECT_FALSE(row.contains("elapsed_ns")) << row.dump();
   }
 }
